@@ -1,0 +1,51 @@
+/* SPH smoothing kernels of Mueller et al. 2003 in 3D (seed 001 eqs. 10-12), with their constants. */
+#ifndef FC_KERNELS_H
+#define FC_KERNELS_H
+
+#include <math.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* W_poly6(r, h) = 315 / (64 pi h^9) (h^2 - r^2)^3 for 0 <= r <= h (eq. 10); takes r^2. */
+static inline double fc_poly6_coefficient(double h) { return 315.0 / (64.0 * M_PI * pow(h, 9)); }
+static inline double fc_poly6(double r2, double h)
+{
+    double d = h * h - r2;
+    return (r2 >= 0.0 && d > 0.0) ? fc_poly6_coefficient(h) * d * d * d : 0.0;
+}
+
+/* grad W_spiky(r, h) = -45 / (pi h^6) (h - |r|)^2 r/|r| (eq. 11): the magnitude factor
+ * -45/(pi h^6) (h - r)^2, to multiply with the unit vector r/|r|. */
+static inline double fc_spiky_gradient_coefficient(double h) { return -45.0 / (M_PI * pow(h, 6)); }
+static inline double fc_spiky_gradient(double r, double h)
+{
+    double d = h - r;
+    return (r > 0.0 && d > 0.0) ? fc_spiky_gradient_coefficient(h) * d * d : 0.0;
+}
+
+/* W_spiky(r, h) = 15 / (pi h^6) (h - r)^3, whose gradient is the above. */
+static inline double fc_spiky(double r, double h)
+{
+    double d = h - r;
+    return (r >= 0.0 && d > 0.0) ? 15.0 / (M_PI * pow(h, 6)) * d * d * d : 0.0;
+}
+
+/* Laplacian of W_viscosity: 45 / (pi h^6) (h - r) (eq. 12). */
+static inline double fc_viscosity_laplacian_coefficient(double h) { return 45.0 / (M_PI * pow(h, 6)); }
+static inline double fc_viscosity_laplacian(double r, double h)
+{
+    double d = h - r;
+    return (r >= 0.0 && d > 0.0) ? fc_viscosity_laplacian_coefficient(h) * d : 0.0;
+}
+
+/* W_viscosity(r, h) = 15 / (2 pi h^3) (-r^3 / (2 h^3) + r^2 / h^2 + h / (2 r) - 1)
+ * (Mueller 2003; seed 002 eq. 9 misses the final -1, see SEED-NOTES). */
+static inline double fc_viscosity_kernel(double r, double h)
+{
+    if (!(r > 0.0 && r < h)) return 0.0;
+    return 15.0 / (2.0 * M_PI * h * h * h) * (-r * r * r / (2.0 * h * h * h) + r * r / (h * h) + h / (2.0 * r) - 1.0);
+}
+
+#endif

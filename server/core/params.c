@@ -1,0 +1,192 @@
+/* The parameter table built from params.def, and the one set of rules for reading values. */
+#include "core/params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const fc_param_desc fc_param_table[] = {
+#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, desc) \
+    {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, desc, offsetof(fc_params, name)},
+#include "core/params.def"
+#undef FC_PARAM
+};
+const size_t fc_param_count = sizeof fc_param_table / sizeof fc_param_table[0];
+
+const fc_param_desc *fc_param_find(const char *name)
+{
+    for (size_t i = 0; i < fc_param_count; i++)
+        if (strcmp(fc_param_table[i].name, name) == 0) return &fc_param_table[i];
+    return NULL;
+}
+
+const char *fc_param_type_name(fc_param_type type)
+{
+    switch (type) {
+    case FC_PARAM_FLOAT: return "float";
+    case FC_PARAM_INT: return "int";
+    case FC_PARAM_BOOL: return "bool";
+    case FC_PARAM_ENUM: return "enum";
+    }
+    return "?";
+}
+
+static double *float_slot(fc_params *p, const fc_param_desc *d) { return (double *)((char *)p + d->offset); }
+static int *int_slot(fc_params *p, const fc_param_desc *d) { return (int *)((char *)p + d->offset); }
+
+double fc_param_get(const fc_params *p, const fc_param_desc *d)
+{
+    const char *base = (const char *)p + d->offset;
+    if (d->type == FC_PARAM_FLOAT) return *(const double *)base;
+    return *(const int *)base;
+}
+
+void fc_params_defaults(fc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < fc_param_count; i++) {
+        const fc_param_desc *d = &fc_param_table[i];
+        if (d->type == FC_PARAM_FLOAT) *float_slot(p, d) = d->def;
+        else *int_slot(p, d) = (int)d->def;
+    }
+}
+
+int fc_param_enum_index(const fc_param_desc *d, const char *choice)
+{
+    size_t len = strlen(choice);
+    int index = 0;
+    for (const char *s = d->unit; *s; index++) {
+        const char *bar = strchr(s, '|');
+        size_t n = bar ? (size_t)(bar - s) : strlen(s);
+        if (n == len && strncmp(s, choice, n) == 0) return index;
+        if (!bar) break;
+        s = bar + 1;
+    }
+    return -1;
+}
+
+/* The name of choice `index` into out (empty when out of range). */
+static void enum_choice(const fc_param_desc *d, int index, char *out, size_t outlen)
+{
+    const char *s = d->unit;
+    for (int i = 0; i < index && s; i++) {
+        s = strchr(s, '|');
+        if (s) s++;
+    }
+    size_t n = 0;
+    if (s) {
+        const char *bar = strchr(s, '|');
+        n = bar ? (size_t)(bar - s) : strlen(s);
+    }
+    if (n >= outlen) n = outlen ? outlen - 1 : 0;
+    if (outlen) {
+        if (s) memcpy(out, s, n);
+        out[n] = '\0';
+    }
+}
+
+int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen)
+{
+    if (!isfinite(value)) {
+        snprintf(err, errlen, "parameter '%s': value must be a finite number", d->name);
+        return -1;
+    }
+    if (d->type != FC_PARAM_FLOAT && value != floor(value)) {
+        snprintf(err, errlen, "parameter '%s': expected %s, got %g", d->name,
+                 d->type == FC_PARAM_INT ? "an integer" : d->type == FC_PARAM_BOOL ? "true or false" : "a choice",
+                 value);
+        return -1;
+    }
+    if (value < d->min || value > d->max) {
+        if (d->type == FC_PARAM_ENUM)
+            snprintf(err, errlen, "parameter '%s': expected one of %s", d->name, d->unit);
+        else
+            snprintf(err, errlen, "parameter '%s': %g is out of range [%g, %g]%s%s", d->name, value, d->min,
+                     d->max, d->unit[0] ? " " : "", d->unit);
+        return -1;
+    }
+    if (d->type == FC_PARAM_FLOAT) *float_slot(p, d) = value;
+    else *int_slot(p, d) = (int)value;
+    return 0;
+}
+
+int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, char *err, size_t errlen)
+{
+    if (d->type == FC_PARAM_ENUM) {
+        int index = fc_param_enum_index(d, text);
+        if (index < 0) {
+            snprintf(err, errlen, "parameter '%s': expected one of %s, got '%s'", d->name, d->unit, text);
+            return -1;
+        }
+        return fc_param_set_number(p, d, index, err, errlen);
+    }
+    if (d->type == FC_PARAM_BOOL) {
+        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0) return fc_param_set_number(p, d, 1, err, errlen);
+        if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) return fc_param_set_number(p, d, 0, err, errlen);
+        snprintf(err, errlen, "parameter '%s': expected true or false, got '%s'", d->name, text);
+        return -1;
+    }
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        snprintf(err, errlen, "parameter '%s': expected %s, got '%s'", d->name,
+                 d->type == FC_PARAM_INT ? "an integer" : "a number", text);
+        return -1;
+    }
+    return fc_param_set_number(p, d, value, err, errlen);
+}
+
+int fc_param_assign(fc_params *p, const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment) {
+        snprintf(err, errlen, "expected name=value, got '%s'", assignment);
+        return -1;
+    }
+    char name[128];
+    size_t n = (size_t)(eq - assignment);
+    if (n >= sizeof name) {
+        snprintf(err, errlen, "unknown parameter '%.40s...'", assignment);
+        return -1;
+    }
+    memcpy(name, assignment, n);
+    name[n] = '\0';
+    const fc_param_desc *d = fc_param_find(name);
+    if (!d) {
+        snprintf(err, errlen, "unknown parameter '%s' (fluidcast params lists them)", name);
+        return -1;
+    }
+    return fc_param_set_text(p, d, eq + 1, err, errlen);
+}
+
+void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size_t outlen)
+{
+    double v = fc_param_get(p, d);
+    switch (d->type) {
+    case FC_PARAM_ENUM: enum_choice(d, (int)v, out, outlen); break;
+    case FC_PARAM_BOOL: snprintf(out, outlen, "%s", v != 0 ? "true" : "false"); break;
+    case FC_PARAM_INT: snprintf(out, outlen, "%d", (int)v); break;
+    case FC_PARAM_FLOAT: snprintf(out, outlen, "%g", v); break;
+    }
+}
+
+int fc_params_check(const fc_params *p, char *err, size_t errlen)
+{
+    if (p->particle_margin >= p->particle_radius && p->particle_radius > 0) {
+        snprintf(err, errlen, "parameter 'particle_margin' (%g m) must be below 'particle_radius' (%g m)",
+                 p->particle_margin, p->particle_radius);
+        return -1;
+    }
+    double ratio = p->smoothing_radius / p->particle_spacing;
+    if (ratio < 1.2 || ratio > 4.0) {
+        snprintf(err, errlen,
+                 "parameter 'smoothing_radius' (%g m) must be 1.2 to 4 times 'particle_spacing' (%g m) "
+                 "for a usable neighbourhood; 2x gives about 30 neighbours",
+                 p->smoothing_radius, p->particle_spacing);
+        return -1;
+    }
+    return 0;
+}

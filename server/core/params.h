@@ -1,0 +1,72 @@
+/* The parameter table (params.def) as C: a struct of values, descriptors, parsing and validation. */
+#ifndef FC_PARAMS_H
+#define FC_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Solvers, as bits, so a parameter can say which solvers read it. */
+enum {
+    FC_SOLVER_SPH = 1u << 0,
+    FC_SOLVER_ALL = 0xffffffffu
+};
+
+typedef enum { FC_PARAM_FLOAT, FC_PARAM_INT, FC_PARAM_BOOL, FC_PARAM_ENUM } fc_param_type;
+enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2 };
+
+enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
+
+/* One value per parameter; ints, bools and enums are stored as integers. */
+typedef struct fc_params {
+#define FC_PARAM_FIELD_FLOAT(name) double name;
+#define FC_PARAM_FIELD_INT(name) int name;
+#define FC_PARAM_FIELD_BOOL(name) int name;
+#define FC_PARAM_FIELD_ENUM(name) int name;
+#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, desc) FC_PARAM_FIELD_##type(name)
+#include "core/params.def"
+#undef FC_PARAM
+} fc_params;
+
+typedef struct fc_param_desc {
+    const char *name;
+    fc_param_type type;
+    const char *unit;        /* for enums: the choices, "a|b" */
+    double min, max, def;
+    uint32_t solvers;
+    int flags;
+    const char *description;
+    size_t offset;           /* into fc_params */
+} fc_param_desc;
+
+extern const fc_param_desc fc_param_table[];
+extern const size_t fc_param_count;
+
+const fc_param_desc *fc_param_find(const char *name);
+const char *fc_param_type_name(fc_param_type type);
+
+/* All parameters at their defaults. */
+void fc_params_defaults(fc_params *p);
+
+/* Numeric value of a parameter (enums and bools as 0, 1, ...). */
+double fc_param_get(const fc_params *p, const fc_param_desc *d);
+
+/* Checks type and range, then stores; on failure writes why into err and changes nothing.
+ * Returns 0 on success. */
+int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen);
+
+/* Parses text ("0.5", "12", "true", "tait") for the parameter, then sets it as above. */
+int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, char *err, size_t errlen);
+
+/* "name=value" as given to --set. */
+int fc_param_assign(fc_params *p, const char *assignment, char *err, size_t errlen);
+
+/* Writes the value as text (enum choice names, true/false, numbers). */
+void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size_t outlen);
+
+/* Index of an enum choice by name, or -1. */
+int fc_param_enum_index(const fc_param_desc *d, const char *choice);
+
+/* Checks relations between parameters (e.g. margin below radius); 0 when consistent. */
+int fc_params_check(const fc_params *p, char *err, size_t errlen);
+
+#endif

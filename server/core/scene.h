@@ -1,0 +1,48 @@
+/* Scene files (scenes/README.md): JSON parsed into a description, then built into a world. */
+#ifndef FC_SCENE_H
+#define FC_SCENE_H
+
+#include <stddef.h>
+
+#include "core/world.h"
+
+/* A block of fluid: a box [min, max] or a sphere, filled at particle_spacing. */
+typedef struct fc_scene_block {
+    fc_shape_kind kind;       /* FC_SHAPE_BOX or FC_SHAPE_SPHERE */
+    float min[3], max[3];     /* box */
+    float center[3], radius;  /* sphere */
+    float velocity[3];
+} fc_scene_block;
+
+typedef struct fc_scene {
+    char name[64];
+    char description[256];
+    char solver[32];
+    fc_params params;         /* defaults overridden by the file's "parameters" */
+    float domain_min[3], domain_max[3];
+    fc_scene_block *blocks;
+    size_t block_count;
+    fc_shape *colliders;
+    size_t collider_count;
+    fc_emitter *emitters;
+    size_t emitter_count;
+    fc_sink *sinks;
+    size_t sink_count;
+} fc_scene;
+
+/* Parses a scene. Errors read "SOURCE: key.path: what was expected" and leave *scene empty.
+ * Returns 0 or -1. */
+int fc_scene_parse_file(fc_scene *scene, const char *path, char *err, size_t errlen);
+int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source, char *err, size_t errlen);
+void fc_scene_free(fc_scene *scene);
+
+/* Builds a fresh world from the scene (fc_world_init, objects, fluid blocks, fc_world_start).
+ * On failure the world is freed and err says why. */
+int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t errlen);
+
+/* Resolves a scene argument: an existing file path as is, else NAME or NAME.json in the shipped
+ * scenes directory (FLUIDCAST_SCENES_DIR, overridable by the environment variable of that name).
+ * Writes the path into out; 0 when found. */
+int fc_scene_resolve(const char *arg, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,43 @@
+/* The solver interface: what SPH, PBF, FLIP and a CUDA backend implement, and their registry. */
+#ifndef FC_SOLVER_H
+#define FC_SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/world.h"
+
+typedef struct fc_solver {
+    const char *name;
+    const char *description;
+    uint32_t param_bit;      /* FC_SOLVER_*: the parameters whose mask has this bit are the ones it reads */
+
+    /* Allocates state, derives constants (particle mass) from the parameters. 0 or -1 with err. */
+    int (*init)(fc_world *w, void **state, char *err, size_t errlen);
+
+    /* The step to take now, at most params.time_step (a CFL limit, for example). May be NULL. */
+    double (*choose_dt)(const fc_world *w, const void *state);
+
+    /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles. */
+    int (*step)(fc_world *w, void *state, double dt);
+
+    /* Mean neighbour count of the last step (the rest of fc_world_stats comes from particles). */
+    double (*mean_neighbours)(const fc_world *w, const void *state);
+
+    void (*destroy)(void *state);
+} fc_solver;
+
+const fc_solver *fc_solver_find(const char *name);
+/* NULL-terminated list of all solvers. */
+extern const fc_solver *const fc_solvers[];
+
+/* Solvers (one per file in server/solvers/). */
+extern const fc_solver fc_solver_sph;
+
+/* Shared by solvers: collision response against colliders and the container (seed 001 3.2.2).
+ * Pushes particles out of solids (by boundary_erp of the penetration beyond particle_margin; the
+ * container fully), reflects boundary_restitution of the normal velocity, removes
+ * boundary_friction of the tangential velocity. After it, every particle is inside the domain. */
+void fc_collide_particles(fc_world *w);
+
+#endif

@@ -1,0 +1,114 @@
+/* Emitters (discs of particles shot along a direction) and sinks (regions that remove particles). */
+#include "core/sources.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/colliders.h"
+
+/* Two unit vectors perpendicular to d (unit) and to each other. */
+static void disc_basis(const float d[3], float t1[3], float t2[3])
+{
+    float helper[3] = {0.0f, 0.0f, 0.0f};
+    helper[fabsf(d[1]) < 0.9f ? 1 : 0] = 1.0f;
+    t1[0] = d[1] * helper[2] - d[2] * helper[1];
+    t1[1] = d[2] * helper[0] - d[0] * helper[2];
+    t1[2] = d[0] * helper[1] - d[1] * helper[0];
+    float len = sqrtf(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int a = 0; a < 3; a++) t1[a] /= len;
+    t2[0] = d[1] * t1[2] - d[2] * t1[1];
+    t2[1] = d[2] * t1[0] - d[0] * t1[2];
+    t2[2] = d[0] * t1[1] - d[1] * t1[0];
+}
+
+/* Calls emit for each lattice point (u, v) of the disc, u^2 + v^2 <= r^2; returns the count. */
+static size_t for_each_disc_point(float radius, float spacing, void (*emit)(float u, float v, void *), void *ctx)
+{
+    int n = (int)floorf(radius / spacing);
+    size_t count = 0;
+    for (int i = -n; i <= n; i++)
+        for (int j = -n; j <= n; j++) {
+            float u = (float)i * spacing, v = (float)j * spacing;
+            if (u * u + v * v > radius * radius * (1.0f + 1e-5f)) continue;
+            if (emit) emit(u, v, ctx);
+            count++;
+        }
+    return count;
+}
+
+size_t fc_emitter_layer_size(const fc_emitter *e, float spacing)
+{
+    return for_each_disc_point(e->radius, spacing, NULL, NULL);
+}
+
+typedef struct emission {
+    fc_world *w;
+    const fc_emitter *e;
+    float t1[3], t2[3], advance; /* distance travelled since the emission was due */
+    int failed;
+} emission;
+
+static void emit_particle(float u, float v, void *ctx)
+{
+    emission *em = ctx;
+    const fc_emitter *e = em->e;
+    float p[3], vel[3];
+    for (int a = 0; a < 3; a++) {
+        p[a] = e->position[a] + u * em->t1[a] + v * em->t2[a] + em->advance * e->direction[a];
+        vel[a] = e->speed * e->direction[a];
+    }
+    if (fc_particles_add(&em->w->particles, p[0], p[1], p[2], vel[0], vel[1], vel[2]) < 0) em->failed = 1;
+}
+
+size_t fc_emitters_step(fc_world *w, double dt)
+{
+    const float spacing = (float)w->params.particle_spacing;
+    size_t added = 0;
+    for (size_t k = 0; k < w->emitter_count; k++) {
+        fc_emitter *e = &w->emitters[k];
+        size_t layer = fc_emitter_layer_size(e, spacing);
+        e->pending += (double)e->rate * dt;
+        while (e->pending >= (double)layer) {
+            if (w->particles.count + layer > (size_t)w->params.max_particles) {
+                e->pending = (double)layer; /* full: wait, owing at most one emission */
+                break;
+            }
+            emission em = {.w = w, .e = e};
+            disc_basis(e->direction, em.t1, em.t2);
+            /* the layer was due (pending - layer) / rate seconds ago: place it that far along */
+            double late = e->rate > 0.0f ? (e->pending - (double)layer) / (double)e->rate : 0.0;
+            em.advance = (float)(late * e->speed);
+            for_each_disc_point(e->radius, spacing, emit_particle, &em);
+            if (em.failed) return added;
+            e->pending -= (double)layer;
+            added += layer;
+        }
+    }
+    w->emitted_total += added;
+    return added;
+}
+
+size_t fc_sinks_apply(fc_world *w)
+{
+    if (w->sink_count == 0 || w->particles.count == 0) return 0;
+    fc_particles *p = &w->particles;
+    uint8_t *keep = malloc(p->count);
+    if (!keep) return 0;
+    const long n = (long)p->count;
+    long removed = 0;
+#pragma omp parallel for schedule(static) reduction(+ : removed)
+    for (long i = 0; i < n; i++) {
+        float x[3] = {p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i]};
+        keep[i] = 1;
+        for (size_t s = 0; s < w->sink_count; s++)
+            if (fc_shape_contains(&w->sinks[s].shape, x)) {
+                keep[i] = 0;
+                removed++;
+                break;
+            }
+    }
+    if (removed) fc_particles_compact(p, keep);
+    free(keep);
+    w->removed_total += (uint64_t)removed;
+    return (size_t)removed;
+}

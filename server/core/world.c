@@ -1,0 +1,198 @@
+/* World lifecycle and the step: emit, solve, remove; plus filling shapes with fluid and stats. */
+#include "core/world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/boundary.h"
+#include "core/colliders.h"
+#include "core/solver.h"
+#include "core/sources.h"
+
+void fc_world_init(fc_world *w)
+{
+    memset(w, 0, sizeof *w);
+    fc_params_defaults(&w->params);
+    fc_particles_init(&w->particles);
+    for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;
+    w->solver = &fc_solver_sph;
+    w->next_object_id = 1;
+    w->boundary_dirty = 1;
+    snprintf(w->name, sizeof w->name, "world");
+}
+
+void fc_world_free(fc_world *w)
+{
+    if (w->solver && w->solver_state) w->solver->destroy(w->solver_state);
+    fc_particles_free(&w->particles);
+    fc_boundary_free(&w->boundary);
+    free(w->colliders);
+    free(w->emitters);
+    free(w->sinks);
+    memset(w, 0, sizeof *w);
+}
+
+int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
+{
+    const fc_solver *s = fc_solver_find(name);
+    if (!s) {
+        size_t used = (size_t)snprintf(err, errlen, "unknown solver '%s', expected one of:", name);
+        for (int i = 0; fc_solvers[i] && used < errlen; i++)
+            used += (size_t)snprintf(err + used, errlen - used, " %s", fc_solvers[i]->name);
+        return -1;
+    }
+    w->solver = s;
+    return 0;
+}
+
+#define APPEND(array, count, item)                                             \
+    do {                                                                       \
+        void *grown = realloc((array), ((count) + 1) * sizeof *(array));        \
+        if (!grown) return -1;                                                 \
+        (array) = grown;                                                       \
+        (array)[(count)++] = (item);                                           \
+    } while (0)
+
+int fc_world_add_collider(fc_world *w, const fc_shape *shape)
+{
+    APPEND(w->colliders, w->collider_count, *shape);
+    w->boundary_dirty = 1;
+    return w->next_object_id++;
+}
+
+int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
+{
+    fc_emitter e = *emitter;
+    e.id = w->next_object_id;
+    APPEND(w->emitters, w->emitter_count, e);
+    return w->next_object_id++;
+}
+
+int fc_world_add_sink(fc_world *w, const fc_sink *sink)
+{
+    fc_sink s = *sink;
+    s.id = w->next_object_id;
+    APPEND(w->sinks, w->sink_count, s);
+    return w->next_object_id++;
+}
+
+/* Lattice points at spacing s inside [lo, hi], centred so the margins on both sides match;
+ * `accept` filters (NULL: all). */
+static long fill_lattice(fc_world *w, const float lo[3], const float hi[3], const float v[3],
+                         int (*accept)(const float p[3], const void *ctx), const void *ctx)
+{
+    const float s = (float)w->params.particle_spacing;
+    int n[3];
+    float start[3];
+    for (int a = 0; a < 3; a++) {
+        float extent = hi[a] - lo[a];
+        n[a] = extent >= s ? (int)floorf(extent / s + 1e-4f) : (extent > 0 ? 1 : 0);
+        start[a] = lo[a] + 0.5f * (extent - (float)(n[a] - 1) * s);
+    }
+    long added = 0;
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            for (int i = 0; i < n[0]; i++) {
+                float p[3] = {start[0] + (float)i * s, start[1] + (float)j * s, start[2] + (float)k * s};
+                if (accept && !accept(p, ctx)) continue;
+                if (w->particles.count >= (size_t)w->params.max_particles) return added;
+                if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], v[2]) < 0) return -1;
+                added++;
+            }
+    return added;
+}
+
+long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3])
+{
+    /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
+    const float s = (float)w->params.particle_spacing;
+    float inner_lo[3], inner_hi[3];
+    for (int a = 0; a < 3; a++) inner_lo[a] = lo[a] + 0.5f * s, inner_hi[a] = hi[a] - 0.5f * s;
+    for (int a = 0; a < 3; a++)
+        if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
+    return fill_lattice(w, inner_lo, inner_hi, v, NULL, NULL);
+}
+
+static int inside_sphere(const float p[3], const void *ctx)
+{
+    const fc_shape *s = ctx;
+    return fc_shape_contains(s, p);
+}
+
+long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3])
+{
+    fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        sphere.center[a] = center[a];
+        lo[a] = center[a] - radius, hi[a] = center[a] + radius;
+    }
+    return fill_lattice(w, lo, hi, v, inside_sphere, &sphere);
+}
+
+int fc_world_start(fc_world *w, char *err, size_t errlen)
+{
+    if (fc_params_check(&w->params, err, errlen)) return -1;
+    float lo[3], hi[3];
+    const float h = (float)w->params.smoothing_radius;
+    for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
+    if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
+    if (fc_boundary_build(&w->boundary, w)) {
+        snprintf(err, errlen, "out of memory while sampling boundaries");
+        return -1;
+    }
+    w->boundary_dirty = 0;
+    if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
+    return w->solver->init(w, &w->solver_state, err, errlen);
+}
+
+int fc_world_step(fc_world *w)
+{
+    if (w->boundary_dirty) {
+        if (fc_boundary_build(&w->boundary, w)) return -1;
+        w->boundary_dirty = 0;
+    }
+    double dt = w->params.time_step;
+    if (w->solver->choose_dt) {
+        double limit = w->solver->choose_dt(w, w->solver_state);
+        if (limit > 0.0 && limit < dt) dt = limit;
+    }
+    fc_emitters_step(w, dt);
+    if (w->solver->step(w, w->solver_state, dt)) return -1;
+    fc_sinks_apply(w);
+    w->time += dt;
+    w->last_dt = dt;
+    w->step_count++;
+    return 0;
+}
+
+void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
+{
+    const fc_particles *p = &w->particles;
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const float *px = p->field[FC_PX], *py = p->field[FC_PY], *pz = p->field[FC_PZ];
+    const float *rho = p->field[FC_DENSITY];
+    const double rho0 = w->params.rest_density;
+    const long n = (long)p->count;
+    double max_speed2 = 0.0, sum_err = 0.0, max_err = 0.0;
+    int nan = 0;
+#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) reduction(+ : sum_err) \
+    reduction(| : nan)
+    for (long i = 0; i < n; i++) {
+        double speed2 = (double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i];
+        if (!isfinite(speed2) || !isfinite(px[i]) || !isfinite(py[i]) || !isfinite(pz[i])) nan = 1;
+        else if (speed2 > max_speed2) max_speed2 = speed2;
+        double err = ((double)rho[i] - rho0) / rho0;
+        if (err < 0.0) err = 0.0;
+        sum_err += err;
+        if (err > max_err) max_err = err;
+    }
+    s->particles = p->count;
+    s->max_speed = sqrt(max_speed2);
+    s->mean_density_error = n ? sum_err / (double)n : 0.0;
+    s->max_density_error = max_err;
+    s->has_nan = nan;
+    s->mean_neighbours = w->solver->mean_neighbours ? w->solver->mean_neighbours(w, w->solver_state) : 0.0;
+}

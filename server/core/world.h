@@ -1,0 +1,113 @@
+/* A world: particles, parameters, container, colliders, emitters, sinks, a solver and its clock. */
+#ifndef FC_WORLD_H
+#define FC_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/grid.h"
+#include "core/params.h"
+#include "core/particles.h"
+
+typedef enum { FC_SHAPE_BOX, FC_SHAPE_SPHERE, FC_SHAPE_PLANE } fc_shape_kind;
+
+/* A solid shape. The fluid stays outside boxes and spheres and on the normal's side of a plane. */
+typedef struct fc_shape {
+    fc_shape_kind kind;
+    float center[3];   /* box, sphere */
+    float half[3];     /* box half extents */
+    float radius;      /* sphere */
+    float normal[3];   /* plane: unit normal, pointing into the fluid */
+    float offset;      /* plane: normal . x = offset on the plane */
+} fc_shape;
+
+typedef struct fc_emitter {
+    int id;
+    float position[3];  /* centre of the emitting disc, m */
+    float direction[3]; /* unit vector */
+    float speed;        /* m/s */
+    float rate;         /* particles per second */
+    float radius;       /* disc radius, m */
+    double pending;     /* particles owed but not yet emitted */
+} fc_emitter;
+
+/* A sink removes every particle inside its shape (box or sphere). */
+typedef struct fc_sink {
+    int id;
+    fc_shape shape;
+} fc_sink;
+
+/* Boundary particles sampled on the container and collider surfaces, weighted by volume
+ * (Akinci et al. 2012): V_b = 1 / sum_k W(x_b - x_k) over boundary neighbours k. */
+typedef struct fc_boundary {
+    size_t count;
+    float *x, *y, *z, *volume; /* sorted by grid cell */
+    fc_grid grid;
+} fc_boundary;
+
+struct fc_solver;
+
+typedef struct fc_world {
+    fc_params params;
+    float domain_lo[3], domain_hi[3]; /* the container: fluid stays inside */
+    fc_particles particles;
+    fc_shape *colliders;
+    size_t collider_count;
+    fc_emitter *emitters;
+    size_t emitter_count;
+    fc_sink *sinks;
+    size_t sink_count;
+    int next_object_id;
+
+    fc_grid_geom grid_geom;       /* cell = smoothing radius, covering the domain */
+    fc_boundary boundary;
+    int boundary_dirty;           /* colliders changed: resample before the next step */
+
+    const struct fc_solver *solver;
+    void *solver_state;
+    float particle_mass;          /* kg, set by the solver from the rest spacing */
+
+    double time;                  /* simulated seconds */
+    double last_dt;
+    uint64_t step_count;
+    uint64_t emitted_total, removed_total;
+    char name[64];
+} fc_world;
+
+/* An empty world with default parameters, the SPH solver and a 1 m container. */
+void fc_world_init(fc_world *w);
+void fc_world_free(fc_world *w);
+
+/* Selects the solver by name; 0, or -1 with the known names in err. */
+int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen);
+
+/* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
+int fc_world_add_collider(fc_world *w, const fc_shape *shape);
+int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
+int fc_world_add_sink(fc_world *w, const fc_sink *sink);
+
+/* Fills a box [lo, hi] or a sphere with particles on a cubic lattice at particle_spacing,
+ * moving at velocity v; returns how many were added, or -1 when out of memory. */
+long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3]);
+long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3]);
+
+/* Checks parameters, lays the grid over the domain, samples boundaries and starts the solver.
+ * Call after the scene is set up and before stepping. */
+int fc_world_start(fc_world *w, char *err, size_t errlen);
+
+/* One time step: emitters, solver step (grid, forces, integration, collisions), sinks.
+ * Returns 0, or -1 when the solver failed. */
+int fc_world_step(fc_world *w);
+
+/* Statistics of the current state. */
+typedef struct fc_world_stats {
+    size_t particles;
+    double max_speed;            /* m/s */
+    double mean_density_error;   /* mean of max(rho - rho0, 0) / rho0: compression */
+    double max_density_error;    /* max of max(rho - rho0, 0) / rho0 */
+    double mean_neighbours;      /* fluid neighbours within h, self excluded (from the solver) */
+    int has_nan;                 /* a position or velocity is not finite */
+} fc_world_stats;
+void fc_world_stats_compute(const fc_world *w, fc_world_stats *s);
+
+#endif
