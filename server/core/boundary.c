@@ -1,11 +1,23 @@
-/* Boundary particles: surface sampling, grid sort, and volumes V_b = 1 / sum_k W_poly6(x_b - x_k). */
+/* Boundary particles: the solids' skin sampled on the fluid's lattice, sorted, with Akinci volumes. */
 #include "core/boundary.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/colliders.h"
 #include "core/kernels.h"
+
+/* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
+ * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s). Where the
+ * fluid rests half a spacing from a wall, the samples then sit exactly where the missing fluid
+ * neighbours would, at edges and corners too, so a resting particle near a wall sees the same
+ * neighbourhood as one inside the fluid.
+ *
+ * Volumes follow Akinci et al. 2012, V_b = 1 / sum_k W(x_b - x_k) over boundary samples k, which
+ * shares volume where samples crowd (overlapping colliders); bounded by V0, the volume of a
+ * particle at rest spacing, because samples at the skin's surface lack the neighbours on the
+ * fluid side and would otherwise count double. */
 
 typedef struct point_list {
     float *x, *y, *z;
@@ -13,25 +25,57 @@ typedef struct point_list {
     int failed;
 } point_list;
 
-static void push_point(float x, float y, float z, void *ctx)
+static void push_point(point_list *l, const float p[3])
 {
-    point_list *l = ctx;
     if (l->failed) return;
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? 2 * l->capacity : 4096;
-        float *nx = realloc(l->x, cap * sizeof(float)), *ny = nx ? realloc(l->y, cap * sizeof(float)) : NULL;
-        if (nx) l->x = nx;
-        if (ny) l->y = ny;
-        float *nz = ny ? realloc(l->z, cap * sizeof(float)) : NULL;
-        if (!nz) {
-            l->failed = 1;
-            return;
+        float **arrays[3] = {&l->x, &l->y, &l->z};
+        for (int a = 0; a < 3; a++) {
+            float *grown = realloc(*arrays[a], cap * sizeof(float));
+            if (!grown) {
+                l->failed = 1;
+                return;
+            }
+            *arrays[a] = grown;
         }
-        l->z = nz;
         l->capacity = cap;
     }
-    l->x[l->count] = x, l->y[l->count] = y, l->z[l->count] = z;
+    l->x[l->count] = p[0], l->y[l->count] = p[1], l->z[l->count] = p[2];
     l->count++;
+}
+
+/* Signed distance to the container's walls, positive inside the domain. */
+static float container_distance(const fc_world *w, const float p[3])
+{
+    float d = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        float in = fminf(p[a] - w->domain_lo[a], w->domain_hi[a] - p[a]);
+        if (in < d) d = in;
+    }
+    return d;
+}
+
+/* Lattice points in [lo, hi] whose signed distance to the solid (shape, or the container when
+ * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. */
+static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const float lo[3], const float hi[3],
+                              float depth, point_list *out)
+{
+    const float s = (float)w->params.particle_spacing;
+    long first[3], last[3];
+    for (int a = 0; a < 3; a++) {
+        float origin = w->domain_lo[a] + 0.5f * s;
+        first[a] = (long)ceilf((lo[a] - origin) / s);
+        last[a] = (long)floorf((hi[a] - origin) / s);
+    }
+    for (long k = first[2]; k <= last[2]; k++)
+        for (long j = first[1]; j <= last[1]; j++)
+            for (long i = first[0]; i <= last[0]; i++) {
+                float p[3] = {w->domain_lo[0] + (0.5f + (float)i) * s, w->domain_lo[1] + (0.5f + (float)j) * s,
+                              w->domain_lo[2] + (0.5f + (float)k) * s}, normal[3];
+                float d = shape ? fc_shape_distance(shape, p, normal) : container_distance(w, p);
+                if (d < 0.0f && d >= -depth) push_point(out, p);
+            }
 }
 
 void fc_boundary_free(fc_boundary *b)
@@ -52,19 +96,16 @@ static float *gather(const float *src, const uint32_t *order, size_t n)
 int fc_boundary_build(fc_boundary *b, const fc_world *w)
 {
     fc_boundary_free(b);
-    const float spacing = (float)w->params.particle_spacing, h = (float)w->params.smoothing_radius;
-    float lo[3], hi[3];
+    const float h = (float)w->params.smoothing_radius;
+    float lo[3], hi[3], shape_lo[3], shape_hi[3];
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
 
     point_list pts = {0};
-    fc_shape container = {.kind = FC_SHAPE_BOX};
-    for (int a = 0; a < 3; a++) {
-        container.center[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
-        container.half[a] = 0.5f * (w->domain_hi[a] - w->domain_lo[a]);
+    sample_solid_skin(w, NULL, lo, hi, h, &pts);
+    for (size_t c = 0; c < w->collider_count; c++) {
+        fc_shape_bounds(&w->colliders[c], lo, hi, shape_lo, shape_hi);
+        sample_solid_skin(w, &w->colliders[c], shape_lo, shape_hi, h, &pts);
     }
-    fc_shape_sample_surface(&container, spacing, lo, hi, push_point, &pts);
-    for (size_t c = 0; c < w->collider_count; c++)
-        fc_shape_sample_surface(&w->colliders[c], spacing, lo, hi, push_point, &pts);
 
     int rc = -1;
     fc_grid_init(&b->grid, &w->grid_geom);
@@ -77,6 +118,7 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     if (!b->x || !b->y || !b->z || !b->volume) goto done;
 
     const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h);
+    const double rest_volume = fc_rest_volume(h, w->params.particle_spacing, w->params.initial_sum);
     const long n = (long)b->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -89,7 +131,8 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
             double r2 = dx * dx + dy * dy + dz * dz;
             if (r2 < h2) sum += (h2 - r2) * (h2 - r2) * (h2 - r2);
         }
-        b->volume[i] = (float)(1.0 / (poly6 * sum)); /* sum includes the sample itself, so > 0 */
+        double akinci = 1.0 / (poly6 * sum); /* sum includes the sample itself, so > 0 */
+        b->volume[i] = (float)(akinci < rest_volume ? akinci : rest_volume);
     }
     rc = 0;
 done:

@@ -4,9 +4,10 @@
 
 #include "core/world.h"
 
-/* Samples the container and every collider at the particle spacing, sorts the samples into a
- * grid of the world's geometry and computes each one's volume. 0, or -1 when out of memory. */
+/* Samples the solid skin behind the container walls and every collider on the fluid lattice, sorts
+ * the samples into a grid of the world's geometry and computes their volumes. 0, or -1 out of memory. */
 int fc_boundary_build(fc_boundary *b, const fc_world *w);
 void fc_boundary_free(fc_boundary *b);
+
 
 #endif

@@ -1,4 +1,4 @@
-/* Geometry of solid shapes: signed distance, inside tests and surface sampling. */
+/* Geometry of solid shapes: signed distance, inside tests and bounds. */
 #ifndef FC_COLLIDERS_H
 #define FC_COLLIDERS_H
 
@@ -13,10 +13,7 @@ float fc_shape_distance(const fc_shape *s, const float p[3], float normal[3]);
 /* Whether p lies inside (or on) a box or sphere. */
 int fc_shape_contains(const fc_shape *s, const float p[3]);
 
-/* Calls emit(x, y, z, ctx) for points spread over the part of the shape's surface that lies
- * within [lo, hi], about `spacing` apart. */
-typedef void (*fc_point_sink)(float x, float y, float z, void *ctx);
-void fc_shape_sample_surface(const fc_shape *s, float spacing, const float lo[3], const float hi[3],
-                             fc_point_sink emit, void *ctx);
+/* The part [lo, hi] of the region [region_lo, region_hi] that the solid can occupy. */
+void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float region_hi[3], float lo[3], float hi[3]);
 
 #endif

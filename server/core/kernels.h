@@ -48,4 +48,25 @@ static inline double fc_viscosity_kernel(double r, double h)
     return 15.0 / (2.0 * M_PI * h * h * h) * (-r * r * r / (2.0 * h * h * h) + r * r / (h * h) + h / (2.0 * r) - 1.0);
 }
 
+/* Sum of (h^2 - r^2)^3 over the neighbours of a point of a cubic lattice of spacing s, the point's
+ * own term weighted by self_weight. With it, V0 = 1 / (poly6 coefficient * sum) is the volume a
+ * particle at rest spacing stands for, and m = rho0 V0 the mass that gives it rest density. */
+static inline double fc_lattice_poly6_sum(double h, double s, double self_weight)
+{
+    const int n = (int)ceil(h / s);
+    double sum = 0.0, h2 = h * h;
+    for (int i = -n; i <= n; i++)
+        for (int j = -n; j <= n; j++)
+            for (int k = -n; k <= n; k++) {
+                double d = h2 - s * s * (double)(i * i + j * j + k * k);
+                if (d > 0.0) sum += (i == 0 && j == 0 && k == 0 ? self_weight : 1.0) * d * d * d;
+            }
+    return sum;
+}
+
+static inline double fc_rest_volume(double h, double s, double self_weight)
+{
+    return 1.0 / (fc_poly6_coefficient(h) * fc_lattice_poly6_sum(h, s, self_weight));
+}
+
 #endif

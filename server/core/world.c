@@ -88,7 +88,7 @@ static long fill_lattice(fc_world *w, const float lo[3], const float hi[3], cons
     float start[3];
     for (int a = 0; a < 3; a++) {
         float extent = hi[a] - lo[a];
-        n[a] = extent >= s ? (int)floorf(extent / s + 1e-4f) : (extent > 0 ? 1 : 0);
+        n[a] = extent >= 0.0f ? (int)floorf(extent / s + 1e-4f) + 1 : 0;
         start[a] = lo[a] + 0.5f * (extent - (float)(n[a] - 1) * s);
     }
     long added = 0;

@@ -37,8 +37,8 @@ typedef struct fc_sink {
     fc_shape shape;
 } fc_sink;
 
-/* Boundary particles sampled on the container and collider surfaces, weighted by volume
- * (Akinci et al. 2012): V_b = 1 / sum_k W(x_b - x_k) over boundary neighbours k. */
+/* Boundary particles in a layer one smoothing radius deep behind the container walls and collider
+ * surfaces, weighted by volume (Akinci et al. 2012; boundary.c explains the sampling and bound). */
 typedef struct fc_boundary {
     size_t count;
     float *x, *y, *z, *volume; /* sorted by grid cell */

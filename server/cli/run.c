@@ -1,0 +1,363 @@
+/* The run command: load a scene, apply --set, step the world with progress, stats and PLY export. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/scene.h"
+#include "core/solver.h"
+#include "core/world.h"
+
+enum { NAN_CHECK_EVERY = 50, MAX_THREADS = 4096 };
+
+typedef struct run_args {
+    const char *scene, *export_dir, *stats_path;
+    fc_opt_list sets;
+    long steps, every, threads;
+    double time;
+    int quiet, help;
+} run_args;
+
+/* What the loop measured. */
+typedef struct run_record {
+    double *step_ms;
+    size_t count, capacity;
+    double total_ms;        /* wall time inside fc_world_step */
+    double particle_steps;  /* particles summed over steps */
+    double neighbours_sum;  /* mean neighbours summed over the steps whose stats were computed */
+    size_t neighbour_samples;
+    size_t frames;
+} run_record;
+
+typedef struct run_state {
+    const run_args *args;
+    fc_world world;
+    FILE *stats;
+    fc_progress progress;
+    run_record rec;
+    char err[1024];
+} run_state;
+
+void fc_cli_run_usage(FILE *out)
+{
+    fputs("  fluidcast run --scene FILE|NAME (--steps N | --time T) [options]\n"
+          "      Runs a scene without the server and prints a summary on stdout.\n"
+          "      --scene FILE|NAME  a scene file, or the name of a shipped scene (fluidcast scenes)\n"
+          "      --set NAME=VALUE   overrides a parameter of the scene; repeatable (fluidcast params)\n"
+          "      --steps N          runs N time steps\n"
+          "      --time T           runs until T simulated seconds\n"
+          "      --export DIR       writes PLY frames DIR/frame_NNNNNN.ply (created if missing) ...\n"
+          "      --every K          ... after every K-th step, and the initial state as frame 0\n"
+          "      --stats FILE       writes one JSON object per step (JSON lines)\n"
+          "      --threads N        OpenMP threads (default: all cores, or OMP_NUM_THREADS)\n"
+          "      --quiet            no progress on stderr\n",
+          out);
+}
+
+/* ---- arguments ---- */
+
+static int check_args(const run_args *a, char *err, size_t errlen)
+{
+    if (!a->scene) snprintf(err, errlen, "--scene FILE|NAME is required");
+    else if (a->steps && a->time > 0.0) snprintf(err, errlen, "--steps and --time exclude each other; give one");
+    else if (!a->steps && !(a->time > 0.0)) snprintf(err, errlen, "one of --steps N or --time T is required");
+    else if (a->every && !a->export_dir) snprintf(err, errlen, "--every needs --export DIR");
+    else if (a->export_dir && !a->every) snprintf(err, errlen, "--export needs --every K");
+    else if (a->export_dir && !a->export_dir[0]) snprintf(err, errlen, "--export: empty directory name");
+    else if (a->threads > MAX_THREADS) snprintf(err, errlen, "--threads: at most %d, got %ld", MAX_THREADS, a->threads);
+    else return 0;
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, run_args *a, char *err, size_t errlen)
+{
+    fc_opt opts[] = {
+        {"--scene", FC_OPT_TEXT, &a->scene, 0},      {"--set", FC_OPT_LIST, &a->sets, 0},
+        {"--steps", FC_OPT_COUNT, &a->steps, 0},     {"--time", FC_OPT_NUMBER, &a->time, 0},
+        {"--export", FC_OPT_TEXT, &a->export_dir, 0}, {"--every", FC_OPT_COUNT, &a->every, 0},
+        {"--stats", FC_OPT_TEXT, &a->stats_path, 0}, {"--threads", FC_OPT_COUNT, &a->threads, 0},
+        {"--quiet", FC_OPT_FLAG, &a->quiet, 0},      {"--help", FC_OPT_FLAG, &a->help, 0},
+        {"-h", FC_OPT_FLAG, &a->help, 0},
+    };
+    if (fc_opts_parse(opts, sizeof opts / sizeof opts[0], argc, argv, err, errlen)) return -1;
+    return a->help ? 0 : check_args(a, err, errlen);
+}
+
+/* ---- scene ---- */
+
+static int apply_sets(fc_params *params, const fc_opt_list *sets)
+{
+    char err[512];
+    for (size_t i = 0; i < sets->count; i++) {
+        if (fc_param_assign(params, sets->items[i], err, sizeof err) == 0) continue;
+        fprintf(stderr, "fluidcast run: --set %s: %s\n", sets->items[i], err);
+        return FC_EXIT_USAGE;
+    }
+    return FC_EXIT_OK;
+}
+
+/* Resolves and parses the scene, applies every --set, builds the world; returns an exit status. */
+static int load_world(const run_args *a, fc_world *w)
+{
+    char path[4096], err[1024];
+    if (fc_scene_resolve(a->scene, path, sizeof path) != 0) {
+        const char *dir = getenv("FLUIDCAST_SCENES_DIR");
+        fprintf(stderr, "fluidcast run: --scene: scene '%s' not found (no such file, and no such scene in %s)\n",
+                a->scene, dir && dir[0] ? dir : FLUIDCAST_SCENES_DIR);
+        return FC_EXIT_USAGE;
+    }
+    fc_scene scene;
+    if (fc_scene_parse_file(&scene, path, err, sizeof err) != 0) {
+        fprintf(stderr, "fluidcast run: %s\n", err);
+        return FC_EXIT_FAILURE;
+    }
+    int status = apply_sets(&scene.params, &a->sets);
+    if (status == FC_EXIT_OK && fc_scene_instantiate(&scene, w, err, sizeof err) != 0) {
+        fprintf(stderr, "fluidcast run: %s\n", err);
+        status = FC_EXIT_FAILURE;
+    }
+    fc_scene_free(&scene);
+    return status;
+}
+
+/* ---- outputs ---- */
+
+/* mkdir -p: creates every missing directory of path. */
+static int make_dirs(const char *path, char *err, size_t errlen)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        snprintf(err, errlen, "--export: path too long");
+        return -1;
+    }
+    for (char *c = buf + 1;; c++) {
+        char saved = *c;
+        if (saved != '/' && saved != '\0') continue;
+        *c = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "--export: cannot create %.900s: %s", buf, strerror(errno));
+            return -1;
+        }
+        *c = saved;
+        if (!saved) break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--export: %s is not a directory", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_outputs(run_state *s)
+{
+    const run_args *a = s->args;
+    if (a->export_dir && make_dirs(a->export_dir, s->err, sizeof s->err)) return -1;
+    if (a->stats_path && !(s->stats = fopen(a->stats_path, "w"))) {
+        snprintf(s->err, sizeof s->err, "--stats: cannot open %s: %s", a->stats_path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int close_outputs(run_state *s)
+{
+    if (!s->stats) return 0;
+    int failed = ferror(s->stats) | (fclose(s->stats) != 0);
+    s->stats = NULL;
+    if (!failed) return 0;
+    if (!s->err[0]) snprintf(s->err, sizeof s->err, "--stats: writing %s failed", s->args->stats_path);
+    return -1;
+}
+
+/* A JSON number, or null where JSON has none (NaN, infinity). */
+static void json_field(FILE *f, const char *key, double value, const char *after)
+{
+    if (isfinite(value)) fprintf(f, "\"%s\":%.9g%s", key, value, after);
+    else fprintf(f, "\"%s\":null%s", key, after);
+}
+
+static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const fc_world_stats *st)
+{
+    fprintf(f, "{\"step\":%llu,", (unsigned long long)w->step_count);
+    json_field(f, "time", w->time, ",");
+    json_field(f, "dt", w->last_dt, ",");
+    json_field(f, "wall_ms", wall_ms, ",");
+    fprintf(f, "\"particles\":%zu,", st->particles);
+    json_field(f, "max_speed", st->max_speed, ",");
+    json_field(f, "mean_density_error", st->mean_density_error, ",");
+    json_field(f, "max_density_error", st->max_density_error, ",");
+    json_field(f, "mean_neighbours", st->mean_neighbours, "}\n");
+}
+
+static int export_frame(run_state *s)
+{
+    const fc_world *w = &s->world;
+    if (!s->args->export_dir || w->step_count % (uint64_t)s->args->every != 0) return 0;
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/frame_%06llu.ply", s->args->export_dir, (unsigned long long)w->step_count);
+    if (fc_ply_write_file(path, &w->particles, w->time, err, sizeof err) != 0) {
+        snprintf(s->err, sizeof s->err, "--export: %s", err);
+        return -1;
+    }
+    s->rec.frames++;
+    return 0;
+}
+
+/* ---- the loop ---- */
+
+static int finished(const run_args *a, const fc_world *w)
+{
+    if (a->steps) return w->step_count >= (uint64_t)a->steps;
+    return w->time >= a->time * (1.0 - 1e-9); /* summed dt may fall a rounding error short */
+}
+
+static int record_step(run_record *r, double ms, size_t particles)
+{
+    if (r->count == r->capacity) {
+        size_t capacity = r->capacity ? 2 * r->capacity : 1024;
+        double *grown = realloc(r->step_ms, capacity * sizeof *grown);
+        if (!grown) return -1;
+        r->step_ms = grown, r->capacity = capacity;
+    }
+    r->step_ms[r->count++] = ms;
+    r->total_ms += ms;
+    r->particle_steps += (double)particles;
+    return 0;
+}
+
+/* Stats every step with --stats, otherwise every NAN_CHECK_EVERY steps and after the last one;
+ * fails when a position or velocity is not finite. */
+static int check_step(run_state *s, double wall_ms)
+{
+    const fc_world *w = &s->world;
+    if (!s->stats && w->step_count % NAN_CHECK_EVERY != 0 && !finished(s->args, w)) return 0;
+    fc_world_stats st;
+    fc_world_stats_compute(w, &st);
+    s->rec.neighbours_sum += st.mean_neighbours;
+    s->rec.neighbour_samples++;
+    if (s->stats) write_stats_line(s->stats, w, wall_ms, &st);
+    if (!st.has_nan) return 0;
+    snprintf(s->err, sizeof s->err, "non-finite position or velocity after step %llu (t = %.6g s)",
+             (unsigned long long)w->step_count, w->time);
+    return -1;
+}
+
+static int run_loop(run_state *s)
+{
+    fc_world *w = &s->world;
+    if (export_frame(s)) return -1;
+    while (!finished(s->args, w)) {
+        double start = fc_wall_seconds();
+        int failed = fc_world_step(w);
+        double ms = 1e3 * (fc_wall_seconds() - start);
+        if (failed) {
+            snprintf(s->err, sizeof s->err, "step %llu failed at t = %.6g s", (unsigned long long)w->step_count + 1,
+                     w->time);
+            return -1;
+        }
+        if (record_step(&s->rec, ms, w->particles.count)) {
+            snprintf(s->err, sizeof s->err, "out of memory recording step times");
+            return -1;
+        }
+        if (check_step(s, ms) || export_frame(s)) return -1;
+        fc_progress_update(&s->progress, w->step_count, w->time, s->rec.total_ms, w->particles.count);
+    }
+    return 0;
+}
+
+/* ---- summary ---- */
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *values, size_t count)
+{
+    if (!count) return 0.0;
+    double *sorted = malloc(count * sizeof *sorted);
+    if (!sorted) return NAN;
+    memcpy(sorted, values, count * sizeof *sorted);
+    qsort(sorted, count, sizeof *sorted, compare_doubles);
+    double m = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    free(sorted);
+    return m;
+}
+
+static void print_summary(const run_state *s, double wall_seconds)
+{
+    const fc_world *w = &s->world;
+    const run_record *r = &s->rec;
+    printf("scene            %s (solver %s, %d threads)\n", w->name, w->solver->name, omp_get_max_threads());
+    printf("steps            %zu\n", r->count);
+    printf("simulated time   %.6g s\n", w->time);
+    printf("particles        %zu\n", w->particles.count);
+    printf("wall time        %.3f s (%.3f s in steps)\n", wall_seconds, 1e-3 * r->total_ms);
+    printf("median step      %.3f ms\n", median(r->step_ms, r->count));
+    double rate = r->total_ms > 0 ? r->particle_steps / (1e-3 * r->total_ms) : 0.0;
+    double neighbours = r->neighbour_samples ? r->neighbours_sum / (double)r->neighbour_samples : 0.0;
+    printf("throughput       %.4g particle-steps/s\n", rate);
+    printf("mean neighbours  %.2f (averaged over the steps checked)\n", neighbours);
+    if (s->args->export_dir) printf("frames           %zu in %s\n", r->frames, s->args->export_dir);
+    if (s->args->stats_path) printf("stats            %s\n", s->args->stats_path);
+}
+
+/* ---- the command ---- */
+
+static int usage_error(const char *err)
+{
+    fprintf(stderr, "fluidcast run: %s\nRun 'fluidcast run --help' for usage.\n", err);
+    return FC_EXIT_USAGE;
+}
+
+static int simulate(run_state *s)
+{
+    const run_args *a = s->args;
+    fc_world *w = &s->world;
+    if (open_outputs(s)) return -1;
+    if (!a->quiet)
+        fprintf(stderr, "fluidcast run: %s: %zu particles, solver %s, dt %g s, %d threads\n", w->name,
+                w->particles.count, w->solver->name, w->params.time_step, omp_get_max_threads());
+    double start = fc_wall_seconds();
+    fc_progress_start(&s->progress, stderr, !a->quiet, a->steps > 0 ? (uint64_t)a->steps : 0, a->time);
+    int failed = run_loop(s);
+    fc_progress_finish(&s->progress);
+    failed |= close_outputs(s);
+    if (!failed) print_summary(s, fc_wall_seconds() - start);
+    return failed;
+}
+
+int fc_cli_run(int argc, char **argv)
+{
+    run_args a = {0};
+    char err[512];
+    if (parse_args(argc, argv, &a, err, sizeof err) != 0) {
+        fc_opt_list_free(&a.sets);
+        return usage_error(err);
+    }
+    if (a.help) {
+        fc_opt_list_free(&a.sets);
+        fputs("Usage:\n", stdout);
+        fc_cli_run_usage(stdout);
+        return FC_EXIT_OK;
+    }
+    if (a.threads) omp_set_num_threads((int)a.threads);
+    run_state s = {.args = &a};
+    int status = load_world(&a, &s.world);
+    if (status == FC_EXIT_OK && simulate(&s) != 0) {
+        fprintf(stderr, "fluidcast run: %s\n", s.err);
+        status = FC_EXIT_FAILURE;
+    }
+    if (s.stats) fclose(s.stats);
+    free(s.rec.step_ms);
+    fc_world_free(&s.world);
+    fc_opt_list_free(&a.sets);
+    return status;
+}

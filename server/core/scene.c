@@ -1,0 +1,679 @@
+/* Scene files (scenes/README.md): JSON read with cJSON, checked key by key, then built into a world. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/scene.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/solver.h"
+
+#ifndef FLUIDCAST_SCENES_DIR
+#define FLUIDCAST_SCENES_DIR "scenes"
+#endif
+
+#define SCENE_MAX_BYTES (4L * 1024 * 1024)
+#define SCENE_MAX_DEPTH 32
+#define PATH_LEN 128
+
+/* ---- errors ------------------------------------------------------------------------------- */
+
+/* Where errors go: every message reads "SOURCE: key.path: what was expected, what was found". */
+typedef struct reader {
+    const char *source;
+    char *err;
+    size_t errlen;
+    const fc_scene *scene; /* the scene so far (domain, parameters) for checks that need it */
+} reader;
+
+static int fail(const reader *r, const char *path, const char *fmt, ...)
+{
+    if (!r->err || !r->errlen) return -1;
+    int used = path && path[0] ? snprintf(r->err, r->errlen, "%s: %s: ", r->source, path)
+                               : snprintf(r->err, r->errlen, "%s: ", r->source);
+    if (used >= 0 && (size_t)used < r->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err + used, r->errlen - (size_t)used, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* What was found, for the second half of a message. */
+static const char *describe(const cJSON *item, char *buf, size_t len)
+{
+    if (!item) snprintf(buf, len, "nothing (the key is required)");
+    else if (cJSON_IsString(item)) snprintf(buf, len, "the string \"%.40s\"", item->valuestring);
+    else if (cJSON_IsNumber(item)) snprintf(buf, len, "the number %g", item->valuedouble);
+    else if (cJSON_IsBool(item)) snprintf(buf, len, "%s", cJSON_IsTrue(item) ? "true" : "false");
+    else if (cJSON_IsNull(item)) snprintf(buf, len, "null");
+    else if (cJSON_IsArray(item)) {
+        int n = cJSON_GetArraySize(item);
+        snprintf(buf, len, "an array of %d element%s", n, n == 1 ? "" : "s");
+    }
+    else snprintf(buf, len, "an object");
+    return buf;
+}
+
+static int fail_expected(const reader *r, const char *path, const char *expected, const cJSON *found)
+{
+    char what[96];
+    return fail(r, path, "expected %s, found %s", expected, describe(found, what, sizeof what));
+}
+
+/* "parent.key", or "key" at the top level. */
+static void child_path(char *out, const char *parent, const char *key)
+{
+    snprintf(out, PATH_LEN, "%s%s%s", parent, parent[0] ? "." : "", key);
+}
+
+/* ---- generic readers ---------------------------------------------------------------------- */
+
+static int is_listed(const char *key, const char *const list[])
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(key, list[i]) == 0) return 1;
+    return 0;
+}
+
+static void join_list(char *out, size_t len, const char *const list[])
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; list[i] && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", list[i]);
+}
+
+/* Whether a member before c in its object has c's key. Callers reject unknown keys first, so
+ * the number of members scanned stays small however large the object is. */
+static int is_duplicate(const cJSON *obj, const cJSON *c)
+{
+    for (const cJSON *d = obj->child; d != c; d = d->next)
+        if (strcmp(d->string, c->string) == 0) return 1;
+    return 0;
+}
+
+/* Rejects keys not in `allowed` and duplicate keys. */
+static int check_keys(const reader *r, const cJSON *obj, const char *path, const char *const allowed[])
+{
+    char sub[PATH_LEN], list[256];
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        child_path(sub, path, c->string);
+        if (!is_listed(c->string, allowed)) {
+            join_list(list, sizeof list, allowed);
+            return fail(r, sub, "unknown key (expected one of %s)", list);
+        }
+        if (is_duplicate(obj, c)) return fail(r, sub, "duplicate key");
+    }
+    return 0;
+}
+
+/* The member `key` of obj; when required and absent, an error. *item is NULL when absent. */
+static int lookup(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                  const char *expected, const cJSON **item)
+{
+    *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (*item || !required) return 0;
+    char sub[PATH_LEN];
+    child_path(sub, parent, key);
+    return fail_expected(r, sub, expected, NULL);
+}
+
+typedef enum { NUM_ANY, NUM_NONNEGATIVE, NUM_POSITIVE } num_rule;
+
+static const char *const rule_text[] = {"a finite number", "a number >= 0", "a number > 0"};
+
+/* A JSON number that fits a float and obeys the rule. */
+static int number_value(const reader *r, const cJSON *item, const char *path, num_rule rule, float *out)
+{
+    if (!cJSON_IsNumber(item)) return fail_expected(r, path, rule_text[rule], item);
+    double v = item->valuedouble;
+    if (!isfinite(v) || fabs(v) > FLT_MAX)
+        return fail(r, path, "expected a finite number (magnitude below %g), found %g", FLT_MAX, v);
+    if ((rule == NUM_NONNEGATIVE && v < 0.0) || (rule == NUM_POSITIVE && v <= 0.0))
+        return fail(r, path, "expected %s, found %g", rule_text[rule], v);
+    *out = (float)v;
+    return 0;
+}
+
+/* obj.key as a number; absent and optional leaves *out as it was. */
+static int read_number(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                       num_rule rule, float *out)
+{
+    const cJSON *item;
+    char sub[PATH_LEN];
+    if (lookup(r, obj, key, parent, required, rule_text[rule], &item)) return -1;
+    if (!item) return 0;
+    child_path(sub, parent, key);
+    return number_value(r, item, sub, rule, out);
+}
+
+/* obj.key as [x, y, z], each component obeying the rule; absent and optional leaves out as it was. */
+static int read_vec3(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                     num_rule rule, float out[3])
+{
+    static const char *const expected[] = {"an array of 3 numbers", "an array of 3 numbers >= 0",
+                                           "an array of 3 numbers > 0"};
+    const cJSON *item;
+    char sub[PATH_LEN];
+    if (lookup(r, obj, key, parent, required, expected[rule], &item)) return -1;
+    if (!item) return 0;
+    child_path(sub, parent, key);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3) return fail_expected(r, sub, expected[rule], item);
+    float v[3];
+    int a = 0;
+    for (const cJSON *c = item->child; c; c = c->next, a++) {
+        char what[96];
+        if (!cJSON_IsNumber(c))
+            return fail(r, sub, "expected %s, found %s at index %d", expected[rule], describe(c, what, sizeof what), a);
+        char element[PATH_LEN + 4];
+        snprintf(element, sizeof element, "%s[%c]", sub, "012"[a]);
+        if (number_value(r, c, element, rule, &v[a])) return -1;
+    }
+    memcpy(out, v, sizeof v);
+    return 0;
+}
+
+/* obj.key as a string of at most outlen - 1 bytes; absent and optional leaves out as it was. */
+static int read_string(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                       char *out, size_t outlen)
+{
+    char expected[64], sub[PATH_LEN];
+    snprintf(expected, sizeof expected, "a string of 1 to %zu characters", outlen - 1);
+    const cJSON *item;
+    if (lookup(r, obj, key, parent, required, expected, &item)) return -1;
+    if (!item) return 0;
+    child_path(sub, parent, key);
+    if (cJSON_IsString(item) && strlen(item->valuestring) >= outlen)
+        return fail(r, sub, "expected %s, found one of %zu", expected, strlen(item->valuestring));
+    if (!cJSON_IsString(item) || !item->valuestring[0]) return fail_expected(r, sub, expected, item);
+    memcpy(out, item->valuestring, strlen(item->valuestring) + 1);
+    return 0;
+}
+
+/* obj.key (required) as one of the choices; *index is its position. */
+static int read_choice(const reader *r, const cJSON *obj, const char *key, const char *parent,
+                       const char *const choices[], int *index)
+{
+    char expected[160], sub[PATH_LEN];
+    size_t used = (size_t)snprintf(expected, sizeof expected, "one of ");
+    join_list(expected + used, sizeof expected - used, choices);
+    const cJSON *item;
+    if (lookup(r, obj, key, parent, 1, expected, &item)) return -1;
+    child_path(sub, parent, key);
+    for (int i = 0; cJSON_IsString(item) && choices[i]; i++)
+        if (strcmp(item->valuestring, choices[i]) == 0) return *index = i, 0;
+    return fail_expected(r, sub, expected, item);
+}
+
+/* Scales v to unit length; the zero vector is an error. */
+static int normalise(const reader *r, const char *parent, const char *key, float v[3])
+{
+    double len = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+    if (!(len > 0.0)) {
+        char sub[PATH_LEN];
+        child_path(sub, parent, key);
+        return fail(r, sub, "must not be the zero vector");
+    }
+    for (int a = 0; a < 3; a++) v[a] = (float)(v[a] / len);
+    return 0;
+}
+
+/* ---- shapes ------------------------------------------------------------------------------- */
+
+/* "min" and "max" (required), min < max on every axis. */
+static int read_min_max(const reader *r, const cJSON *obj, const char *path, float min[3], float max[3])
+{
+    static const char axis[] = "xyz";
+    if (read_vec3(r, obj, "min", path, 1, NUM_ANY, min) || read_vec3(r, obj, "max", path, 1, NUM_ANY, max)) return -1;
+    for (int a = 0; a < 3; a++)
+        if (!(min[a] < max[a]))
+            return fail(r, path, "expected min < max on every axis, found min.%c = %g >= max.%c = %g", axis[a],
+                        min[a], axis[a], max[a]);
+    return 0;
+}
+
+/* "center" and "radius" (both required, radius > 0). */
+static int read_sphere(const reader *r, const cJSON *obj, const char *path, float center[3], float *radius)
+{
+    return read_vec3(r, obj, "center", path, 1, NUM_ANY, center) ||
+                   read_number(r, obj, "radius", path, 1, NUM_POSITIVE, radius)
+               ? -1
+               : 0;
+}
+
+/* [lo, hi] must lie inside the scene's domain. */
+static int check_inside(const reader *r, const char *path, const float lo[3], const float hi[3])
+{
+    const float *dlo = r->scene->domain_min, *dhi = r->scene->domain_max;
+    for (int a = 0; a < 3; a++) {
+        float slack = 1e-5f * (dhi[a] - dlo[a]);
+        if (lo[a] >= dlo[a] - slack && hi[a] <= dhi[a] + slack) continue;
+        char found[64];
+        if (lo[a] == hi[a]) snprintf(found, sizeof found, "%c = %g", "xyz"[a], lo[a]);
+        else snprintf(found, sizeof found, "%c from %g to %g", "xyz"[a], lo[a], hi[a]);
+        return fail(r, path, "expected to lie inside the domain [%g, %g, %g]-[%g, %g, %g], found %s", dlo[0],
+                    dlo[1], dlo[2], dhi[0], dhi[1], dhi[2], found);
+    }
+    return 0;
+}
+
+static void sphere_bounds(const float center[3], float radius, float lo[3], float hi[3])
+{
+    for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
+}
+
+static void box_from_min_max(fc_shape *s, const float min[3], const float max[3])
+{
+    s->kind = FC_SHAPE_BOX;
+    for (int a = 0; a < 3; a++) s->center[a] = 0.5f * (min[a] + max[a]), s->half[a] = 0.5f * (max[a] - min[a]);
+}
+
+/* ---- list elements ------------------------------------------------------------------------ */
+
+static const char *const box_or_sphere[] = {"box", "sphere", NULL};
+
+static int parse_block(const reader *r, const cJSON *obj, const char *path, void *out)
+{
+    static const char *const box_keys[] = {"type", "min", "max", "velocity", NULL};
+    static const char *const sphere_keys[] = {"type", "center", "radius", "velocity", NULL};
+    fc_scene_block *b = out;
+    int type;
+    if (read_choice(r, obj, "type", path, box_or_sphere, &type)) return -1;
+    if (check_keys(r, obj, path, type == 0 ? box_keys : sphere_keys)) return -1;
+    if (read_vec3(r, obj, "velocity", path, 0, NUM_ANY, b->velocity)) return -1;
+    b->kind = type == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
+    if (type == 0) {
+        if (read_min_max(r, obj, path, b->min, b->max)) return -1;
+    } else {
+        if (read_sphere(r, obj, path, b->center, &b->radius)) return -1;
+        sphere_bounds(b->center, b->radius, b->min, b->max);
+    }
+    return check_inside(r, path, b->min, b->max);
+}
+
+static int parse_collider(const reader *r, const cJSON *obj, const char *path, void *out)
+{
+    static const char *const types[] = {"box", "sphere", "plane", NULL};
+    static const char *const box_keys[] = {"type", "center", "half_extents", NULL};
+    static const char *const sphere_keys[] = {"type", "center", "radius", NULL};
+    static const char *const plane_keys[] = {"type", "point", "normal", NULL};
+    static const char *const *const keys[] = {box_keys, sphere_keys, plane_keys};
+    fc_shape *s = out;
+    int type;
+    if (read_choice(r, obj, "type", path, types, &type) || check_keys(r, obj, path, keys[type])) return -1;
+    if (type == 0) {
+        s->kind = FC_SHAPE_BOX;
+        return read_vec3(r, obj, "center", path, 1, NUM_ANY, s->center) ||
+                       read_vec3(r, obj, "half_extents", path, 1, NUM_POSITIVE, s->half)
+                   ? -1
+                   : 0;
+    }
+    if (type == 1) {
+        s->kind = FC_SHAPE_SPHERE;
+        return read_sphere(r, obj, path, s->center, &s->radius);
+    }
+    float point[3];
+    s->kind = FC_SHAPE_PLANE;
+    if (read_vec3(r, obj, "point", path, 1, NUM_ANY, point) || read_vec3(r, obj, "normal", path, 1, NUM_ANY, s->normal) ||
+        normalise(r, path, "normal", s->normal))
+        return -1;
+    s->offset = s->normal[0] * point[0] + s->normal[1] * point[1] + s->normal[2] * point[2];
+    return 0;
+}
+
+static int parse_emitter(const reader *r, const cJSON *obj, const char *path, void *out)
+{
+    static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", NULL};
+    fc_emitter *e = out;
+    if (check_keys(r, obj, path, keys) || read_vec3(r, obj, "position", path, 1, NUM_ANY, e->position) ||
+        read_vec3(r, obj, "direction", path, 1, NUM_ANY, e->direction) ||
+        normalise(r, path, "direction", e->direction) ||
+        read_number(r, obj, "speed", path, 1, NUM_NONNEGATIVE, &e->speed) ||
+        read_number(r, obj, "rate", path, 1, NUM_NONNEGATIVE, &e->rate) ||
+        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &e->radius))
+        return -1;
+    char sub[PATH_LEN];
+    child_path(sub, path, "position");
+    return check_inside(r, sub, e->position, e->position);
+}
+
+static int parse_sink(const reader *r, const cJSON *obj, const char *path, void *out)
+{
+    static const char *const box_keys[] = {"type", "min", "max", NULL};
+    static const char *const sphere_keys[] = {"type", "center", "radius", NULL};
+    fc_sink *k = out;
+    int type;
+    if (read_choice(r, obj, "type", path, box_or_sphere, &type)) return -1;
+    if (check_keys(r, obj, path, type == 0 ? box_keys : sphere_keys)) return -1;
+    if (type == 1) {
+        k->shape.kind = FC_SHAPE_SPHERE;
+        return read_sphere(r, obj, path, k->shape.center, &k->shape.radius);
+    }
+    float min[3], max[3];
+    if (read_min_max(r, obj, path, min, max)) return -1;
+    box_from_min_max(&k->shape, min, max);
+    return 0;
+}
+
+typedef int (*element_parser)(const reader *r, const cJSON *obj, const char *path, void *out);
+
+/* root.key as an array of objects, each parsed by fn into a fresh array of `size`-byte items.
+ * On error nothing stays allocated. */
+static int parse_list(const reader *r, const cJSON *root, const char *key, size_t size, element_parser fn,
+                      void **items, size_t *count)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, key);
+    *items = NULL, *count = 0;
+    if (!list) return 0;
+    if (!cJSON_IsArray(list)) return fail_expected(r, key, "an array of objects", list);
+    size_t n = (size_t)cJSON_GetArraySize(list);
+    if (n == 0) return 0;
+    unsigned char *array = calloc(n, size);
+    if (!array) return fail(r, key, "out of memory");
+    size_t i = 0;
+    for (const cJSON *c = list->child; c; c = c->next, i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "%s[%zu]", key, i);
+        if (!cJSON_IsObject(c) ? fail_expected(r, path, "an object", c) : fn(r, c, path, array + i * size)) {
+            free(array);
+            return -1;
+        }
+    }
+    *items = array, *count = n;
+    return 0;
+}
+
+/* ---- top level ---------------------------------------------------------------------------- */
+
+/* The parameter message without its "parameter 'name': " prefix (the key path names it). */
+static int fail_param(const reader *r, const char *path, const fc_param_desc *d, const char *msg)
+{
+    char prefix[96];
+    int n = snprintf(prefix, sizeof prefix, "parameter '%s': ", d->name);
+    if (n > 0 && strncmp(msg, prefix, (size_t)n) == 0) msg += n;
+    return fail(r, path, "%s", msg);
+}
+
+/* "one of a, b" from the enum's "a|b". */
+static void enum_choices(const fc_param_desc *d, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "one of ");
+    for (const char *u = d->unit; *u && used + 3 < len; u++) {
+        if (*u == '|') out[used++] = ',', out[used++] = ' ';
+        else out[used++] = *u;
+    }
+    out[used] = '\0';
+}
+
+static int set_parameter(const reader *r, fc_params *p, const cJSON *item, const char *path)
+{
+    const fc_param_desc *d = fc_param_find(item->string);
+    if (!d) return fail(r, path, "unknown parameter (`fluidcast params` lists them)");
+    char msg[256], expected[96];
+    double value;
+    if (d->type == FC_PARAM_ENUM) {
+        enum_choices(d, expected, sizeof expected);
+        int index = cJSON_IsString(item) ? fc_param_enum_index(d, item->valuestring) : -1;
+        if (index < 0) return fail_expected(r, path, expected, item);
+        value = index;
+    } else if (d->type == FC_PARAM_BOOL) {
+        if (!cJSON_IsBool(item)) return fail_expected(r, path, "true or false", item);
+        value = cJSON_IsTrue(item) ? 1.0 : 0.0;
+    } else {
+        if (!cJSON_IsNumber(item))
+            return fail_expected(r, path, d->type == FC_PARAM_INT ? "an integer" : "a number", item);
+        value = item->valuedouble;
+    }
+    if (fc_param_set_number(p, d, value, msg, sizeof msg)) return fail_param(r, path, d, msg);
+    return 0;
+}
+
+static int parse_parameters(const reader *r, const cJSON *root, fc_params *p)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "parameters");
+    if (!obj) return 0;
+    if (!cJSON_IsObject(obj)) return fail_expected(r, "parameters", "an object of name: value", obj);
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        char path[PATH_LEN];
+        child_path(path, "parameters", c->string);
+        if (set_parameter(r, p, c, path)) return -1;
+        if (is_duplicate(obj, c)) return fail(r, path, "duplicate key");
+    }
+    return 0;
+}
+
+static int parse_domain(const reader *r, const cJSON *root, fc_scene *s)
+{
+    static const char *const keys[] = {"min", "max", NULL};
+    const char *expected = "an object {\"min\": [x, y, z], \"max\": [x, y, z]}";
+    const cJSON *obj;
+    if (lookup(r, root, "domain", "", 1, expected, &obj)) return -1;
+    if (!cJSON_IsObject(obj)) return fail_expected(r, "domain", expected, obj);
+    if (check_keys(r, obj, "domain", keys)) return -1;
+    return read_min_max(r, obj, "domain", s->domain_min, s->domain_max);
+}
+
+static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
+{
+    if (read_string(r, root, "solver", "", 0, s->solver, sizeof s->solver)) return -1;
+    if (fc_solver_find(s->solver)) return 0;
+    char names[160];
+    size_t used = 0;
+    names[0] = '\0';
+    for (int i = 0; fc_solvers[i] && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", fc_solvers[i]->name);
+    return fail(r, "solver", "expected one of %s, found \"%s\"", names, s->solver);
+}
+
+/* The source's base name without its extension: "scenes/dam_break.json" -> "dam_break". */
+static void default_name(char *out, size_t outlen, const char *source)
+{
+    const char *base = strrchr(source, '/');
+    base = base ? base + 1 : source;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(out, outlen, "%.*s", (int)(n < outlen ? n : outlen - 1), base);
+    if (!out[0]) snprintf(out, outlen, "scene");
+}
+
+static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
+{
+    static const char *const keys[] = {"name", "description", "solver", "domain", "parameters",
+                                       "fluid", "colliders", "emitters", "sinks", NULL};
+    void *items;
+    if (!cJSON_IsObject(root)) return fail_expected(r, "", "a JSON object at the top level", root);
+    if (check_keys(r, root, "", keys)) return -1;
+    if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
+        read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
+        parse_solver(r, root, s) || parse_domain(r, root, s) || parse_parameters(r, root, &s->params))
+        return -1;
+    if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
+    s->blocks = items;
+    if (parse_list(r, root, "colliders", sizeof *s->colliders, parse_collider, &items, &s->collider_count)) return -1;
+    s->colliders = items;
+    if (parse_list(r, root, "emitters", sizeof *s->emitters, parse_emitter, &items, &s->emitter_count)) return -1;
+    s->emitters = items;
+    if (parse_list(r, root, "sinks", sizeof *s->sinks, parse_sink, &items, &s->sink_count)) return -1;
+    s->sinks = items;
+    return 0;
+}
+
+/* ---- text --------------------------------------------------------------------------------- */
+
+static void line_column(const char *text, const char *at, int *line, int *column)
+{
+    *line = 1, *column = 1;
+    for (const char *c = text; c < at && *c; c++) {
+        if (*c == '\n') ++*line, *column = 1;
+        else ++*column;
+    }
+}
+
+/* Rejects nesting deeper than SCENE_MAX_DEPTH before cJSON recurses into it. */
+static int check_depth(const reader *r, const char *text)
+{
+    int depth = 0, in_string = 0;
+    for (const char *c = text; *c; c++) {
+        if (in_string) {
+            if (*c == '\\' && c[1]) c++;
+            else if (*c == '"') in_string = 0;
+        } else if (*c == '"') {
+            in_string = 1;
+        } else if (*c == '{' || *c == '[') {
+            if (++depth > SCENE_MAX_DEPTH) {
+                int line, column;
+                line_column(text, c, &line, &column);
+                return fail(r, "", "line %d, column %d: expected at most %d levels of nesting, found more",
+                            line, column, SCENE_MAX_DEPTH);
+            }
+        } else if (*c == '}' || *c == ']') {
+            depth--;
+        }
+    }
+    return 0;
+}
+
+static int fail_syntax(const reader *r, const char *text, const char *at)
+{
+    int line, column;
+    if (!at) at = text + strlen(text);
+    line_column(text, at, &line, &column);
+    char near[32];
+    size_t n = 0;
+    while (at[n] && at[n] != '\n' && at[n] != '\r' && n + 1 < sizeof near) n++;
+    memcpy(near, at, n);
+    near[n] = '\0';
+    if (!n) return fail(r, "", "line %d, column %d: expected more JSON, found the end of the text", line, column);
+    return fail(r, "", "line %d, column %d: expected valid JSON, found \"%s\"", line, column, near);
+}
+
+int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source, char *err, size_t errlen)
+{
+    memset(scene, 0, sizeof *scene);
+    fc_params_defaults(&scene->params);
+    snprintf(scene->solver, sizeof scene->solver, "sph");
+    default_name(scene->name, sizeof scene->name, source);
+    reader r = {source, err, errlen, scene};
+    if (check_depth(&r, json)) return fc_scene_free(scene), -1;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
+    if (!root) return fail_syntax(&r, json, end), fc_scene_free(scene), -1;
+    int rc = parse_root(&r, root, scene);
+    cJSON_Delete(root);
+    if (rc) fc_scene_free(scene);
+    return rc;
+}
+
+/* The whole file as a NUL-terminated string (at most SCENE_MAX_BYTES), or NULL with err set. */
+static char *read_text(const reader *r)
+{
+    FILE *f = fopen(r->source, "rb");
+    if (!f) return fail(r, "", "cannot open the scene file: %s", strerror(errno)), NULL;
+    char *text = malloc(SCENE_MAX_BYTES + 2);
+    size_t n = text ? fread(text, 1, SCENE_MAX_BYTES + 1, f) : 0;
+    int bad = !text || ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (bad) fail(r, "", "cannot read the scene file: %s", text ? strerror(saved) : "out of memory");
+    else if (n > SCENE_MAX_BYTES) bad = 1, fail(r, "", "expected a file of at most 4 MiB, found a larger one");
+    else if (memchr(text, '\0', n)) bad = 1, fail(r, "", "expected JSON text, found a NUL byte");
+    if (bad) return free(text), NULL;
+    text[n] = '\0';
+    return text;
+}
+
+int fc_scene_parse_file(fc_scene *scene, const char *path, char *err, size_t errlen)
+{
+    reader r = {path, err, errlen, NULL};
+    char *text = read_text(&r);
+    if (!text) {
+        memset(scene, 0, sizeof *scene);
+        return -1;
+    }
+    int rc = fc_scene_parse_string(scene, text, path, err, errlen);
+    free(text);
+    return rc;
+}
+
+void fc_scene_free(fc_scene *scene)
+{
+    free(scene->blocks);
+    free(scene->colliders);
+    free(scene->emitters);
+    free(scene->sinks);
+    memset(scene, 0, sizeof *scene);
+}
+
+/* ---- building a world --------------------------------------------------------------------- */
+
+/* Objects and fluid into a freshly initialised world; the failure's text into msg. */
+static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
+{
+    for (size_t i = 0; i < s->collider_count; i++)
+        if (fc_world_add_collider(w, &s->colliders[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
+    for (size_t i = 0; i < s->emitter_count; i++)
+        if (fc_world_add_emitter(w, &s->emitters[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
+    for (size_t i = 0; i < s->sink_count; i++)
+        if (fc_world_add_sink(w, &s->sinks[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
+    for (size_t i = 0; i < s->block_count; i++) {
+        const fc_scene_block *b = &s->blocks[i];
+        long added = b->kind == FC_SHAPE_SPHERE ? fc_world_fill_sphere(w, b->center, b->radius, b->velocity)
+                                                : fc_world_fill_box(w, b->min, b->max, b->velocity);
+        if (added < 0) return snprintf(msg, msglen, "out of memory while filling fluid[%zu]", i), -1;
+    }
+    return 0;
+}
+
+int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t errlen)
+{
+    char msg[512];
+    fc_world_init(w);
+    w->params = scene->params;
+    memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
+    memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
+    snprintf(w->name, sizeof w->name, "%s", scene->name);
+    if (fc_world_set_solver(w, scene->solver, msg, sizeof msg) || populate(scene, w, msg, sizeof msg) ||
+        fc_world_start(w, msg, sizeof msg)) {
+        fc_world_free(w);
+        if (err && errlen) snprintf(err, errlen, "%s: %s", scene->name, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- finding scenes ----------------------------------------------------------------------- */
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int fc_scene_resolve(const char *arg, char *out, size_t outlen)
+{
+    if (!outlen) return -1;
+    out[0] = '\0';
+    if (!arg || !arg[0]) return -1;
+    if (is_file(arg)) {
+        int n = snprintf(out, outlen, "%s", arg);
+        return n >= 0 && (size_t)n < outlen ? 0 : -1;
+    }
+    const char *dir = getenv("FLUIDCAST_SCENES_DIR");
+    if (!dir || !dir[0]) dir = FLUIDCAST_SCENES_DIR;
+    static const char *const suffixes[] = {"", ".json"};
+    for (int i = 0; i < 2; i++) {
+        int n = snprintf(out, outlen, "%s/%s%s", dir, arg, suffixes[i]);
+        if (n >= 0 && (size_t)n < outlen && is_file(out)) return 0;
+    }
+    out[0] = '\0';
+    return -1;
+}

@@ -1,0 +1,64 @@
+/* Parameter table tests: defaults in range, parsing, and rejected values changing nothing. */
+#include <string.h>
+
+#include "check.h"
+#include "core/params.h"
+
+int main(void)
+{
+    fc_params p, before;
+    char err[256], text[64];
+    fc_params_defaults(&p);
+    for (size_t i = 0; i < fc_param_count; i++) {
+        const fc_param_desc *d = &fc_param_table[i];
+        double v = fc_param_get(&p, d);
+        CHECK(v >= d->min && v <= d->max, "%s default %g in [%g, %g]", d->name, v, d->min, d->max);
+        CHECK(d->description && strlen(d->description) > 10, "%s has a description", d->name);
+        CHECK(fc_param_find(d->name) == d, "%s is found by name", d->name);
+        /* formatting then parsing gives the same value */
+        fc_param_format(&p, d, text, sizeof text);
+        fc_params copy = p;
+        CHECK(fc_param_set_text(&copy, d, text, err, sizeof err) == 0 && memcmp(&copy, &p, sizeof p) == 0,
+              "%s round-trips through '%s'", d->name, text);
+    }
+    CHECK(fc_params_check(&p, err, sizeof err) == 0, "defaults are consistent: %s", err);
+
+    struct { const char *assignment, *expect; } bad[] = {
+        {"nonsense=1", "unknown parameter 'nonsense'"},
+        {"viscosity=abc", "expected a number"},
+        {"viscosity=-1", "out of range"},
+        {"viscosity=", "expected a number"},
+        {"viscosity", "expected name=value"},
+        {"=3", "expected name=value"},
+        {"substeps=2.5", "expected an integer"},
+        {"substeps=0", "out of range"},
+        {"equation_of_state=van_der_waals", "expected one of tait|linear"},
+        {"clamp_negative_pressure=maybe", "expected true or false"},
+        {"time_step=nan", "finite"},
+        {"time_step=1e999", "expected a number"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        before = p;
+        err[0] = '\0';
+        int rc = fc_param_assign(&p, bad[k].assignment, err, sizeof err);
+        CHECK(rc != 0, "'%s' is rejected", bad[k].assignment);
+        CHECK(strstr(err, bad[k].expect) != NULL, "'%s' error says '%s': got '%s'", bad[k].assignment, bad[k].expect,
+              err);
+        CHECK(memcmp(&before, &p, sizeof p) == 0, "'%s' changes nothing", bad[k].assignment);
+    }
+
+    CHECK(fc_param_assign(&p, "viscosity=0.25", err, sizeof err) == 0 && p.viscosity == 0.25, "viscosity set");
+    CHECK(fc_param_assign(&p, "equation_of_state=linear", err, sizeof err) == 0 && p.equation_of_state == FC_EOS_LINEAR,
+          "enum set by name");
+    CHECK(fc_param_assign(&p, "clamp_negative_pressure=false", err, sizeof err) == 0 && p.clamp_negative_pressure == 0,
+          "bool set");
+    CHECK(fc_param_assign(&p, "substeps=7", err, sizeof err) == 0 && p.substeps == 7, "int set");
+
+    fc_params_defaults(&p);
+    p.particle_margin = p.particle_radius;
+    CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "particle_margin"), "margin >= radius rejected");
+    fc_params_defaults(&p);
+    p.smoothing_radius = 10 * p.particle_spacing;
+    CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "smoothing_radius"), "h/spacing ratio checked");
+    return check_summary("test_params");
+}

@@ -1,0 +1,247 @@
+/* Physics tests of the WCSPH solver against physics: rest density, hydrostatic pressure,
+ * conservation, emitter and sink balances, particles staying in the domain. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/colliders.h"
+#include "core/solver.h"
+#include "core/sources.h"
+#include "core/world.h"
+
+static void set_domain(fc_world *w, float x, float y, float z)
+{
+    w->domain_lo[0] = w->domain_lo[1] = w->domain_lo[2] = 0.0f;
+    w->domain_hi[0] = x, w->domain_hi[1] = y, w->domain_hi[2] = z;
+}
+
+static int start(fc_world *w)
+{
+    char err[256] = "";
+    int rc = fc_world_start(w, err, sizeof err);
+    CHECK(rc == 0, "world starts: %s", err);
+    return rc;
+}
+
+/* Largest distance of any particle outside the domain (0 when all are inside), NaN if any is NaN. */
+static double outside_distance(const fc_world *w)
+{
+    const fc_particles *p = &w->particles;
+    double worst = 0.0;
+    for (size_t i = 0; i < p->count; i++)
+        for (int a = 0; a < 3; a++) {
+            double v = p->field[FC_PX + a][i];
+            if (isnan(v)) return NAN;
+            double d = fmax(w->domain_lo[a] - v, v - w->domain_hi[a]);
+            if (d > worst) worst = d;
+        }
+    return worst;
+}
+
+/* A block filling the tank floor wall to wall under gravity: it must stay where it is, with the
+ * compression that hydrostatics predicts (mean about g H / (2 c^2), here 0.25%), under 1%. */
+static void test_block_at_rest(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    set_domain(&w, 0.4f, 0.5f, 0.4f);
+    const float lo[3] = {0, 0, 0}, hi[3] = {0.4f, 0.2f, 0.4f}, v0[3] = {0, 0, 0};
+    fc_world_fill_box(&w, lo, hi, v0);
+    if (start(&w)) return;
+    const size_t n = w.particles.count;
+    float *y0 = malloc(n * sizeof *y0);
+    uint32_t *id0 = malloc(n * sizeof *id0);
+    memcpy(y0, w.particles.field[FC_PY], n * sizeof *y0);
+    memcpy(id0, w.particles.id, n * sizeof *id0);
+
+    fc_world_stats s;
+    double worst_mean_error = 0.0;
+    for (int step = 0; step < 2000; step++) { /* 1 s */
+        CHECK(fc_world_step(&w) == 0, "step %d", step);
+        if (step >= 1000 && step % 50 == 0) {
+            fc_world_stats_compute(&w, &s);
+            if (s.mean_density_error > worst_mean_error) worst_mean_error = s.mean_density_error;
+        }
+    }
+    fc_world_stats_compute(&w, &s);
+    CHECK(!s.has_nan, "no NaN");
+    CHECK(worst_mean_error < 0.01, "mean density error %.4f%% < 1%% over the last 0.5 s", 100 * worst_mean_error);
+    CHECK(s.max_speed < 0.05, "block at rest: max speed %.4f m/s after 1 s", s.max_speed);
+    /* vertical displacement by id: ids are persistent through the sorting */
+    double sum_dy = 0.0, max_dy = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = w.particles.id[i];
+        CHECK(id < n && id0[id] == id, "id %u is one of the originals", id);
+        double dy = fabs(w.particles.field[FC_PY][i] - y0[id]);
+        sum_dy += dy;
+        if (dy > max_dy) max_dy = dy;
+    }
+    const double s0 = w.params.particle_spacing;
+    CHECK(sum_dy / n < 0.25 * s0, "mean vertical displacement %.5f m < a quarter spacing", sum_dy / n);
+    CHECK(max_dy < 1.0 * s0, "largest vertical displacement %.5f m < one spacing", max_dy);
+    printf("block at rest: %zu particles, mean density error %.3f%%, max speed %.4f m/s, mean |dy| %.5f m, "
+           "neighbours %.1f\n",
+           n, 100 * worst_mean_error, s.max_speed, sum_dy / n, s.mean_neighbours);
+    free(y0), free(id0);
+    fc_world_free(&w);
+}
+
+/* A settled water column: pressure at depth d is rho0 g d (within 5%), measured over slabs and
+ * averaged over the last 0.25 s. The free surface is the top particle layer plus half a spacing. */
+static void test_hydrostatic_pressure(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    set_domain(&w, 0.24f, 0.7f, 0.24f);
+    const float lo[3] = {0, 0, 0}, hi[3] = {0.24f, 0.5f, 0.24f}, v0[3] = {0, 0, 0};
+    fc_world_fill_box(&w, lo, hi, v0);
+    if (start(&w)) return;
+    const fc_params *prm = &w.params;
+    const double rho0 = prm->rest_density, g = -prm->gravity_y, s0 = prm->particle_spacing;
+    const double B = rho0 * prm->speed_of_sound * prm->speed_of_sound / 7.0;
+    enum { SLABS = 3 };
+    const double depths[SLABS] = {0.15, 0.3, 0.4};
+    double pressure_sum[SLABS] = {0}, depth_sum[SLABS] = {0};
+    long samples[SLABS] = {0};
+    for (int step = 0; step < 4000; step++) { /* 2 s */
+        if (fc_world_step(&w)) break;
+        if (step < 3500 || step % 25) continue;
+        const fc_particles *p = &w.particles;
+        double top = -1e9;
+        for (size_t i = 0; i < p->count; i++) top = fmax(top, p->field[FC_PY][i]);
+        double surface = top + 0.5 * s0;
+        for (size_t i = 0; i < p->count; i++) {
+            double depth = surface - p->field[FC_PY][i];
+            /* away from the side walls, whose boundary layer is not what this test measures */
+            double x = p->field[FC_PX][i], z = p->field[FC_PZ][i];
+            if (x < 0.06 || x > 0.18 || z < 0.06 || z > 0.18) continue;
+            for (int k = 0; k < SLABS; k++) {
+                if (fabs(depth - depths[k]) > 0.5 * s0) continue;
+                double ratio = p->field[FC_DENSITY][i] / rho0;
+                pressure_sum[k] += B * (pow(ratio, 7) - 1.0); /* Tait, as the default */
+                depth_sum[k] += depth;
+                samples[k]++;
+            }
+        }
+    }
+    for (int k = 0; k < SLABS; k++) {
+        CHECK(samples[k] > 0, "slab at depth %.2f has particles", depths[k]);
+        if (!samples[k]) continue;
+        double p_mean = pressure_sum[k] / samples[k], d_mean = depth_sum[k] / samples[k];
+        double expected = rho0 * g * d_mean;
+        printf("hydrostatic: depth %.3f m: p = %.1f Pa, rho0 g d = %.1f Pa (%+.2f%%)\n", d_mean, p_mean, expected,
+               100 * (p_mean - expected) / expected);
+        CHECK(fabs(p_mean - expected) < 0.05 * expected, "pressure at depth %.3f: %.1f Pa vs rho0 g d = %.1f Pa",
+              d_mean, p_mean, expected);
+    }
+    fc_world_free(&w);
+}
+
+/* A dam break: particle count and the set of ids conserved, every particle inside the domain
+ * after every one of 2000 steps, no NaN; and the front moves. */
+static void test_dam_break_stays_in_domain(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    set_domain(&w, 0.8f, 0.5f, 0.2f);
+    const float lo[3] = {0, 0, 0}, hi[3] = {0.24f, 0.36f, 0.2f}, v0[3] = {0, 0, 0};
+    fc_world_fill_box(&w, lo, hi, v0);
+    /* a sphere and a plane collider in the way */
+    fc_shape ball = {.kind = FC_SHAPE_SPHERE, .center = {0.5f, 0.05f, 0.1f}, .radius = 0.06f};
+    fc_shape ramp = {.kind = FC_SHAPE_PLANE, .normal = {-0.5f, 0.8660254f, 0.0f}};
+    ramp.offset = ramp.normal[0] * 0.8f + ramp.normal[1] * 0.05f; /* passes through (0.8, 0.05) */
+    fc_world_add_collider(&w, &ball);
+    fc_world_add_collider(&w, &ramp);
+    if (start(&w)) return;
+    const size_t n = w.particles.count;
+    double worst = 0.0, front = 0.0;
+    int inside_ball = 0;
+    for (int step = 0; step < 2000 && !isnan(worst); step++) {
+        if (fc_world_step(&w)) break;
+        double d = outside_distance(&w);
+        if (isnan(d) || d > worst) worst = d;
+        for (size_t i = 0; i < w.particles.count; i++) {
+            float x[3] = {w.particles.field[FC_PX][i], w.particles.field[FC_PY][i], w.particles.field[FC_PZ][i]};
+            if (fc_shape_contains(&ball, x)) inside_ball++;
+            if (step == 399) front = fmax(front, x[0]);
+        }
+    }
+    CHECK(w.step_count == 2000, "2000 steps ran (%llu)", (unsigned long long)w.step_count);
+    CHECK(worst == 0.0, "no particle outside the domain (worst %g m)", worst);
+    CHECK(inside_ball == 0, "no particle inside the sphere collider (%d particle-steps)", inside_ball);
+    CHECK(w.particles.count == n, "particle count conserved: %zu -> %zu", n, w.particles.count);
+    uint8_t *seen = calloc(n, 1);
+    size_t bad = 0;
+    for (size_t i = 0; i < w.particles.count; i++) {
+        uint32_t id = w.particles.id[i];
+        if (id >= n || seen[id]++) bad++;
+    }
+    CHECK(bad == 0, "ids unique and all original (%zu bad)", bad);
+    CHECK(front > 0.24 + 0.1, "front advanced to %.3f m after 0.2 s", front);
+    free(seen);
+    fc_world_free(&w);
+}
+
+/* An emitter adds rate * t particles, to within one emission (one disc layer). */
+static void test_emitter_rate(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    set_domain(&w, 0.6f, 0.6f, 0.6f);
+    fc_emitter e = {.position = {0.3f, 0.45f, 0.3f}, .direction = {0, -1, 0}, .speed = 1.0f, .rate = 1500.0f,
+                    .radius = 0.05f};
+    fc_world_add_emitter(&w, &e);
+    if (start(&w)) return;
+    size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing);
+    CHECK(layer > 1, "a layer has %zu particles", layer);
+    for (int step = 0; step < 1000; step++) fc_world_step(&w); /* 0.5 s */
+    double expected = e.rate * w.time;
+    double got = (double)w.particles.count;
+    printf("emitter: %.0f particles expected after %.3f s, %zu emitted (layer %zu)\n", expected, w.time,
+           w.particles.count, layer);
+    CHECK(fabs(got - expected) <= (double)layer, "emitted %.0f vs rate*t = %.1f (one emission = %zu)", got, expected,
+          layer);
+    CHECK(w.emitted_total == w.particles.count, "emitted_total %llu matches the count",
+          (unsigned long long)w.emitted_total);
+    fc_world_free(&w);
+}
+
+/* A sink removes everything that enters it: after every step no particle is inside, and the
+ * particles that are gone are exactly the ones it counted. */
+static void test_sink_removes(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    set_domain(&w, 0.4f, 0.6f, 0.4f);
+    const float lo[3] = {0.1f, 0.3f, 0.1f}, hi[3] = {0.3f, 0.5f, 0.3f}, v0[3] = {0, 0, 0};
+    fc_world_fill_box(&w, lo, hi, v0);
+    fc_sink sink = {.shape = {.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}}};
+    fc_world_add_sink(&w, &sink);
+    if (start(&w)) return;
+    const size_t n0 = w.particles.count;
+    int inside_after_step = 0;
+    for (int step = 0; step < 1600; step++) {
+        fc_world_step(&w);
+        for (size_t i = 0; i < w.particles.count; i++) {
+            float x[3] = {w.particles.field[FC_PX][i], w.particles.field[FC_PY][i], w.particles.field[FC_PZ][i]};
+            if (fc_shape_contains(&sink.shape, x)) inside_after_step++;
+        }
+    }
+    printf("sink: %zu -> %zu particles, %llu removed\n", n0, w.particles.count, (unsigned long long)w.removed_total);
+    CHECK(inside_after_step == 0, "no particle inside the sink after any step (%d)", inside_after_step);
+    CHECK(w.removed_total > n0 / 2, "the falling block drained: %llu of %zu removed",
+          (unsigned long long)w.removed_total, n0);
+    CHECK(w.particles.count + w.removed_total == n0, "count + removed = initial");
+    fc_world_free(&w);
+}
+
+int main(void)
+{
+    test_block_at_rest();
+    test_hydrostatic_pressure();
+    test_dam_break_stays_in_domain();
+    test_emitter_rate();
+    test_sink_removes();
+    return check_summary("test_physics");
+}

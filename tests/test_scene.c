@@ -1,0 +1,320 @@
+/* Scene files: every kind of error is rejected naming its key; the shipped scenes load and build. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/scene.h"
+#include "core/world.h"
+
+#define DOMAIN "\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}"
+
+/* A scene string that must fail with a message naming `key` and containing `expected`. */
+typedef struct bad_case {
+    const char *what;
+    const char *json;
+    const char *key;      /* key path, as "bad.json: KEY: " (NULL: not checked) */
+    const char *expected; /* a substring of the message */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"malformed JSON", "{\n  \"domain\": {\"min\": [0, 0, 0],\n  \"max\": [1, 1 1]}\n}", NULL, "line 3, column"},
+    {"truncated JSON", "{\"domain\": {", NULL, "line 1, column"},
+    {"trailing garbage", "{" DOMAIN "} x", NULL, "line 1"},
+    {"top level not an object", "[1, 2, 3]", NULL, "a JSON object at the top level, found an array"},
+    {"unknown top-level key", "{" DOMAIN ", \"frobnicate\": 1}", "frobnicate",
+     "unknown key (expected one of name, description, solver, domain, parameters, fluid, colliders, emitters, sinks)"},
+    {"duplicate key", "{" DOMAIN ", \"name\": \"a\", \"name\": \"b\"}", "name", "duplicate key"},
+    {"missing domain", "{\"name\": \"x\"}", "domain", "found nothing"},
+    {"domain not an object", "{\"domain\": [0, 1]}", "domain", "expected an object"},
+    {"domain min >= max", "{\"domain\": {\"min\": [0, 1, 0], \"max\": [1, 1, 1]}}", "domain",
+     "expected min < max on every axis, found min.y = 1 >= max.y = 1"},
+    {"domain missing max", "{\"domain\": {\"min\": [0, 0, 0]}}", "domain.max", "expected an array of 3 numbers"},
+    {"unknown key in domain", "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1], \"mid\": 3}}", "domain.mid",
+     "unknown key (expected one of min, max)"},
+    {"vector of wrong length", "{\"domain\": {\"min\": [0, 0], \"max\": [1, 1, 1]}}", "domain.min",
+     "expected an array of 3 numbers, found an array of 2 elements"},
+    {"vector with a string", "{\"domain\": {\"min\": [0, \"0\", 0], \"max\": [1, 1, 1]}}", "domain.min",
+     "found the string \"0\" at index 1"},
+    {"vector not an array", "{\"domain\": {\"min\": 0, \"max\": [1, 1, 1]}}", "domain.min",
+     "expected an array of 3 numbers, found the number 0"},
+    {"infinite number", "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1e999, 1]}}", "domain.max[1]",
+     "expected a finite number"},
+    {"number too large for a float", "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1e300, 1]}}", "domain.max[1]",
+     "expected a finite number"},
+    {"name not a string", "{" DOMAIN ", \"name\": 5}", "name", "expected a string"},
+    {"description too long",
+     "{" DOMAIN ", \"description\": \"0123456789012345678901234567890123456789012345678901234567890123456789"
+     "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
+     "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789\"}",
+     "description", "a string of 1 to 255 characters"},
+    {"unknown parameter", "{" DOMAIN ", \"parameters\": {\"viscocity\": 1}}", "parameters.viscocity",
+     "unknown parameter"},
+    {"parameter out of range", "{" DOMAIN ", \"parameters\": {\"viscosity\": -1}}", "parameters.viscosity",
+     "-1 is out of range [0, 100] Pa s"},
+    {"parameter not an integer", "{" DOMAIN ", \"parameters\": {\"substeps\": 2.5}}", "parameters.substeps",
+     "expected an integer"},
+    {"string for a float parameter", "{" DOMAIN ", \"parameters\": {\"time_step\": \"0.001\"}}",
+     "parameters.time_step", "expected a number, found the string \"0.001\""},
+    {"number for a bool parameter", "{" DOMAIN ", \"parameters\": {\"clamp_negative_pressure\": 1}}",
+     "parameters.clamp_negative_pressure", "expected true or false, found the number 1"},
+    {"number for the enum", "{" DOMAIN ", \"parameters\": {\"equation_of_state\": 1}}",
+     "parameters.equation_of_state", "expected one of tait, linear, found the number 1"},
+    {"unknown enum choice", "{" DOMAIN ", \"parameters\": {\"equation_of_state\": \"ideal_gas\"}}",
+     "parameters.equation_of_state", "expected one of tait, linear, found the string \"ideal_gas\""},
+    {"parameters not an object", "{" DOMAIN ", \"parameters\": [1]}", "parameters", "expected an object"},
+    {"duplicate parameter", "{" DOMAIN ", \"parameters\": {\"viscosity\": 1, \"viscosity\": 2}}",
+     "parameters.viscosity", "duplicate key"},
+    {"unknown solver", "{" DOMAIN ", \"solver\": \"flip\"}", "solver", "expected one of sph, found \"flip\""},
+    {"fluid not an array", "{" DOMAIN ", \"fluid\": {}}", "fluid", "expected an array of objects"},
+    {"fluid element not an object", "{" DOMAIN ", \"fluid\": [3]}", "fluid[0]", "expected an object"},
+    {"unknown fluid type", "{" DOMAIN ", \"fluid\": [{\"type\": \"cone\"}]}", "fluid[0].type",
+     "expected one of box, sphere, found the string \"cone\""},
+    {"missing fluid type", "{" DOMAIN ", \"fluid\": [{\"min\": [0, 0, 0], \"max\": [1, 1, 1]}]}", "fluid[0].type",
+     "found nothing"},
+    {"fluid block outside domain",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.5, 0.5, 0.5]},"
+     " {\"type\": \"box\", \"min\": [0.5, 0, 0], \"max\": [1.5, 0.5, 0.5]}]}",
+     "fluid[1]", "expected to lie inside the domain"},
+    {"fluid sphere outside domain",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"sphere\", \"center\": [0.5, 0.05, 0.5], \"radius\": 0.1}]}", "fluid[0]",
+     "expected to lie inside the domain"},
+    {"fluid box min >= max",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0.5, 0, 0], \"max\": [0.2, 0.5, 0.5]}]}", "fluid[0]",
+     "expected min < max"},
+    {"fluid block vector too long",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0, 0], \"max\": [1, 1, 1]}]}", "fluid[0].min",
+     "expected an array of 3 numbers"},
+    {"negative sphere radius",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": -0.1}]}",
+     "fluid[0].radius", "expected a number > 0, found -0.1"},
+    {"unknown key in a fluid block",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"colour\": \"blue\"}]}",
+     "fluid[0].colour", "unknown key (expected one of type, min, max, velocity)"},
+    {"sphere keys on a box block",
+     "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"center\": [0, 0, 0], \"radius\": 1}]}", "fluid[0].center",
+     "unknown key"},
+    {"unknown collider type", "{" DOMAIN ", \"colliders\": [{\"type\": \"torus\"}]}", "colliders[0].type",
+     "expected one of box, sphere, plane"},
+    {"zero collider half extent",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0, 0.1]}]}",
+     "colliders[0].half_extents[1]", "expected a number > 0, found 0"},
+    {"zero plane normal",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 0]}]}",
+     "colliders[0].normal", "must not be the zero vector"},
+    {"unknown sink type", "{" DOMAIN ", \"sinks\": [{\"type\": \"cylinder\"}]}", "sinks[0].type",
+     "expected one of box, sphere"},
+    {"zero sink radius", "{" DOMAIN ", \"sinks\": [{\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 0}]}",
+     "sinks[0].radius", "expected a number > 0"},
+    {"zero emitter direction",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 0, 0], \"speed\": 1,"
+     " \"rate\": 100, \"radius\": 0.04}]}",
+     "emitters[0].direction", "must not be the zero vector"},
+    {"emitter outside domain",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 1.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 100, \"radius\": 0.04}]}",
+     "emitters[0].position", "expected to lie inside the domain"},
+    {"negative emitter rate",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": -5, \"radius\": 0.04}]}",
+     "emitters[0].rate", "expected a number >= 0, found -5"},
+    {"negative emitter speed",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": -1,"
+     " \"rate\": 5, \"radius\": 0.04}]}",
+     "emitters[0].speed", "expected a number >= 0, found -1"},
+    {"emitter missing radius",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 5}]}",
+     "emitters[0].radius", "found nothing"},
+    {"unknown key in an emitter",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 5, \"radius\": 0.04, \"colour\": 1}]}",
+     "emitters[0].colour", "unknown key"},
+    {"too-deep nesting",
+     "{" DOMAIN ", \"description\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", NULL,
+     "levels of nesting"},
+};
+
+static int contains(const char *haystack, const char *needle) { return strstr(haystack, needle) != NULL; }
+
+static int scene_is_empty(const fc_scene *s)
+{
+    return !s->blocks && !s->colliders && !s->emitters && !s->sinks && !s->block_count && !s->collider_count &&
+           !s->emitter_count && !s->sink_count && !s->name[0];
+}
+
+static void test_bad_scenes(void)
+{
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *c = &bad_cases[i];
+        fc_scene s;
+        char err[512] = "";
+        int rc = fc_scene_parse_string(&s, c->json, "bad.json", err, sizeof err);
+        CHECK(rc == -1, "%s: accepted", c->what);
+        CHECK(scene_is_empty(&s), "%s: scene not left empty", c->what);
+        CHECK(strncmp(err, "bad.json: ", 10) == 0, "%s: message does not start with the source: %s", c->what, err);
+        if (c->key) {
+            char prefix[160];
+            snprintf(prefix, sizeof prefix, "bad.json: %s: ", c->key);
+            CHECK(strncmp(err, prefix, strlen(prefix)) == 0, "%s: key '%s' not named: %s", c->what, c->key, err);
+        }
+        CHECK(contains(err, c->expected), "%s: '%s' not in: %s", c->what, c->expected, err);
+        fc_scene_free(&s);
+    }
+}
+
+static void test_missing_file(void)
+{
+    fc_scene s;
+    char err[512] = "";
+    const char *path = "/nonexistent/dir/no_such_scene.json";
+    CHECK(fc_scene_parse_file(&s, path, err, sizeof err) == -1, "missing file accepted");
+    CHECK(scene_is_empty(&s), "scene not left empty");
+    CHECK(contains(err, path) && contains(err, "cannot open"), "message lacks the path: %s", err);
+
+    char out[512];
+    CHECK(fc_scene_resolve("no_such_scene_anywhere", out, sizeof out) == -1, "resolved a missing scene: %s", out);
+
+    CHECK(fc_scene_parse_file(&s, ".", err, sizeof err) == -1 && contains(err, "cannot read"),
+          "a directory: %s", err);
+}
+
+static void test_oversized_file(void)
+{
+    /* valid JSON (a scene padded with spaces) just over the 4 MiB limit */
+    const char *path = "test_scene_oversized.json";
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL, "cannot create %s", path);
+    if (!f) return;
+    fputs("{" DOMAIN, f);
+    for (long i = 0; i < 4L * 1024 * 1024; i++) fputc(' ', f);
+    fputs("}", f);
+    fclose(f);
+    fc_scene s;
+    char err[512] = "";
+    CHECK(fc_scene_parse_file(&s, path, err, sizeof err) == -1, "oversized file accepted");
+    CHECK(contains(err, path) && contains(err, "4 MiB"), "message: %s", err);
+    CHECK(scene_is_empty(&s), "scene not left empty");
+    remove(path);
+}
+
+static void test_minimal_scene(void)
+{
+    const char *json = "{\"domain\": {\"min\": [-1, 0, 0.5], \"max\": [1, 2, 1.5]},"
+                       " \"parameters\": {\"time_step\": 0.00025, \"substeps\": 7, \"viscosity\": 0,"
+                       "  \"equation_of_state\": \"linear\", \"clamp_negative_pressure\": false},"
+                       " \"colliders\": [{\"type\": \"plane\", \"point\": [0, 0.5, 0], \"normal\": [0, 2, 0]},"
+                       "  {\"type\": \"box\", \"center\": [0.5, 1.5, 1], \"half_extents\": [0.1, 0.2, 0.3]}],"
+                       " \"sinks\": [{\"type\": \"box\", \"min\": [0.5, 0, 0.5], \"max\": [1, 0.5, 1]}],"
+                       " \"emitters\": [{\"position\": [0, 1, 1], \"direction\": [3, 0, 4], \"speed\": 2,"
+                       "  \"rate\": 100, \"radius\": 0.05}],"
+                       " \"fluid\": [{\"type\": \"sphere\", \"center\": [0, 1, 1], \"radius\": 0.25,"
+                       "  \"velocity\": [1, 2, 3]}]}";
+    fc_scene s;
+    char err[512] = "";
+    int rc = fc_scene_parse_string(&s, json, "scenes/minimal.json", err, sizeof err);
+    CHECK(rc == 0, "minimal scene rejected: %s", err);
+    if (rc) return;
+    CHECK(strcmp(s.name, "minimal") == 0, "default name '%s'", s.name);
+    CHECK(strcmp(s.solver, "sph") == 0, "default solver '%s'", s.solver);
+    CHECK(s.description[0] == '\0', "description '%s'", s.description);
+    CHECK(s.params.time_step == 0.00025, "time_step %g", s.params.time_step);
+    CHECK(s.params.substeps == 7, "substeps %d", s.params.substeps);
+    CHECK(s.params.viscosity == 0.0, "viscosity %g", s.params.viscosity);
+    CHECK(s.params.equation_of_state == FC_EOS_LINEAR, "eos %d", s.params.equation_of_state);
+    CHECK(s.params.clamp_negative_pressure == 0, "clamp %d", s.params.clamp_negative_pressure);
+    CHECK(s.params.particle_spacing == 0.02, "untouched spacing %g", s.params.particle_spacing);
+    CHECK(s.domain_min[0] == -1.0f && s.domain_max[1] == 2.0f && s.domain_min[2] == 0.5f, "domain");
+
+    CHECK(s.collider_count == 2, "colliders %zu", s.collider_count);
+    if (s.collider_count == 2) {
+        const fc_shape *p = &s.colliders[0], *b = &s.colliders[1];
+        CHECK(p->kind == FC_SHAPE_PLANE && p->normal[1] == 1.0f && p->normal[0] == 0.0f && p->offset == 0.5f,
+              "plane normal (%g %g %g) offset %g", p->normal[0], p->normal[1], p->normal[2], p->offset);
+        CHECK(b->kind == FC_SHAPE_BOX && b->half[2] == 0.3f && b->center[1] == 1.5f, "collider box");
+    }
+    CHECK(s.sink_count == 1, "sinks %zu", s.sink_count);
+    if (s.sink_count == 1) {
+        const fc_shape *k = &s.sinks[0].shape;
+        CHECK(k->kind == FC_SHAPE_BOX && k->center[0] == 0.75f && k->half[0] == 0.25f && k->center[1] == 0.25f,
+              "sink box centre %g half %g", k->center[0], k->half[0]);
+    }
+    CHECK(s.emitter_count == 1, "emitters %zu", s.emitter_count);
+    if (s.emitter_count == 1) {
+        const fc_emitter *e = &s.emitters[0];
+        CHECK(fabsf(e->direction[0] - 0.6f) < 1e-6f && fabsf(e->direction[2] - 0.8f) < 1e-6f, "direction not normalised");
+        CHECK(e->speed == 2.0f && e->rate == 100.0f && e->radius == 0.05f, "emitter numbers");
+    }
+    CHECK(s.block_count == 1, "blocks %zu", s.block_count);
+    if (s.block_count == 1) {
+        const fc_scene_block *b = &s.blocks[0];
+        CHECK(b->kind == FC_SHAPE_SPHERE && b->radius == 0.25f && b->velocity[2] == 3.0f, "fluid sphere");
+    }
+
+    fc_world w;
+    rc = fc_scene_instantiate(&s, &w, err, sizeof err);
+    CHECK(rc == 0, "minimal scene did not instantiate: %s", err);
+    if (rc == 0) {
+        CHECK(w.particles.count > 0, "no particles");
+        CHECK(w.params.time_step == 0.00025 && w.params.substeps == 7, "parameters not copied");
+        CHECK(w.collider_count == 2 && w.emitter_count == 1 && w.sink_count == 1, "objects not added");
+        CHECK(strcmp(w.name, "minimal") == 0, "world name '%s'", w.name);
+        fc_world_free(&w);
+    }
+    fc_scene_free(&s);
+}
+
+static void test_instantiate_error(void)
+{
+    /* smoothing radius far above 4x the spacing: fc_world_start refuses, the message names the scene */
+    const char *json = "{\"name\": \"odd\", " DOMAIN ", \"parameters\": {\"smoothing_radius\": 1}}";
+    fc_scene s;
+    fc_world w;
+    char err[512] = "";
+    CHECK(fc_scene_parse_string(&s, json, "bad.json", err, sizeof err) == 0, "rejected: %s", err);
+    CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == -1, "inconsistent parameters accepted");
+    CHECK(strncmp(err, "odd: ", 5) == 0 && contains(err, "smoothing_radius"), "message: %s", err);
+    fc_scene_free(&s);
+}
+
+static void test_shipped_scenes(void)
+{
+    static const char *const names[] = {"dam_break", "double_dam_break", "water_drop", "fountain"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1024], err[512] = "";
+        fc_scene s;
+        fc_world w;
+        CHECK(fc_scene_resolve(names[i], path, sizeof path) == 0, "%s not found", names[i]);
+        int rc = fc_scene_parse_file(&s, path, err, sizeof err);
+        CHECK(rc == 0, "%s: %s", names[i], err);
+        if (rc) continue;
+        CHECK(strcmp(s.name, names[i]) == 0, "%s: name '%s'", names[i], s.name);
+        CHECK(s.description[0] != '\0', "%s: no description", names[i]);
+        rc = fc_scene_instantiate(&s, &w, err, sizeof err);
+        CHECK(rc == 0, "%s: %s", names[i], err);
+        if (rc == 0) {
+            CHECK(w.particles.count > 0 || w.emitter_count > 0, "%s: nothing in the world", names[i]);
+            printf("  %-18s %zu particles, %zu emitters, %zu sinks\n", names[i], w.particles.count, w.emitter_count,
+                   w.sink_count);
+            fc_world_free(&w);
+        }
+        fc_scene_free(&s);
+    }
+    char a[1024], b[1024];
+    CHECK(fc_scene_resolve("dam_break.json", a, sizeof a) == 0 && fc_scene_resolve("dam_break", b, sizeof b) == 0 &&
+              strcmp(a, b) == 0,
+          "NAME and NAME.json differ: %s %s", a, b);
+    CHECK(fc_scene_resolve(a, b, sizeof b) == 0 && strcmp(a, b) == 0, "a path does not resolve to itself");
+}
+
+int main(void)
+{
+    test_bad_scenes();
+    test_missing_file();
+    test_oversized_file();
+    test_minimal_scene();
+    test_instantiate_error();
+    test_shipped_scenes();
+    return check_summary("test_scene");
+}
