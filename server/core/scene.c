@@ -72,7 +72,8 @@ static int fail_expected(const reader *r, const char *path, const char *expected
 /* "parent.key", or "key" at the top level. */
 static void child_path(char *out, const char *parent, const char *key)
 {
-    snprintf(out, PATH_LEN, "%s%s%s", parent, parent[0] ? "." : "", key);
+    if (snprintf(out, PATH_LEN, "%s%s%s", parent, parent[0] ? "." : "", key) >= PATH_LEN)
+        memcpy(out + PATH_LEN - 4, "...", 4); /* paths that long are cut, never overflowed */
 }
 
 /* ---- generic readers ---------------------------------------------------------------------- */

@@ -3,6 +3,15 @@
  * One step (seed 001 section 5.1): sort particles into the grid; density (eq. 7, with the
  * self weight initial_sum and Akinci boundary particles) and pressure (eq. 3 or Tait); pressure
  * and viscosity accelerations (eqs. 8-9) plus gravity; semi-implicit Euler; collision response.
+ *
+ * Erratum to eq. 8: its pair term (p_i + p_j) / (2 rho_i rho_j) estimates only half of grad p
+ * inside the fluid, because sum_j V_j grad W_ij = 0 there while sum_j V_j p_j grad W_ij = grad p.
+ * A settled column then carries twice the hydrostatic pressure (tests/test_physics.c measured
+ * 2.2 rho0 g d with it). We use the symmetric form without the 1/2,
+ *   a_i = -sum_j m (p_i + p_j) / (rho_i rho_j) grad W_spiky(r_ij),
+ * which conserves momentum as eq. 8 does and gives grad p / rho; it is divided by the kernel
+ * gradient's moment on the rest lattice (kernels.h, 0.947 at h = 2 spacings) just as the mass is
+ * calibrated on that lattice, so that hydrostatic pressure comes out right.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +26,7 @@ typedef struct sph_state {
     float *ax, *ay, *az;                 /* acceleration, m/s^2 */
     size_t capacity;
     double mean_neighbours;
+    double gradient_correction; /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest */
 } sph_state;
 
 static int sph_reserve(sph_state *st, size_t n)
@@ -51,6 +61,7 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     const fc_params *p = &w->params;
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
     w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum));
+    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum);
     *state = st;
     return 0;
 }
@@ -148,9 +159,9 @@ static void compute_density_pressure(fc_world *w, sph_state *st)
 
 typedef struct accel { float x, y, z; } accel;
 
-/* Pressure (eq. 8) and viscosity (eq. 9) accelerations on particle i from fluid particles
- * j in [begin, end), without the constant 45 m / (pi h^6):
- *   sum_j (p_i + p_j) / (2 rho_i rho_j) (r_ij / |r_ij|) (h - r)^2  and
+/* Pressure (eq. 8 without its 1/2, see the top) and viscosity (eq. 9) accelerations on particle i
+ * from fluid particles j in [begin, end), without the constant 45 m / (pi h^6):
+ *   sum_j (p_i + p_j) / (rho_i rho_j) (r_ij / |r_ij|) (h - r)^2  and
  *   mu sum_j (v_j - v_i) / (rho_i rho_j) (h - r). */
 static inline void fluid_forces(const fc_particles *p, const sph_state *st, long i, uint32_t begin, uint32_t end,
                                 float h, float mu, accel *pressure_sum, accel *viscosity_sum)
@@ -168,7 +179,7 @@ static inline void fluid_forces(const fc_particles *p, const sph_state *st, long
         float r = sqrtf(r2);
         float q = near ? h - r : 0.0f;
         float inv_r = near ? 1.0f / r : 0.0f;
-        float pair = 0.5f * (pi + pres[j]) * inv_rho[j] * q * q * inv_r;
+        float pair = (pi + pres[j]) * inv_rho[j] * q * q * inv_r;
         px += pair * dx, py += pair * dy, pz += pair * dz;
         float visc = inv_rho[j] * q;
         ux += visc * (vx[j] - vxi), uy += visc * (vy[j] - vyi), uz += visc * (vz[j] - vzi);
@@ -180,8 +191,8 @@ static inline void fluid_forces(const fc_particles *p, const sph_state *st, long
 }
 
 /* Boundary pressure of Akinci et al. 2012 in the same form: a boundary particle acts as a fluid
- * particle of mass rho0 V_b mirroring p_i and rho_i, so the term is V_b p_i / rho_i^2
- * (r / |r|) (h - r)^2, times rho0 45/(pi h^6) outside. */
+ * particle of mass rho0 V_b mirroring p_i and rho_i, so the term is 2 V_b p_i / rho_i^2
+ * (r / |r|) (h - r)^2 (the 2 is applied by the caller), times rho0 45/(pi h^6) outside. */
 static inline void boundary_forces(const fc_boundary *b, float xi, float yi, float zi, float pi_over_rho2,
                                    uint32_t begin, uint32_t end, float h, accel *sum)
 {
@@ -210,6 +221,7 @@ static void compute_accelerations(fc_world *w, sph_state *st)
     /* 45 m / (pi h^6) in front of eqs. 8 and 9 */
     const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h));
     const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h));
+    const float correction = (float)st->gradient_correction;
     const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
@@ -217,17 +229,17 @@ static void compute_accelerations(fc_world *w, sph_state *st)
         fc_bar bars[9];
         const int nbars = fc_grid_bars(&st->grid.geom, st->grid.key[i], bars);
         accel pressure = {0, 0, 0}, viscosity = {0, 0, 0}, wall = {0, 0, 0};
-        const float pi_over_rho2 = st->pressure[i] * st->inv_density[i] * st->inv_density[i];
+        const float mirrored_pair = 2.0f * st->pressure[i] * st->inv_density[i] * st->inv_density[i];
         for (int k = 0; k < nbars; k++) {
             fluid_forces(p, st, i, st->grid.cell_start[bars[k].first], st->grid.cell_start[bars[k].last + 1], h, mu,
                          &pressure, &viscosity);
-            if (pi_over_rho2 > 0.0f)
-                boundary_forces(b, p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i], pi_over_rho2,
+            if (mirrored_pair > 0.0f)
+                boundary_forces(b, p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i], mirrored_pair,
                                 b->grid.cell_start[bars[k].first], b->grid.cell_start[bars[k].last + 1], h, &wall);
         }
-        st->ax[i] = gx + fluid_coeff * (pressure.x + viscosity.x) + boundary_coeff * wall.x;
-        st->ay[i] = gy + fluid_coeff * (pressure.y + viscosity.y) + boundary_coeff * wall.y;
-        st->az[i] = gz + fluid_coeff * (pressure.z + viscosity.z) + boundary_coeff * wall.z;
+        st->ax[i] = gx + fluid_coeff * (correction * pressure.x + viscosity.x) + correction * boundary_coeff * wall.x;
+        st->ay[i] = gy + fluid_coeff * (correction * pressure.y + viscosity.y) + correction * boundary_coeff * wall.y;
+        st->az[i] = gz + fluid_coeff * (correction * pressure.z + viscosity.z) + correction * boundary_coeff * wall.z;
     }
 }
 
