@@ -12,17 +12,7 @@ if [ $# -lt 3 ] || [ "$2" != "--" ]; then
 fi
 shift 2
 
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-"$@" >"$out" 2>"$err"
-status=$?
-
-printf 'command:' && printf ' %q' "$@" && printf '\n'
-echo "exit status: $status"
-echo "stderr:" && sed 's/^/  | /' "$err"
-if [ -s "$out" ]; then echo "stdout:" && sed 's/^/  | /' "$out"; fi
-
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/capture.sh"
 [ "$status" -ne 0 ] || fail "expected a non-zero exit status"
 [ "$status" -lt 124 ] || fail "exit status $status: crashed, killed or timed out"
 [ -z "$want_status" ] || [ "$status" -eq "$want_status" ] || fail "expected exit status $want_status"

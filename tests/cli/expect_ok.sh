@@ -11,17 +11,7 @@ if [ $# -lt 2 ]; then
 fi
 shift
 
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-"$@" >"$out" 2>"$err"
-status=$?
-
-printf 'command:' && printf ' %q' "$@" && printf '\n'
-echo "exit status: $status"
-echo "stdout:" && sed 's/^/  | /' "$out"
-if [ -s "$err" ]; then echo "stderr:" && sed 's/^/  | /' "$err"; fi
-
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/capture.sh"
 [ "$status" -eq 0 ] || fail "expected exit status 0"
 [ ! -s "$err" ] || fail "expected nothing on stderr"
 for regex in "${regexes[@]}"; do
