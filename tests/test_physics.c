@@ -102,9 +102,6 @@ static void test_hydrostatic_pressure(void)
     fc_world_init(&w);
     set_domain(&w, 0.24f, 0.7f, 0.24f);
     const float lo[3] = {0, 0, 0}, hi[3] = {0.24f, 0.5f, 0.24f}, v0[3] = {0, 0, 0};
-#ifdef HYDRO_EXPERIMENT
-    { char e[200]; const char *a = getenv("SETP"); if (a) fc_param_assign(&w.params, a, e, sizeof e); a = getenv("SETQ"); if (a) fc_param_assign(&w.params, a, e, sizeof e); }
-#endif
     fc_world_fill_box(&w, lo, hi, v0);
     if (start(&w)) return;
     const fc_params *prm = &w.params;
