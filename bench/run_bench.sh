@@ -38,8 +38,8 @@ done
 cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
-cat >"$here/RESULTS.md" <<MD
-# Benchmark results
+python3 "$here/put_section.py" solver <<MD
+## Solver: WCSPH dam break
 
 Dam break (WCSPH, Tait, default parameters: spacing 0.02 m, h = 0.04 m, dt = 0.5 ms), a water
 block in a tank three times its length, timed from the start of the collapse. One step is grid
@@ -57,4 +57,3 @@ neighbours; 1M at most 11x the 100k time. For comparison (same machine, 2 thread
 SPlisHSPlasH 2.16 WCSPH takes 163 ms per step for a 59k-particle dam break; seed 000 needed
 140 ms per step for 5,000 PBF particles.
 MD
-cat "$here/RESULTS.md"
