@@ -8,3 +8,4 @@ function(fc_codec_test name)
 endfunction()
 
 fc_codec_test(test_codec_roundtrip)
+fc_codec_test(test_codec_vectors ${PROJECT_SOURCE_DIR}/protocol/vectors)
