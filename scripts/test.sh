@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (Release, with the CUDA part when nvcc is found) and runs every
-# test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the tests there.
+# test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the tests there,
+# then the JavaScript tests and a bounded fuzzing run of the frame decoder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,3 +18,9 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break
+
+echo "== JavaScript decoder tests (Vitest, protocol/js)"
+bash scripts/test_js.sh
+
+echo "== Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"

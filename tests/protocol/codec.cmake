@@ -9,3 +9,4 @@ endfunction()
 
 fc_codec_test(test_codec_roundtrip)
 fc_codec_test(test_codec_vectors ${PROJECT_SOURCE_DIR}/protocol/vectors)
+fc_codec_test(test_codec_hostile)
