@@ -110,7 +110,8 @@ size_t fc_rice_encode_channels(const uint32_t *const *values, int channels, size
         for (size_t start = 0; start < n; start += FC_RICE_BLOCK)
             encode_block(values[c] + start, n - start < FC_RICE_BLOCK ? (unsigned)(n - start) : FC_RICE_BLOCK, &w);
         size_t bits = (size_t)(w.out - stream) * 8 + w.count;
-        /* the last put stored 8 bytes whose bits past the stream are 0: the padding is in place */
+        /* the pending bits and zeros up to 8 bytes on: the padding (at most 4 bytes) is zero */
+        store_le64(w.out, w.acc);
         size_t length = (bits + 31) / 32 * 4;
         fc_put_u32(out + at, (uint32_t)length);
         at += 4 + length;
