@@ -362,7 +362,7 @@ static void quantize_snapshot(fc_frame_encoder *e, const fc_snapshot *s)
     fc_particle_state *now = &e->next;
     size_t n = s->count;
     now->count = n;
-    memcpy(now->id, s->id, n * sizeof *now->id);
+    if (n) memcpy(now->id, s->id, n * sizeof *now->id); /* s->id may be NULL when n is 0 */
     for (int a = 0; a < 3; a++) {
         const float *x = s->position[a];
         uint16_t *q = now->q[a];
