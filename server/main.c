@@ -1,7 +1,6 @@
 /* The fluidcast program: dispatches the subcommands help, params, scenes and run. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,9 @@
 
 #include "cli/cli.h"
 #include "core/params.h"
+#include "core/params_json.h"
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 
 static void usage(FILE *out)
@@ -26,6 +27,7 @@ static void usage(FILE *out)
           "      Lists the shipped scenes with their descriptions.\n",
           out);
     fc_cli_run_usage(out);
+    fc_cli_serve_usage(out);
     fputs("\n"
           "Exit status: 0 success, 1 failure (invalid scene, failed step, non-finite values, I/O),\n"
           "2 invalid command line.\n"
@@ -113,62 +115,13 @@ static void print_params_text(const fc_params *defaults)
     params_table_pass(defaults, width, 1);
 }
 
-/* The default as JSON: a number, true/false or the enum choice's name. */
-static cJSON *default_json(const fc_param_desc *d, const fc_params *defaults)
-{
-    char text[128];
-    switch (d->type) {
-    case FC_PARAM_ENUM: fc_param_format(defaults, d, text, sizeof text); return cJSON_CreateString(text);
-    case FC_PARAM_BOOL: return cJSON_CreateBool(fc_param_get(defaults, d) != 0);
-    default: return cJSON_CreateNumber(fc_param_get(defaults, d));
-    }
-}
-
-/* "a|b|c" as ["a", "b", "c"]. */
-static cJSON *choices_json(const char *choices)
-{
-    cJSON *list = cJSON_CreateArray();
-    for (const char *s = choices;;) {
-        char choice[128];
-        const char *bar = strchr(s, '|');
-        int n = bar ? (int)(bar - s) : (int)strlen(s);
-        snprintf(choice, sizeof choice, "%.*s", n, s);
-        cJSON_AddItemToArray(list, cJSON_CreateString(choice));
-        if (!bar) return list;
-        s = bar + 1;
-    }
-}
-
-static cJSON *param_json(const fc_param_desc *d, const fc_params *defaults)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", d->name);
-    cJSON_AddStringToObject(o, "type", fc_param_type_name(d->type));
-    if (d->type == FC_PARAM_ENUM) cJSON_AddItemToObject(o, "choices", choices_json(d->unit));
-    else cJSON_AddStringToObject(o, "unit", d->unit);
-    if (has_range(d)) {
-        cJSON_AddNumberToObject(o, "min", d->min);
-        cJSON_AddNumberToObject(o, "max", d->max);
-    }
-    cJSON_AddItemToObject(o, "default", default_json(d, defaults));
-    cJSON_AddBoolToObject(o, "live", (d->flags & FC_PARAM_LIVE) != 0);
-    cJSON *solvers = cJSON_AddArrayToObject(o, "solvers");
-    for (int i = 0; fc_solvers[i]; i++)
-        if (d->solvers & fc_solvers[i]->param_bit)
-            cJSON_AddItemToArray(solvers, cJSON_CreateString(fc_solvers[i]->name));
-    cJSON_AddBoolToObject(o, "all_solvers", d->solvers == FC_SOLVER_ALL);
-    cJSON_AddStringToObject(o, "description", d->description);
-    return o;
-}
-
-static int print_params_json(const fc_params *defaults)
+static int print_params_json(void)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "version", FLUIDCAST_VERSION);
-    cJSON *list = cJSON_AddArrayToObject(root, "parameters");
-    for (size_t i = 0; i < fc_param_count; i++)
-        cJSON_AddItemToArray(list, param_json(&fc_param_table[i], defaults));
-    char *text = cJSON_Print(root);
+    char *text = NULL;
+    if (root && !fc_json_attach(root, "version", cJSON_CreateString(FLUIDCAST_VERSION)) &&
+        !fc_json_attach(root, "parameters", fc_params_json_table()))
+        text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) {
         fprintf(stderr, "fluidcast params: out of memory\n");
@@ -190,54 +143,14 @@ static int cmd_params(int argc, char **argv)
         usage(stdout);
         return FC_EXIT_OK;
     }
+    if (json) return print_params_json();
     fc_params defaults;
     fc_params_defaults(&defaults);
-    if (json) return print_params_json(&defaults);
     print_params_text(&defaults);
     return FC_EXIT_OK;
 }
 
 /* ---- scenes ---- */
-
-static const char *scenes_dir(void)
-{
-    const char *dir = getenv("FLUIDCAST_SCENES_DIR");
-    return dir && dir[0] ? dir : FLUIDCAST_SCENES_DIR;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_scene_file(const char *name)
-{
-    size_t len = strlen(name);
-    return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".json") == 0;
-}
-
-/* The names (without .json) of the scene files in dir, sorted; NULL with errno on failure. */
-static char **scene_names(const char *dir, size_t *count)
-{
-    DIR *d = opendir(dir);
-    if (!d) return NULL;
-    char **names = NULL;
-    *count = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!is_scene_file(e->d_name)) continue;
-        char **grown = realloc(names, (*count + 1) * sizeof *names);
-        char *name = strndup(e->d_name, strlen(e->d_name) - 5);
-        if (grown) names = grown;
-        if (!grown || !name) {
-            free(name);
-            break;
-        }
-        names[(*count)++] = name;
-    }
-    closedir(d);
-    if (*count) qsort(names, *count, sizeof *names, compare_names);
-    return names ? names : calloc(1, sizeof *names);
-}
 
 /* Prints "name  description" for one scene; 0, or -1 after reporting a parse error. */
 static int print_scene(const char *dir, const char *name, int width)
@@ -265,9 +178,9 @@ static int cmd_scenes(int argc, char **argv)
         usage(stdout);
         return FC_EXIT_OK;
     }
-    const char *dir = scenes_dir();
+    const char *dir = fc_scenes_dir();
     size_t count = 0;
-    char **names = scene_names(dir, &count);
+    char **names = fc_scene_list(dir, &count);
     if (!names) {
         fprintf(stderr, "fluidcast scenes: cannot read the scenes directory %s: %s\n", dir, strerror(errno));
         return FC_EXIT_FAILURE;
@@ -276,8 +189,7 @@ static int cmd_scenes(int argc, char **argv)
     for (size_t i = 0; i < count; i++)
         if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
     for (size_t i = 0; i < count; i++) failed |= print_scene(dir, names[i], width) != 0;
-    for (size_t i = 0; i < count; i++) free(names[i]);
-    free(names);
+    fc_scene_list_free(names, count);
     if (!count) fprintf(stderr, "fluidcast scenes: no scene files (*.json) in %s\n", dir);
     return failed || !count ? FC_EXIT_FAILURE : FC_EXIT_OK;
 }
@@ -303,7 +215,7 @@ static const struct {
     int (*run)(int argc, char **argv); /* the words after the command */
 } commands[] = {
     {"help", cmd_help},     {"--help", cmd_help},       {"-h", cmd_help},     {"params", cmd_params},
-    {"scenes", cmd_scenes}, {"run", fc_cli_run},        {"--version", cmd_version}, {"version", cmd_version},
+    {"scenes", cmd_scenes}, {"run", fc_cli_run}, {"serve", fc_cli_serve},        {"--version", cmd_version}, {"version", cmd_version},
 };
 
 int main(int argc, char **argv)

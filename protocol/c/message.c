@@ -399,6 +399,15 @@ static void note_request(const fc_schema *s, const cJSON *root, fc_message_error
         snprintf(err->request, sizeof err->request, "%s", message_types[t].name);
 }
 
+void fc_message_note_request(const cJSON *message, fc_message_error *err)
+{
+    char reason[256];
+    snprintf(err->id, sizeof err->id, "null");
+    err->request[0] = '\0';
+    const fc_schema *s = get_schema(reason, sizeof reason);
+    if (s && cJSON_IsObject(message)) note_request(s, message, err);
+}
+
 static fc_error_code code_of_schema_failure(const fc_schema_error *e)
 {
     switch (e->fail) {

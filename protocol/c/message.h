@@ -105,4 +105,8 @@ void fc_message_cleanup(void);
  * *out NULL and err filled (id and request filled as far as the message got). */
 int fc_message_parse(const char *text, size_t len, fc_message_error *err, cJSON **out);
 
+/* Fills err->id (the message's id as JSON text, exact for integers up to 2^53 - 1, "null" when
+ * absent or invalid) and err->request (its type's name) from a parsed message. */
+void fc_message_note_request(const cJSON *message, fc_message_error *err);
+
 #endif

@@ -50,6 +50,12 @@ void fc_cli_run_usage(FILE *out);
 /* argv holds the words after "run"; returns the exit status. */
 int fc_cli_run(int argc, char **argv);
 
+/* ---- serve.c: the serve command (the server) ---- */
+
+void fc_cli_serve_usage(FILE *out);
+/* argv holds the words after "serve"; returns the exit status. */
+int fc_cli_serve(int argc, char **argv);
+
 /* ---- progress.c: a progress bar (terminal) or a line every 10% (pipe, file) ---- */
 
 typedef struct fc_progress {

@@ -65,15 +65,18 @@ void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float re
     }
 }
 
-/* Velocity response at a contact with unit normal n (seed 001 3.2.2): reflect `restitution` of an
- * approaching normal velocity and remove `friction` of the tangential velocity. */
-static void contact_response(float v[3], const float n[3], float restitution, float friction)
+/* Velocity response at a contact with unit normal n against a solid moving at `solid` (seed 001
+ * 3.2.2, in the solid's frame): of the particle's velocity relative to the solid, reflect
+ * `restitution` of an approaching normal part and remove `friction` of the tangential part. A
+ * solid at rest gives exactly the response without the frame change. */
+static void contact_response(float v[3], const float solid[3], const float n[3], float restitution, float friction)
 {
-    float vn = dot3(v, n);
+    float rel[3] = {v[0] - solid[0], v[1] - solid[1], v[2] - solid[2]};
+    float vn = dot3(rel, n);
     float normal_after = vn < 0.0f ? -restitution * vn : vn;
     for (int a = 0; a < 3; a++) {
-        float tangential = v[a] - vn * n[a];
-        v[a] = normal_after * n[a] + (1.0f - friction) * tangential;
+        float tangential = rel[a] - vn * n[a];
+        v[a] = solid[a] + (normal_after * n[a] + (1.0f - friction) * tangential);
     }
 }
 
@@ -92,6 +95,7 @@ void fc_collide_particles(fc_world *w)
         wall_hi[a] = w->domain_hi[a] - radius;
         if (wall_lo[a] > wall_hi[a]) wall_lo[a] = wall_hi[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
     }
+    static const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -101,14 +105,14 @@ void fc_collide_particles(fc_world *w)
             if (penetration <= 0.0f) continue;
             if (penetration > margin)
                 for (int a = 0; a < 3; a++) x[a] += erp * (penetration - margin) * normal[a];
-            contact_response(v, normal, restitution, friction);
+            contact_response(v, w->colliders[c].velocity, normal, restitution, friction);
         }
         for (int a = 0; a < 3; a++) {
             float wall_normal[3] = {0, 0, 0};
             if (x[a] < wall_lo[a]) x[a] = wall_lo[a], wall_normal[a] = 1.0f;
             else if (x[a] > wall_hi[a]) x[a] = wall_hi[a], wall_normal[a] = -1.0f;
             else continue;
-            contact_response(v, wall_normal, restitution, friction);
+            contact_response(v, container_at_rest, wall_normal, restitution, friction);
         }
         px[i] = x[0], py[i] = x[1], pz[i] = x[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];

@@ -57,7 +57,9 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 
 int fc_world_add_collider(fc_world *w, const fc_shape *shape)
 {
-    APPEND(w->colliders, w->collider_count, *shape);
+    fc_shape s = *shape;
+    s.id = w->next_object_id;
+    APPEND(w->colliders, w->collider_count, s);
     w->boundary_dirty = 1;
     return w->next_object_id++;
 }

@@ -1,0 +1,174 @@
+/* The serve command: checks its options, then runs the server (server/net/server.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli/cli.h"
+#include "core/scene.h"
+#include "net/server.h"
+
+enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120 };
+
+void fc_cli_serve_usage(FILE *out)
+{
+    fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend cpu|cuda]\n"
+          "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
+          "                  [--open] [--fast] [--set NAME=VALUE]... [--web DIR]\n"
+          "      Serves the viewer, /healthz, /metrics and the WebSocket protocol (protocol/PROTOCOL.md)\n"
+          "      on one port, with the scene (default dam_break) as world 1. --port 0 picks a free port.\n"
+          "      --token: only clients that present it may control; the others watch. Binding to an\n"
+          "      address other than loopback needs --token, or --open to allow anyone to control.\n"
+          "      --fast: world 1 steps as fast as it can instead of following the wall clock.\n"
+          "      --fps: frames published per second and world, at most (1-120).\n"
+          "      --web: the built viewer (default web/dist of the source tree; FLUIDCAST_WEB_DIR).\n",
+          out);
+}
+
+typedef struct serve_args {
+    const char *scene, *port, *bind, *backend, *token, *web;
+    long threads, max_clients, max_worlds;
+    double fps;
+    int open, fast, help;
+    fc_opt_list sets;
+} serve_args;
+
+static int usage_error(const char *err)
+{
+    fprintf(stderr, "fluidcast serve: %s\nRun 'fluidcast --help' for usage.\n", err);
+    return FC_EXIT_USAGE;
+}
+
+static int is_loopback(const char *address)
+{
+    return strncmp(address, "127.", 4) == 0 || strcmp(address, "::1") == 0 || strcmp(address, "localhost") == 0;
+}
+
+/* "0".."65535", digits only. */
+static int parse_port(const char *text, int *port)
+{
+    char *end;
+    if (!text[0] || strspn(text, "0123456789") != strlen(text) || strlen(text) > 5) return -1;
+    long value = strtol(text, &end, 10);
+    if (value > 65535) return -1;
+    *port = (int)value;
+    return 0;
+}
+
+/* --set NAME=VALUE as a checked parameter value. */
+static int parse_set(const char *assignment, fc_param_values *values, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[64];
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
+        snprintf(err, errlen, "--set %s: expected NAME=VALUE", assignment);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - assignment), assignment);
+    const fc_param_desc *d = fc_param_find(name);
+    fc_params scratch;
+    fc_params_defaults(&scratch);
+    char why[256];
+    if (!d) {
+        snprintf(err, errlen, "--set %s: no parameter is named '%s' (fluidcast params lists them)", assignment, name);
+        return -1;
+    }
+    if (fc_param_set_text(&scratch, d, eq + 1, why, sizeof why)) {
+        snprintf(err, errlen, "--set %s: %s", assignment, why);
+        return -1;
+    }
+    if (values->count == FC_COMMAND_MAX_VALUES) {
+        snprintf(err, errlen, "--set: at most %d values", FC_COMMAND_MAX_VALUES);
+        return -1;
+    }
+    values->item[values->count].desc = d;
+    values->item[values->count++].number = fc_param_get(&scratch, d);
+    return 0;
+}
+
+static int default_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Checks every option into o; an exit status (FC_EXIT_OK to go on). */
+static int check_options(serve_args *a, fc_server_options *o, char *path, size_t pathlen)
+{
+    char err[512];
+    if (fc_scene_resolve(a->scene, path, pathlen)) {
+        snprintf(err, sizeof err, "--scene %s: no such scene file or shipped scene (fluidcast scenes lists them)",
+                 a->scene);
+        return usage_error(err);
+    }
+    o->scene_path = path;
+    o->scene = a->scene;
+    if (parse_port(a->port, &o->port)) return usage_error("--port: expected a number from 0 to 65535");
+    if (strcmp(a->backend, "cpu") != 0 && strcmp(a->backend, "cuda") != 0)
+        return usage_error("--backend: expected cpu or cuda");
+    if (strcmp(a->backend, "cuda") == 0) {
+        fprintf(stderr, "fluidcast serve: --backend cuda: no solver runs on the GPU yet (only the neighbour grid "
+                        "has CUDA kernels); use --backend cpu\n");
+        return FC_EXIT_FAILURE;
+    }
+    if (a->fps > MAX_FPS) return usage_error("--fps: expected a number from 1 to 120");
+    if (a->fps < 1) return usage_error("--fps: expected a number from 1 to 120");
+    if (a->max_clients > MAX_CLIENTS) return usage_error("--max-clients: expected at most 10000");
+    if (a->max_worlds > FC_WORLDS_MAX) return usage_error("--max-worlds: expected at most 64");
+    if (a->threads > 4096) return usage_error("--threads: expected at most 4096");
+    if (a->token && (!a->token[0] || strlen(a->token) > MAX_TOKEN_CHARS))
+        return usage_error("--token: expected 1 to 256 characters");
+    if (!is_loopback(a->bind) && !a->token && !a->open)
+        return usage_error("--bind to an address other than loopback lets anyone on the network control the "
+                           "worlds: give --token SECRET (controllers present it), or --open to allow it");
+    memset(&o->values, 0, sizeof o->values);
+    for (size_t i = 0; i < a->sets.count; i++)
+        if (parse_set(a->sets.items[i], &o->values, err, sizeof err)) return usage_error(err);
+    o->bind = a->bind;
+    o->token = a->token;
+    o->max_clients = (int)a->max_clients;
+    o->max_worlds = (int)a->max_worlds;
+    o->threads = (int)a->threads;
+    o->fps = a->fps;
+    o->realtime = !a->fast;
+    o->web_dir = a->web;
+    return FC_EXIT_OK;
+}
+
+int fc_cli_serve(int argc, char **argv)
+{
+    const char *web_env = getenv("FLUIDCAST_WEB_DIR");
+    serve_args a = {.scene = "dam_break", .port = "8080", .bind = "127.0.0.1", .backend = "cpu",
+                    .web = web_env && web_env[0] ? web_env : FLUIDCAST_WEB_DIR, .threads = default_threads(),
+                    .max_clients = 256, .max_worlds = 8, .fps = 30.0};
+    fc_opt opts[] = {
+        {"--scene", FC_OPT_TEXT, &a.scene, 0},         {"--port", FC_OPT_TEXT, &a.port, 0},
+        {"--bind", FC_OPT_TEXT, &a.bind, 0},           {"--backend", FC_OPT_TEXT, &a.backend, 0},
+        {"--threads", FC_OPT_COUNT, &a.threads, 0},    {"--fps", FC_OPT_NUMBER, &a.fps, 0},
+        {"--token", FC_OPT_TEXT, &a.token, 0},         {"--max-clients", FC_OPT_COUNT, &a.max_clients, 0},
+        {"--max-worlds", FC_OPT_COUNT, &a.max_worlds, 0}, {"--open", FC_OPT_FLAG, &a.open, 0},
+        {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
+        {"--web", FC_OPT_TEXT, &a.web, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
+        {"-h", FC_OPT_FLAG, &a.help, 0}};
+    char err[256], path[4096];
+    int status;
+    fc_server_options o;
+    memset(&o, 0, sizeof o);
+    if (fc_opts_parse(opts, sizeof opts / sizeof opts[0], argc, argv, err, sizeof err)) {
+        status = usage_error(err);
+    } else if (a.help) {
+        fc_cli_serve_usage(stdout);
+        status = FC_EXIT_OK;
+    } else {
+        status = check_options(&a, &o, path, sizeof path);
+        if (status == FC_EXIT_OK) status = fc_server_run(&o);
+    }
+    fc_opt_list_free(&a.sets);
+    return status;
+}

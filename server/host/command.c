@@ -1,0 +1,545 @@
+/* Typed commands: built from validated client messages, checked against the parameter table and
+ * the world, and applied between two steps (PROTOCOL.md 2.2). */
+#include "host/command.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params_json.h"
+#include "host/world_json.h"
+
+#define PI 3.14159265358979323846
+
+static const cJSON *member(const cJSON *object, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(object, name);
+}
+
+static int out_of_memory(fc_message_error *err)
+{
+    fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
+    return -1;
+}
+
+/* ---- errors about one parameter value: field "values.NAME" ---------------------------------- */
+
+static int value_error(fc_message_error *err, fc_error_code code, const fc_param_desc *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static int value_error(fc_message_error *err, fc_error_code code, const fc_param_desc *d, const char *fmt, ...)
+{
+    char field[sizeof err->field], text[sizeof err->message];
+    snprintf(field, sizeof field, "values.%s", d->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fc_message_error_set(err, code, field, "%s", text);
+    return -1;
+}
+
+static int not_live(fc_message_error *err, const fc_param_desc *d)
+{
+    return value_error(err, FC_ERR_NOT_LIVE, d,
+                       "%s is set when the world is built; send it with reset or load_scene", d->name);
+}
+
+/* ---- reading the fields of a validated message ---------------------------------------------- */
+
+/* The request's id as JSON text; integers in full (cJSON would print 2^53 - 1 with 15 digits). */
+static int request_id_text(const cJSON *message, char *out, size_t outlen)
+{
+    const cJSON *id = member(message, "id");
+    if (!id) return snprintf(out, outlen, "null"), 0;
+    if (cJSON_IsNumber(id)) return snprintf(out, outlen, "%.0f", id->valuedouble), 0;
+    char *text = cJSON_PrintUnformatted(id);
+    int fits = text && strlen(text) < outlen;
+    snprintf(out, outlen, "%s", fits ? text : "null");
+    free(text);
+    return fits ? 0 : -1;
+}
+
+static double number_or(const cJSON *object, const char *name, double fallback)
+{
+    const cJSON *v = member(object, name);
+    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+/* A number (components 1) or a vector (3) into floats; what is absent reads as 0. */
+static void read_floats(const cJSON *v, float *out, int components)
+{
+    for (int a = 0; a < components; a++) out[a] = 0.0f;
+    if (components == 1 && cJSON_IsNumber(v)) out[0] = (float)v->valuedouble;
+    int a = 0;
+    for (const cJSON *e = cJSON_IsArray(v) ? v->child : NULL; e && a < components; e = e->next, a++)
+        out[a] = cJSON_IsNumber(e) ? (float)e->valuedouble : 0.0f;
+}
+
+static void string_or_empty(const cJSON *object, const char *name, char *out, size_t outlen)
+{
+    const cJSON *v = member(object, name);
+    snprintf(out, outlen, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* ---- parameter values ------------------------------------------------------------------------ */
+
+/* " Pa s" after a range; nothing for dimensionless ("1") or unitless parameters. */
+static const char *unit_suffix(const fc_param_desc *d, char *out, size_t outlen)
+{
+    int shown = d->unit[0] && strcmp(d->unit, "1") != 0;
+    snprintf(out, outlen, "%s%s", shown ? " " : "", shown ? d->unit : "");
+    return out;
+}
+
+/* What the parameter takes, for messages: "a number from 0 to 100 Pa s", "one of tait, linear". */
+static void describe_expected(const fc_param_desc *d, char *out, size_t outlen)
+{
+    char unit[64];
+    switch (d->type) {
+    case FC_PARAM_FLOAT:
+    case FC_PARAM_INT:
+        snprintf(out, outlen, "%s from %.10g to %.10g%s", d->type == FC_PARAM_INT ? "an integer" : "a number", d->min,
+                 d->max, unit_suffix(d, unit, sizeof unit));
+        return;
+    case FC_PARAM_BOOL: snprintf(out, outlen, "true or false"); return;
+    case FC_PARAM_ENUM: {
+        size_t used = (size_t)snprintf(out, outlen, "one of ");
+        for (const char *c = d->unit; *c && used + 3 < outlen; c++) {
+            if (*c == '|') out[used++] = ',', out[used++] = ' ';
+            else out[used++] = *c;
+        }
+        out[used < outlen ? used : outlen - 1] = '\0';
+        return;
+    }
+    }
+}
+
+/* The JSON value as a number for the table (bools 0/1, enums the choice's index) when its type
+ * and range fit the parameter; 0, or -1. */
+static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
+{
+    switch (d->type) {
+    case FC_PARAM_FLOAT:
+    case FC_PARAM_INT:
+        if (!cJSON_IsNumber(v)) return -1;
+        *number = v->valuedouble;
+        if (d->type == FC_PARAM_INT && *number != floor(*number)) return -1;
+        return *number >= d->min && *number <= d->max ? 0 : -1;
+    case FC_PARAM_BOOL:
+        if (!cJSON_IsBool(v)) return -1;
+        *number = cJSON_IsTrue(v) ? 1.0 : 0.0;
+        return 0;
+    case FC_PARAM_ENUM: {
+        int index = cJSON_IsString(v) ? fc_param_enum_index(d, v->valuestring) : -1;
+        *number = index;
+        return index < 0 ? -1 : 0;
+    }
+    }
+    return -1;
+}
+
+static int bad_table_value(fc_message_error *err, const fc_param_desc *d, const cJSON *v)
+{
+    char expected[256];
+    describe_expected(d, expected, sizeof expected);
+    char *got = cJSON_PrintUnformatted(v);
+    value_error(err, FC_ERR_BAD_VALUE, d, "expected %s, got %s", expected, got ? got : "another value");
+    free(got);
+    return -1;
+}
+
+/* One entry of a values object: a known name, live when live_only, a value of the table's type
+ * and range. */
+static int read_value(const cJSON *v, int live_only, fc_param_value *out, fc_message_error *err)
+{
+    const fc_param_desc *d = fc_param_find(v->string);
+    if (!d) {
+        char field[sizeof err->field];
+        snprintf(field, sizeof field, "values.%s", v->string);
+        fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field,
+                             "no parameter '%s' in the table (welcome.parameters, fluidcast params)", v->string);
+        return -1;
+    }
+    if (live_only && !(d->flags & FC_PARAM_LIVE)) return not_live(err, d);
+    out->desc = d;
+    return table_number(d, v, &out->number) ? bad_table_value(err, d, v) : 0;
+}
+
+/* A values object (absent: none), checked in the order of its members. */
+static int read_values(const cJSON *values, int live_only, fc_param_values *out, fc_message_error *err)
+{
+    out->count = 0;
+    for (const cJSON *v = cJSON_IsObject(values) ? values->child : NULL; v; v = v->next) {
+        if (out->count == FC_COMMAND_MAX_VALUES) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "values", "expected at most %d entries",
+                                 FC_COMMAND_MAX_VALUES);
+            return -1;
+        }
+        if (read_value(v, live_only, &out->item[out->count], err)) return -1;
+        out->count++;
+    }
+    return 0;
+}
+
+/* ---- emitter fields -------------------------------------------------------------------------- */
+
+/* The float fields of an emitter that emitter_add and emitter_update carry. */
+static const struct emitter_member {
+    const char *name;
+    unsigned bit;
+    size_t offset; /* into fc_emitter */
+    int components;
+} emitter_members[] = {
+    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_emitter, position), 3},
+    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_emitter, direction), 3},
+    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_emitter, radius), 1},
+    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_emitter, speed), 1},
+    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_emitter, rate), 1},
+};
+enum { EMITTER_MEMBER_COUNT = sizeof emitter_members / sizeof emitter_members[0] };
+enum {
+    EMITTER_REQUIRED = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS | FC_EMITTER_HAS_SPEED
+};
+
+static float *emitter_slot(fc_emitter *e, const struct emitter_member *m)
+{
+    return (float *)((char *)e + m->offset);
+}
+
+static const float *emitter_field(const fc_emitter *e, const struct emitter_member *m)
+{
+    return (const float *)((const char *)e + m->offset);
+}
+
+static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
+        const struct emitter_member *m = &emitter_members[i];
+        const cJSON *v = member(object, m->name);
+        if (!v) continue;
+        f->has |= m->bit;
+        read_floats(v, emitter_slot(&f->value, m), m->components);
+    }
+    if (member(object, "fluid")) {
+        f->has |= FC_EMITTER_HAS_FLUID;
+        f->fluid = (int)number_or(object, "fluid", 0.0);
+    }
+}
+
+/* ---- building a command ---------------------------------------------------------------------- */
+
+static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd, fc_message_error *err)
+{
+    string_or_empty(message, "scene", cmd->u.load.scene, sizeof cmd->u.load.scene);
+    string_or_empty(message, "name", cmd->u.load.name, sizeof cmd->u.load.name);
+    string_or_empty(message, "solver", cmd->u.load.solver, sizeof cmd->u.load.solver);
+    const cJSON *realtime = member(message, "realtime");
+    cmd->u.load.realtime = type == FC_MSG_CREATE_WORLD ? !cJSON_IsFalse(realtime) : 0;
+    return read_values(member(message, "values"), 0, &cmd->u.load.values, err);
+}
+
+/* The union's part for the message's type. */
+static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *err)
+{
+    switch (cmd->type) {
+    case FC_MSG_SET: return read_values(member(message, "values"), 1, &cmd->u.set.values, err);
+    case FC_MSG_EMITTER_ADD: read_emitter_fields(member(message, "emitter"), &cmd->u.emitter_add.emitter); return 0;
+    case FC_MSG_EMITTER_UPDATE:
+        cmd->u.emitter_update.emitter = (int)number_or(message, "emitter", 0.0);
+        read_emitter_fields(member(message, "changes"), &cmd->u.emitter_update.changes);
+        return 0;
+    case FC_MSG_EMITTER_REMOVE: cmd->u.emitter_remove.emitter = (int)number_or(message, "emitter", 0.0); return 0;
+    case FC_MSG_COLLIDER_MOVE:
+        cmd->u.collider_move.collider = (int)number_or(message, "collider", 0.0);
+        read_floats(member(message, "position"), cmd->u.collider_move.position, 3);
+        read_floats(member(message, "velocity"), cmd->u.collider_move.velocity, 3);
+        return 0;
+    case FC_MSG_STEP: cmd->u.step.frames = (int)number_or(message, "frames", 1.0); return 0;
+    case FC_MSG_RESET:
+    case FC_MSG_LOAD_SCENE:
+    case FC_MSG_CREATE_WORLD: return read_load(message, cmd->type, cmd, err);
+    case FC_MSG_SET_SOLVER:
+        string_or_empty(message, "solver", cmd->u.set_solver.solver, sizeof cmd->u.set_solver.solver);
+        return 0;
+    default: return 0; /* hello, list_worlds, subscribe, ...: the network layer reads them itself */
+    }
+}
+
+/* err echoes the request (id and type) whatever goes wrong next. */
+static void note_request(const fc_command *cmd, fc_message_error *err)
+{
+    const char *type = fc_message_type_name(cmd->type);
+    err->code = FC_ERR_NONE;
+    err->field[0] = err->message[0] = '\0';
+    snprintf(err->id, sizeof err->id, "%s", cmd->id);
+    snprintf(err->request, sizeof err->request, "%s", type ? type : "");
+}
+
+int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *cmd, fc_message_error *err)
+{
+    memset(cmd, 0, sizeof *cmd);
+    cmd->type = fc_message_type_of(message);
+    cmd->client = client;
+    int id_failed = request_id_text(message, cmd->id, sizeof cmd->id);
+    cmd->world = (uint32_t)number_or(message, "world", 0.0);
+    note_request(cmd, err);
+    if (id_failed) return out_of_memory(err);
+    return read_fields(message, cmd, err);
+}
+
+/* ---- applying parameter values --------------------------------------------------------------- */
+
+/* The first of the values whose name the relation check's message quotes ('name'), or NULL. */
+static const fc_param_desc *first_named(const fc_param_values *values, const char *message)
+{
+    for (size_t i = 0; i < values->count; i++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", values->item[i].desc->name);
+        if (strstr(message, quoted)) return values->item[i].desc;
+    }
+    return NULL;
+}
+
+int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow_init, fc_message_error *err)
+{
+    fc_params next = *p;
+    char why[512];
+    for (size_t i = 0; i < values->count; i++) {
+        const fc_param_value *v = &values->item[i];
+        if (!allow_init && !(v->desc->flags & FC_PARAM_LIVE)) return not_live(err, v->desc);
+        if (fc_param_set_number(&next, v->desc, v->number, why, sizeof why))
+            return value_error(err, FC_ERR_BAD_VALUE, v->desc, "%s", why);
+    }
+    if (fc_params_check(&next, why, sizeof why)) {
+        const fc_param_desc *culprit = first_named(values, why);
+        if (culprit) return value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, NULL, "%s", why);
+        return -1;
+    }
+    *p = next;
+    return 0;
+}
+
+cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; o && i < values->count; i++) {
+        const fc_param_desc *d = values->item[i].desc;
+        if (fc_json_attach(o, d->name, fc_param_value_json(p, d))) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* ---- world checks ---------------------------------------------------------------------------- */
+
+static int inside_domain(const fc_world *w, const float p[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (!(p[a] >= w->domain_lo[a] && p[a] <= w->domain_hi[a])) return 0;
+    return 1;
+}
+
+static int outside_domain(const fc_world *w, const char *field, const float p[3], fc_message_error *err)
+{
+    fc_message_error_set(err, FC_ERR_BAD_VALUE, field,
+                         "expected a point inside the domain [%g, %g, %g]-[%g, %g, %g] m, got [%g, %g, %g]",
+                         w->domain_lo[0], w->domain_lo[1], w->domain_lo[2], w->domain_hi[0], w->domain_hi[1],
+                         w->domain_hi[2], p[0], p[1], p[2]);
+    return -1;
+}
+
+static double vector_length(const float v[3])
+{
+    return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+}
+
+/* "emitter.position" and so on. */
+static void member_path(char *out, size_t outlen, const char *object, const char *name)
+{
+    snprintf(out, outlen, "%s.%s", object, name);
+}
+
+/* The first required field of emitter_add that is missing; 0 when all are there. */
+static int check_required_emitter_fields(const fc_emitter_fields *f, const char *object, fc_message_error *err)
+{
+    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
+        const struct emitter_member *m = &emitter_members[i];
+        if (!(m->bit & EMITTER_REQUIRED) || (f->has & m->bit)) continue;
+        char field[sizeof err->field];
+        member_path(field, sizeof field, object, m->name);
+        fc_message_error_set(err, FC_ERR_MISSING_FIELD, field, "required");
+        return -1;
+    }
+    return 0;
+}
+
+/* What the world decides about the fields given: position inside the domain, direction not zero,
+ * fluid 0 (the only fluid of a single-fluid world). */
+static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, const char *object,
+                                fc_message_error *err)
+{
+    char field[sizeof err->field];
+    const fc_emitter *e = &f->value;
+    if ((f->has & FC_EMITTER_HAS_POSITION) && !inside_domain(w, e->position)) {
+        member_path(field, sizeof field, object, "position");
+        return outside_domain(w, field, e->position, err);
+    }
+    if ((f->has & FC_EMITTER_HAS_DIRECTION) && !(vector_length(e->direction) > 0.0)) {
+        member_path(field, sizeof field, object, "direction");
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "expected a non-zero vector, got [%g, %g, %g]",
+                             e->direction[0], e->direction[1], e->direction[2]);
+        return -1;
+    }
+    if ((f->has & FC_EMITTER_HAS_FLUID) && f->fluid != 0) {
+        member_path(field, sizeof field, object, "fluid");
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "only fluid 0 exists in this world, got %d", f->fluid);
+        return -1;
+    }
+    return 0;
+}
+
+/* Copies the fields given onto e, the direction normalised (checked not zero). */
+static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
+{
+    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
+        const struct emitter_member *m = &emitter_members[i];
+        if (f->has & m->bit)
+            memcpy(emitter_slot(e, m), emitter_field(&f->value, m), (size_t)m->components * sizeof(float));
+    }
+    if (f->has & FC_EMITTER_HAS_DIRECTION) {
+        double length = vector_length(e->direction);
+        for (int a = 0; a < 3; a++) e->direction[a] = (float)(e->direction[a] / length);
+    }
+}
+
+/* A continuous jet: speed * pi * radius^2 / particle_spacing^3 particles per second. */
+static float default_rate(const fc_world *w, const fc_emitter *e)
+{
+    double s = w->params.particle_spacing;
+    return (float)((double)e->speed * PI * (double)e->radius * e->radius / (s * s * s));
+}
+
+static fc_emitter *find_emitter(fc_world *w, int id)
+{
+    for (size_t i = 0; i < w->emitter_count; i++)
+        if (w->emitters[i].id == id) return &w->emitters[i];
+    return NULL;
+}
+
+static void remove_emitter(fc_world *w, fc_emitter *e)
+{
+    size_t index = (size_t)(e - w->emitters);
+    memmove(e, e + 1, (w->emitter_count - index - 1) * sizeof *e);
+    w->emitter_count--;
+}
+
+static int unknown_emitter(int id, fc_message_error *err)
+{
+    fc_message_error_set(err, FC_ERR_UNKNOWN_EMITTER, "emitter", "no emitter with id %d in this world", id);
+    return -1;
+}
+
+/* A sphere or box with this id; planes cannot be moved. */
+static fc_shape *find_movable_collider(fc_world *w, int id)
+{
+    for (size_t i = 0; i < w->collider_count; i++)
+        if (w->colliders[i].id == id && w->colliders[i].kind != FC_SHAPE_PLANE) return &w->colliders[i];
+    return NULL;
+}
+
+/* ---- applying world-level commands ----------------------------------------------------------- */
+
+static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied, fc_message_error *err)
+{
+    fc_params next = w->params;
+    if (fc_param_values_apply(&next, values, 0, err)) return -1;
+    if (fc_json_attach(applied, "values", fc_param_values_json(&next, values))) return out_of_memory(err);
+    w->params = next;
+    return 0;
+}
+
+static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *applied, fc_message_error *err)
+{
+    if (check_required_emitter_fields(f, "emitter", err) || check_emitter_fields(w, f, "emitter", err)) return -1;
+    fc_emitter e = {0};
+    merge_emitter_fields(&e, f);
+    if (!(f->has & FC_EMITTER_HAS_RATE)) e.rate = default_rate(w, &e);
+    if (fc_world_add_emitter(w, &e) < 0) return out_of_memory(err);
+    fc_emitter *added = &w->emitters[w->emitter_count - 1];
+    if (fc_json_attach(applied, "emitter", fc_json_emitter(added))) {
+        remove_emitter(w, added);
+        return out_of_memory(err);
+    }
+    return 0;
+}
+
+static int apply_emitter_update(fc_world *w, int id, const fc_emitter_fields *changes, cJSON *applied,
+                                fc_message_error *err)
+{
+    fc_emitter *target = find_emitter(w, id);
+    if (!target) return unknown_emitter(id, err);
+    if (check_emitter_fields(w, changes, "changes", err)) return -1;
+    fc_emitter e = *target;
+    merge_emitter_fields(&e, changes);
+    if (fc_json_attach(applied, "emitter", fc_json_emitter(&e))) return out_of_memory(err);
+    *target = e;
+    return 0;
+}
+
+static int apply_emitter_remove(fc_world *w, int id, cJSON *applied, fc_message_error *err)
+{
+    fc_emitter *target = find_emitter(w, id);
+    if (!target) return unknown_emitter(id, err);
+    if (fc_json_attach(applied, "emitter", cJSON_CreateNumber(id))) return out_of_memory(err);
+    remove_emitter(w, target);
+    return 0;
+}
+
+static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    const int id = cmd->u.collider_move.collider;
+    const float *position = cmd->u.collider_move.position, *velocity = cmd->u.collider_move.velocity;
+    fc_shape *target = find_movable_collider(w, id);
+    if (!target) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_COLLIDER, "collider",
+                             "no sphere or box with id %d in this world (planes cannot be moved)", id);
+        return -1;
+    }
+    if (!inside_domain(w, position)) return outside_domain(w, "position", position, err);
+    if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id)) ||
+        fc_json_attach(applied, "position", fc_json_vector(position)) ||
+        fc_json_attach(applied, "velocity", fc_json_vector(velocity)))
+        return out_of_memory(err);
+    memcpy(target->center, position, sizeof target->center);
+    memcpy(target->velocity, velocity, sizeof target->velocity);
+    w->boundary_dirty = 1;
+    return 0;
+}
+
+int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    note_request(cmd, err);
+    switch (cmd->type) {
+    case FC_MSG_SET: return apply_set(w, &cmd->u.set.values, applied, err);
+    case FC_MSG_EMITTER_ADD: return apply_emitter_add(w, &cmd->u.emitter_add.emitter, applied, err);
+    case FC_MSG_EMITTER_UPDATE:
+        return apply_emitter_update(w, cmd->u.emitter_update.emitter, &cmd->u.emitter_update.changes, applied, err);
+    case FC_MSG_EMITTER_REMOVE: return apply_emitter_remove(w, cmd->u.emitter_remove.emitter, applied, err);
+    case FC_MSG_COLLIDER_MOVE: return apply_collider_move(w, cmd, applied, err);
+    default:
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s is not a request for a world's content",
+                             err->request[0] ? err->request : "this message");
+        return -1;
+    }
+}

@@ -1,0 +1,89 @@
+/* A client's request for a world as a typed struct: built from a validated message on the
+ * network thread, applied between two steps on the world's thread. */
+#ifndef FC_COMMAND_H
+#define FC_COMMAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/params.h"
+#include "core/world.h"
+#include "message.h"
+
+#define FC_COMMAND_MAX_VALUES 64
+
+/* Parameter values of set / reset / load_scene / create_world, checked against the table:
+ * each is a known parameter and its value has the right type and lies in range. */
+typedef struct fc_param_value {
+    const fc_param_desc *desc;
+    double number; /* floats and ints as numbers, bools 0/1, enums the choice's index */
+} fc_param_value;
+
+typedef struct fc_param_values {
+    size_t count;
+    fc_param_value item[FC_COMMAND_MAX_VALUES];
+} fc_param_values;
+
+/* Fields of emitter_add's "emitter" or emitter_update's "changes". */
+enum {
+    FC_EMITTER_HAS_POSITION = 1 << 0,
+    FC_EMITTER_HAS_DIRECTION = 1 << 1,
+    FC_EMITTER_HAS_RADIUS = 1 << 2,
+    FC_EMITTER_HAS_SPEED = 1 << 3,
+    FC_EMITTER_HAS_RATE = 1 << 4,
+    FC_EMITTER_HAS_FLUID = 1 << 5
+};
+
+typedef struct fc_emitter_fields {
+    unsigned has;     /* FC_EMITTER_HAS_* */
+    fc_emitter value; /* the fields named in has; direction as sent (not normalised yet) */
+    int fluid;
+} fc_emitter_fields;
+
+typedef struct fc_command {
+    fc_message_type type;
+    uint64_t client;        /* the session that sent it, for the reply */
+    char id[400];           /* the request's id as JSON text, "null" when absent */
+    uint32_t world;         /* 0 for create_world */
+    union {
+        struct { fc_param_values values; } set;
+        struct { fc_emitter_fields emitter; } emitter_add;
+        struct { int emitter; fc_emitter_fields changes; } emitter_update;
+        struct { int emitter; } emitter_remove;
+        struct { int collider; float position[3], velocity[3]; } collider_move;
+        struct { int frames; } step;
+        /* reset (scene empty: the world's own), load_scene, create_world */
+        struct {
+            char scene[260];
+            char name[256];      /* create_world: "" = the scene's name; up to 63 characters of UTF-8 */
+            char solver[36];     /* create_world: "" = the scene's solver */
+            int realtime;        /* create_world, default 1 */
+            fc_param_values values;
+        } load;
+        struct { char solver[36]; } set_solver;
+    } u;
+} fc_command;
+
+/* Builds the command from a message that passed fc_message_parse (schema-valid). Checks what the
+ * parameter table decides: unknown_parameter, bad_value (type or range, field "values.NAME"),
+ * not_live (an init parameter in set). Returns 0, or -1 with err filled; id and type are copied. */
+int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *cmd, fc_message_error *err);
+
+/* Applies the values to p, all or nothing: then checks relations (fc_params_check), giving
+ * bad_value with the message of the check. allow_init 0 refuses init parameters (not_live). */
+int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow_init, fc_message_error *err);
+
+/* {name: value as stored in p, ...} for the parameters named in values (the "values" of set's,
+ * reset's and load_scene's ack). NULL when out of memory. */
+cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values);
+
+/* World-level requests on the world's thread: set, emitter_add, emitter_update, emitter_remove,
+ * collider_move. Checks against the world (unknown_emitter, unknown_collider, emitter position
+ * inside the domain, direction not zero, fluid 0, relations between parameters), then applies,
+ * all or nothing. Returns 0 with the ack's "applied" members added to `applied` (PROTOCOL.md 2.2),
+ * or -1 with err filled and the world unchanged. */
+int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err);
+
+#endif

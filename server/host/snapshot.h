@@ -1,0 +1,29 @@
+/* A world's particles in increasing id order, with the 8-bit attributes streams ask for: the
+ * input of every stream's frame encoder (one snapshot per published frame, shared by all). */
+#ifndef FC_SNAPSHOT_H
+#define FC_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/world.h"
+#include "frame_encoder.h"
+
+typedef struct fc_snapshot_buffer {
+    size_t capacity;
+    uint32_t *id, *order, *sort_id, *sort_order; /* order: particle index of the i-th smallest id */
+    float *position[3];
+    float *attribute[FC_ATTR_COUNT];
+} fc_snapshot_buffer;
+
+void fc_snapshot_buffer_free(fc_snapshot_buffer *s);
+
+/* Fills s from the world and points out at it: ids sorted, positions, and the attributes whose
+ * bit is set in `attributes`. 0, or -1 when out of memory. */
+int fc_snapshot_take(fc_snapshot_buffer *s, const fc_world *w, uint32_t attributes, uint32_t sequence,
+                     fc_snapshot *out);
+
+/* The range an attribute is quantized in (PROTOCOL.md 4.2), for this world. */
+void fc_snapshot_attribute_range(const fc_world *w, fc_attribute a, float *lo, float *hi);
+
+#endif

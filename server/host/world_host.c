@@ -1,0 +1,527 @@
+/* The world thread: commands between steps, stepping on the wall clock or as fast as allowed,
+ * snapshots encoded once into the streams, state messages for the subscribers. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/world_host.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "core/params_json.h"
+#include "core/scene.h"
+#include "core/solver.h"
+#include "host/world_json.h"
+
+#define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
+#define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
+
+double fc_host_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- the queue and the lock ---------------------------------------------------------------- */
+
+int fc_world_host_post(fc_world_host *h, fc_command *cmd)
+{
+    pthread_mutex_lock(&h->lock);
+    int full = h->queue_count == sizeof h->queue / sizeof h->queue[0];
+    if (!full) h->queue[(h->queue_head + h->queue_count++) % (sizeof h->queue / sizeof h->queue[0])] = cmd;
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    return full ? -1 : 0;
+}
+
+void fc_world_host_wake(fc_world_host *h)
+{
+    pthread_mutex_lock(&h->lock);
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state)
+{
+    pthread_mutex_lock(&h->lock);
+    *info = h->info;
+    if (state) *state = fc_blob_ref(h->state);
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Takes the next queued command, or NULL; sets *stop when the thread must end. */
+static fc_command *next_command(fc_world_host *h, int *stop)
+{
+    pthread_mutex_lock(&h->lock);
+    fc_command *cmd = NULL;
+    *stop = h->stop;
+    if (!*stop && h->queue_count) {
+        cmd = h->queue[h->queue_head];
+        h->queue_head = (h->queue_head + 1) % (sizeof h->queue / sizeof h->queue[0]);
+        h->queue_count--;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return cmd;
+}
+
+/* Sleeps until woken (a command, a key request, stop) or for at most seconds (< 0: no limit). */
+static void wait_for_work(fc_world_host *h, double seconds)
+{
+    pthread_mutex_lock(&h->lock);
+    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams)) {
+        if (seconds < 0) {
+            pthread_cond_wait(&h->wake, &h->lock);
+        } else {
+            double until = fc_host_now() + seconds, whole = floor(until);
+            struct timespec t = {(time_t)whole, (long)((until - whole) * 1e9)};
+            pthread_cond_timedwait(&h->wake, &h->lock, &t);
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* ---- publishing ---------------------------------------------------------------------------- */
+
+static void update_info(fc_world_host *h)
+{
+    pthread_mutex_lock(&h->lock);
+    fc_world_info *i = &h->info;
+    snprintf(i->solver, sizeof i->solver, "%s", h->world.solver->name);
+    i->paused = h->paused;
+    i->realtime = h->spec.realtime;
+    i->time = h->world.time;
+    i->step = h->world.step_count;
+    i->particles = h->world.particles.count;
+    i->sequence = h->sequence;
+    i->epoch = h->epoch;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Builds the state message (PROTOCOL.md 2.3) from the world and the info. */
+static void publish_state(fc_world_host *h)
+{
+    update_info(h);
+    fc_world_info info;
+    fc_world_host_info(h, &info, NULL);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "state");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", h->id);
+    cJSON_AddStringToObject(o, "name", info.name);
+    cJSON_AddStringToObject(o, "scene", info.scene);
+    cJSON_AddStringToObject(o, "solver", info.solver);
+    cJSON_AddBoolToObject(o, "paused", info.paused);
+    cJSON_AddBoolToObject(o, "realtime", info.realtime);
+    cJSON_AddNumberToObject(o, "time", info.time);
+    cJSON_AddNumberToObject(o, "step", (double)info.step);
+    cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
+    cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
+    cJSON_AddNumberToObject(o, "particles", (double)info.particles);
+    cJSON_AddNumberToObject(o, "sequence", info.sequence);
+    cJSON_AddNumberToObject(o, "epoch", info.epoch);
+    fc_json_add_world_content(o, &h->world);
+    fc_blob *state = fc_reply_json(o);
+    cJSON_Delete(o);
+    if (!state) return; /* out of memory: the previous state stays */
+    pthread_mutex_lock(&h->lock);
+    fc_blob_assign(&h->state, state);
+    pthread_mutex_unlock(&h->lock);
+    fc_blob_unref(state);
+    atomic_fetch_add(&h->state_version, 1);
+    fc_mailbox_wake(h->mailbox);
+    h->next_state = fc_host_now() + STATE_INTERVAL_S;
+}
+
+/* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */
+static void publish_frame(fc_world_host *h)
+{
+    uint32_t attributes = fc_streams_attributes_wanted(&h->streams);
+    int watched = 0;
+    pthread_mutex_lock(&h->streams.lock);
+    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
+        for (int t = 0; t < FC_STREAM_TIERS; t++) watched |= h->streams.stream[b][t].demand.subscribers > 0;
+    pthread_mutex_unlock(&h->streams.lock);
+    if (!watched) return;
+    fc_snapshot snap;
+    if (fc_snapshot_take(&h->snapshot, &h->world, attributes, h->sequence + 1, &snap)) {
+        fprintf(stderr, "fluidcast: world %u: out of memory for a snapshot\n", (unsigned)h->id);
+        return;
+    }
+    h->sequence++;
+    fc_stream_source src;
+    memset(&src, 0, sizeof src);
+    src.world = h->id;
+    src.epoch = h->epoch;
+    memcpy(src.lo, h->world.domain_lo, sizeof src.lo);
+    memcpy(src.hi, h->world.domain_hi, sizeof src.hi);
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        fc_snapshot_attribute_range(&h->world, (fc_attribute)a, &src.attr_lo[a], &src.attr_hi[a]);
+    fc_publish_result r;
+    char err[256];
+    if (fc_streams_publish(&h->streams, &snap, &src, &r, err, sizeof err))
+        fprintf(stderr, "fluidcast: world %u: %s\n", (unsigned)h->id, err);
+    update_info(h);
+    pthread_mutex_lock(&h->lock);
+    h->info.frames_encoded += r.frames;
+    if (r.frames) h->info.bytes_per_frame = (double)r.bytes / r.frames;
+    pthread_mutex_unlock(&h->lock);
+    atomic_fetch_add(&h->published, 1);
+    fc_mailbox_wake(h->mailbox);
+}
+
+/* ---- stepping ------------------------------------------------------------------------------ */
+
+static void use_thread_share(fc_world_host *h)
+{
+    int threads = atomic_load(&h->threads);
+    if (threads < 1 || threads == h->omp_threads) return;
+    h->omp_threads = threads;
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+}
+
+static void restart_clocks(fc_world_host *h)
+{
+    double now = fc_host_now();
+    h->anchor_wall = now;
+    h->anchor_sim = h->world.time;
+    h->rate_start = now;
+    h->rate_steps = 0;
+}
+
+/* One solver step with its timing. -1 when the solver failed: the world pauses itself. */
+static int step_once(fc_world_host *h)
+{
+    use_thread_share(h);
+    double t0 = fc_host_now();
+    int failed = fc_world_step(&h->world);
+    double t1 = fc_host_now();
+    h->rate_steps++;
+    pthread_mutex_lock(&h->lock);
+    h->info.step_ms = 1e3 * (t1 - t0);
+    if (t1 - h->rate_start >= 1.0) {
+        h->info.steps_per_s = (double)h->rate_steps / (t1 - h->rate_start);
+        h->rate_start = t1;
+        h->rate_steps = 0;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (failed) {
+        h->paused = 1;
+        fprintf(stderr, "fluidcast: world %u: the solver failed at step %llu; the world is paused\n",
+                (unsigned)h->id, (unsigned long long)h->world.step_count);
+        fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAULT, 0, NULL, h);
+        publish_state(h);
+    }
+    return failed ? -1 : 0;
+}
+
+/* Advances whole frames (substeps steps each), publishing after each; stops early on shutdown. */
+static int step_frames(fc_world_host *h, int frames)
+{
+    for (int f = 0; f < frames; f++) {
+        int steps = h->world.params.substeps;
+        for (int s = 0; s < steps; s++) {
+            pthread_mutex_lock(&h->lock);
+            int stop = h->stop;
+            pthread_mutex_unlock(&h->lock);
+            if (stop || step_once(h)) return -1;
+        }
+        publish_frame(h);
+    }
+    return 0;
+}
+
+/* ---- loading scenes ------------------------------------------------------------------------ */
+
+/* Builds a world from a scene file with values on top and, if given, another solver. */
+static int build_world(const char *path, const fc_param_values *values, const char *solver, fc_world *out,
+                       fc_message_error *err)
+{
+    char msg[1024];
+    fc_scene scene;
+    if (fc_scene_parse_file(&scene, path, msg, sizeof msg)) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "scene", "%s", msg);
+        return -1;
+    }
+    int failed = values && fc_param_values_apply(&scene.params, values, 1, err);
+    if (!failed && solver && solver[0]) {
+        if (!fc_solver_find(solver)) {
+            fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "no solver is named '%s'", solver);
+            failed = 1;
+        } else {
+            snprintf(scene.solver, sizeof scene.solver, "%s", solver);
+        }
+    }
+    if (!failed && fc_scene_instantiate(&scene, out, msg, sizeof msg)) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, values && values->count ? "values" : "scene", "%s", msg);
+        failed = 1;
+    }
+    fc_scene_free(&scene);
+    return failed ? -1 : 0;
+}
+
+/* Swaps in a freshly built world: a new epoch, clocks restarted, paused state kept. */
+static void adopt_world(fc_world_host *h, fc_world *fresh)
+{
+    fc_world_free(&h->world);
+    h->world = *fresh;
+    h->epoch++;
+    restart_clocks(h);
+}
+
+/* The values of the named parameters as the world stores them. */
+static cJSON *stored_values(const fc_world *w, const fc_param_values *values)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; values && i < values->count; i++)
+        cJSON_AddItemToObject(o, values->item[i].desc->name, fc_param_value_json(&w->params, values->item[i].desc));
+    return o;
+}
+
+/* ---- commands ------------------------------------------------------------------------------ */
+
+static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    char path[4096];
+    const char *scene = cmd->type == FC_MSG_RESET ? h->spec.scene : cmd->u.load.scene;
+    if (cmd->type == FC_MSG_RESET) {
+        snprintf(path, sizeof path, "%s", h->spec.scene_path);
+    } else if (fc_scene_find_shipped(scene, path, sizeof path)) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", scene);
+        return -1;
+    }
+    fc_world fresh;
+    if (build_world(path, &cmd->u.load.values, h->world.solver->name, &fresh, err)) return -1;
+    adopt_world(h, &fresh);
+    if (cmd->type == FC_MSG_LOAD_SCENE) {
+        snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", path);
+        snprintf(h->spec.scene, sizeof h->spec.scene, "%s", scene);
+        pthread_mutex_lock(&h->lock);
+        snprintf(h->info.scene, sizeof h->info.scene, "%s", scene);
+        pthread_mutex_unlock(&h->lock);
+    }
+    cJSON_AddStringToObject(applied, "scene", scene);
+    cJSON_AddItemToObject(applied, "values", stored_values(&h->world, &cmd->u.load.values));
+    cJSON_AddNumberToObject(applied, "particles", (double)h->world.particles.count);
+    return 0;
+}
+
+static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    const fc_solver *next = fc_solver_find(cmd->u.set_solver.solver);
+    if (!next) {
+        char list[256];
+        size_t used = 0;
+        list[0] = '\0';
+        for (int i = 0; fc_solvers[i] && used < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", fc_solvers[i]->name);
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "expected one of %s, got '%s'", list,
+                             cmd->u.set_solver.solver);
+        return -1;
+    }
+    fc_world *w = &h->world;
+    if (next != w->solver) {
+        char msg[512];
+        void *state = NULL;
+        const fc_solver *previous = w->solver;
+        w->solver = next;
+        if (next->init(w, &state, msg, sizeof msg)) {
+            w->solver = previous;
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "solver", "%s cannot start: %s", next->name, msg);
+            return -1;
+        }
+        previous->destroy(w->solver_state);
+        w->solver_state = state;
+        h->epoch++;
+    }
+    cJSON_AddStringToObject(applied, "solver", next->name);
+    return 0;
+}
+
+static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    switch (cmd->type) {
+    case FC_MSG_SET:
+    case FC_MSG_EMITTER_ADD:
+    case FC_MSG_EMITTER_UPDATE:
+    case FC_MSG_EMITTER_REMOVE:
+    case FC_MSG_COLLIDER_MOVE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_PAUSE:
+    case FC_MSG_RESUME:
+        h->paused = cmd->type == FC_MSG_PAUSE;
+        restart_clocks(h);
+        cJSON_AddBoolToObject(applied, "paused", h->paused);
+        return 0;
+    case FC_MSG_STEP:
+        h->paused = 1;
+        step_frames(h, cmd->u.step.frames);
+        restart_clocks(h);
+        cJSON_AddNumberToObject(applied, "frames", cmd->u.step.frames);
+        cJSON_AddNumberToObject(applied, "time", h->world.time);
+        cJSON_AddNumberToObject(applied, "step", (double)h->world.step_count);
+        return 0;
+    case FC_MSG_RESET:
+    case FC_MSG_LOAD_SCENE: return apply_load(h, cmd, applied, err);
+    case FC_MSG_SET_SOLVER: return apply_set_solver(h, cmd, applied, err);
+    default:
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s is not a world command", fc_message_type_name(cmd->type));
+        return -1;
+    }
+}
+
+/* Applies a command and posts its ack or error to the client; a change sends a fresh state. */
+static void run_command(fc_world_host *h, fc_command *cmd)
+{
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    snprintf(err.id, sizeof err.id, "%s", cmd->id);
+    snprintf(err.request, sizeof err.request, "%s", fc_message_type_name(cmd->type));
+    cJSON *applied = cJSON_CreateObject();
+    int failed = apply_command(h, cmd, applied, &err);
+    fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied);
+    cJSON_Delete(applied);
+    if (!failed) publish_state(h);
+    fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
+    free(cmd);
+}
+
+/* ---- the thread ---------------------------------------------------------------------------- */
+
+static int load_initial_world(fc_world_host *h)
+{
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    snprintf(err.id, sizeof err.id, "%s", h->create_id);
+    snprintf(err.request, sizeof err.request, "create_world");
+    if (build_world(h->spec.scene_path, &h->spec.values, h->spec.solver, &h->world, &err)) {
+        fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
+        return -1;
+    }
+    h->world_ready = 1;
+    pthread_mutex_lock(&h->lock);
+    snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
+    snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
+    pthread_mutex_unlock(&h->lock);
+    restart_clocks(h);
+    publish_state(h);
+    fc_blob *ack = NULL;
+    if (h->create_client) {
+        fc_world_info info;
+        fc_world_host_info(h, &info, NULL);
+        cJSON *applied = cJSON_CreateObject();
+        cJSON_AddNumberToObject(applied, "world", h->id);
+        cJSON_AddStringToObject(applied, "name", info.name);
+        cJSON_AddStringToObject(applied, "scene", info.scene);
+        cJSON_AddStringToObject(applied, "solver", info.solver);
+        cJSON_AddBoolToObject(applied, "realtime", info.realtime);
+        ack = fc_reply_ack(h->create_id, "create_world", applied);
+        cJSON_Delete(applied);
+    }
+    fc_mailbox_post(h->mailbox, FC_POST_WORLD_READY, h->create_client, ack, h);
+    return 0;
+}
+
+/* Seconds the world must wait before its next step to stay behind the wall clock (realtime). */
+static double realtime_wait(fc_world_host *h, double now)
+{
+    if (!h->spec.realtime) return 0.0;
+    double wall_target = h->anchor_sim + (now - h->anchor_wall);
+    if (wall_target - h->world.time > REALTIME_MAX_LAG_S) { /* fell behind: do not race */
+        h->anchor_wall = now;
+        h->anchor_sim = h->world.time;
+        return 0.0;
+    }
+    return h->world.time - wall_target;
+}
+
+static void *world_thread(void *arg)
+{
+    fc_world_host *h = arg;
+    if (load_initial_world(h)) return NULL;
+    const double interval = 1.0 / h->spec.fps;
+    h->next_publish = fc_host_now();
+    for (;;) {
+        int stop;
+        for (fc_command *cmd; (cmd = next_command(h, &stop));) run_command(h, cmd);
+        if (stop) break;
+        double now = fc_host_now();
+        if (fc_streams_key_wanted(&h->streams)) publish_frame(h);
+        if (h->paused) {
+            wait_for_work(h, -1.0);
+            continue;
+        }
+        double wait = realtime_wait(h, now);
+        if (wait > 0.0) {
+            wait_for_work(h, wait);
+            continue;
+        }
+        if (step_once(h)) continue;
+        now = fc_host_now();
+        if (now >= h->next_publish) {
+            publish_frame(h);
+            h->next_publish = fmax(h->next_publish + interval, now);
+        }
+        if (now >= h->next_state) publish_state(h);
+    }
+    return NULL;
+}
+
+fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int threads, fc_mailbox *mailbox,
+                                   uint64_t client, const char *request_id)
+{
+    fc_world_host *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->id = id;
+    h->mailbox = mailbox;
+    h->spec = *spec;
+    if (!(h->spec.fps > 0)) h->spec.fps = 30.0;
+    h->create_client = client;
+    snprintf(h->create_id, sizeof h->create_id, "%s", request_id && request_id[0] ? request_id : "null");
+    atomic_init(&h->threads, threads);
+    atomic_init(&h->published, 0);
+    atomic_init(&h->state_version, 0);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int failed = fc_streams_init(&h->streams) || pthread_mutex_init(&h->lock, NULL) ||
+                 pthread_cond_init(&h->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    h->info.realtime = spec->realtime;
+    if (failed || pthread_create(&h->thread, NULL, world_thread, h)) {
+        fc_world_host_stop(h);
+        return NULL;
+    }
+    h->thread_started = 1;
+    return h;
+}
+
+void fc_world_host_stop(fc_world_host *h)
+{
+    if (!h) return;
+    if (h->thread_started) {
+        pthread_mutex_lock(&h->lock);
+        h->stop = 1;
+        pthread_cond_signal(&h->wake);
+        pthread_mutex_unlock(&h->lock);
+        pthread_join(h->thread, NULL);
+    }
+    while (h->queue_count) {
+        free(h->queue[h->queue_head]);
+        h->queue_head = (h->queue_head + 1) % (sizeof h->queue / sizeof h->queue[0]);
+        h->queue_count--;
+    }
+    if (h->world_ready) fc_world_free(&h->world);
+    fc_snapshot_buffer_free(&h->snapshot);
+    fc_blob_unref(h->state);
+    fc_streams_free(&h->streams);
+    pthread_cond_destroy(&h->wake);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}

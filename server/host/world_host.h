@@ -1,0 +1,92 @@
+/* A world on its own thread: applies queued commands between steps, steps (as fast as allowed
+ * or following the wall clock), and publishes snapshots into its frame streams and its state. */
+#ifndef FC_WORLD_HOST_H
+#define FC_WORLD_HOST_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/world.h"
+#include "host/blob.h"
+#include "host/command.h"
+#include "host/replies.h"
+#include "host/snapshot.h"
+#include "host/streams.h"
+
+/* How a world starts: a scene file, with optional name, solver and parameter values. */
+typedef struct fc_world_spec {
+    char scene_path[4096];
+    char scene[260];       /* as the client named it, shown in worlds and state */
+    char name[256];        /* "" = the scene's; up to 63 characters of UTF-8 */
+    char solver[36];       /* "" = the scene's */
+    int realtime;          /* 1: simulated time never runs ahead of the wall clock */
+    double fps;            /* frames published per wall second, at most */
+    fc_param_values values;
+} fc_world_spec;
+
+/* What the network thread may read of a world at any time (under the host's lock). */
+typedef struct fc_world_info {
+    char name[256], scene[260], solver[36];
+    int paused, realtime;
+    double time, step_ms, steps_per_s;
+    uint64_t step;
+    size_t particles;
+    uint64_t frames_encoded;     /* all streams, key frames included */
+    double bytes_per_frame;      /* of the last publication, per frame encoded */
+    uint32_t sequence, epoch;
+} fc_world_info;
+
+typedef struct fc_world_host {
+    uint32_t id;
+    fc_mailbox *mailbox;
+    fc_streams streams;          /* shared with the network thread (own lock) */
+    atomic_int threads;          /* OpenMP threads this world may use */
+    atomic_uint_fast64_t published; /* publications so far: the network thread compares */
+    atomic_uint_fast64_t state_version;
+
+    pthread_t thread;
+    int thread_started;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    /* under lock */
+    fc_command *queue[256];
+    unsigned queue_head, queue_count;
+    int stop;
+    fc_world_info info;
+    fc_blob *state;              /* the newest "state" message */
+
+    /* the world thread's own */
+    fc_world_spec spec;
+    uint64_t create_client;      /* who asked for create_world (0: the command line) */
+    char create_id[400];
+    fc_world world;
+    int world_ready;
+    int paused;
+    uint32_t epoch, sequence;
+    fc_snapshot_buffer snapshot;
+    double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
+    double next_publish, next_state, rate_start;
+    uint64_t rate_steps;
+    int omp_threads;
+} fc_world_host;
+
+/* Starts a world thread that loads the spec's scene, then posts FC_POST_WORLD_READY (with the
+ * ack of create_world for client, if client is not 0) or FC_POST_WORLD_FAILED (with the error)
+ * to the mailbox. NULL when out of memory or no thread could start. */
+fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int threads, fc_mailbox *mailbox,
+                                   uint64_t client, const char *request_id);
+
+/* Queues a command (takes ownership). -1 when the queue is full (the caller answers internal). */
+int fc_world_host_post(fc_world_host *h, fc_command *cmd);
+/* Wakes the world thread: a client waits for a key frame. */
+void fc_world_host_wake(fc_world_host *h);
+/* A consistent copy of the world's info, and a new reference to its newest state message. */
+void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state);
+/* Stops the thread (after its current step), joins it and frees everything. */
+void fc_world_host_stop(fc_world_host *h);
+
+/* Monotonic wall clock, seconds. */
+double fc_host_now(void);
+
+#endif

@@ -1,0 +1,198 @@
+/* Builds the JSON of worlds, emitters, colliders, solvers and scenes for the server's messages. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/world_json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/params_json.h"
+#include "core/scene.h"
+#include "core/scene_list.h"
+#include "core/solver.h"
+
+#define FLOAT_MAX_DIGITS 9 /* FLT_DECIMAL_DIG: always enough to read back the same float */
+
+cJSON *fc_json_float(float value)
+{
+    if (!isfinite(value)) return cJSON_CreateNumber(value); /* cJSON writes null */
+    char text[32];
+    double shortest = value;
+    for (int digits = 1; digits <= FLOAT_MAX_DIGITS; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, (double)value);
+        shortest = strtod(text, NULL);
+        if ((float)shortest == value) break;
+    }
+    return cJSON_CreateNumber(shortest);
+}
+
+cJSON *fc_json_vector(const float v[3])
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int a = 0; list && a < 3; a++)
+        if (fc_json_attach(list, NULL, fc_json_float(v[a]))) {
+            cJSON_Delete(list);
+            return NULL;
+        }
+    return list;
+}
+
+cJSON *fc_json_emitter(const fc_emitter *e)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(e->id)) ||
+        fc_json_attach(o, "position", fc_json_vector(e->position)) ||
+        fc_json_attach(o, "direction", fc_json_vector(e->direction)) ||
+        fc_json_attach(o, "radius", fc_json_float(e->radius)) || fc_json_attach(o, "speed", fc_json_float(e->speed)) ||
+        fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(0))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *fc_json_param_values(const fc_params *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; o && i < fc_param_count; i++)
+        if (fc_json_attach(o, fc_param_table[i].name, fc_param_value_json(p, &fc_param_table[i]))) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+    return o;
+}
+
+/* {"name", "description"}, the entry of a solver or a scene. */
+static cJSON *named_entry(const char *name, const char *description)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "name", cJSON_CreateString(name)) ||
+        fc_json_attach(o, "description", cJSON_CreateString(description))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *fc_json_solvers(void)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; list && fc_solvers[i]; i++)
+        if (fc_json_attach(list, NULL, named_entry(fc_solvers[i]->name, fc_solvers[i]->description))) {
+            cJSON_Delete(list);
+            return NULL;
+        }
+    return list;
+}
+
+/* Appends the scene's entry when its file parses (a broken file is left out, not an error);
+ * 0, or -1 when out of memory. */
+static int add_scene_entry(cJSON *list, const char *dir, const char *name)
+{
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/%s.json", dir, name);
+    fc_scene scene;
+    if (fc_scene_parse_file(&scene, path, err, sizeof err) != 0) return 0;
+    int rc = fc_json_attach(list, NULL, named_entry(name, scene.description));
+    fc_scene_free(&scene);
+    return rc;
+}
+
+cJSON *fc_json_scenes(void)
+{
+    const char *dir = fc_scenes_dir();
+    size_t count = 0;
+    char **names = fc_scene_list(dir, &count);
+    if (!names) return NULL;
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < count; i++)
+        if (add_scene_entry(list, dir, names[i])) {
+            cJSON_Delete(list);
+            list = NULL;
+        }
+    fc_scene_list_free(names, count);
+    return list;
+}
+
+static cJSON *domain_json(const fc_world *w)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "min", fc_json_vector(w->domain_lo)) ||
+        fc_json_attach(o, "max", fc_json_vector(w->domain_hi))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *emitters_json(const fc_world *w)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < w->emitter_count; i++)
+        if (fc_json_attach(list, NULL, fc_json_emitter(&w->emitters[i]))) {
+            cJSON_Delete(list);
+            return NULL;
+        }
+    return list;
+}
+
+/* {"id", "shape", "position", "radius" | "half_extents"} of a sphere or box. */
+static cJSON *collider_json(const fc_shape *s)
+{
+    int sphere = s->kind == FC_SHAPE_SPHERE;
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(s->id)) ||
+        fc_json_attach(o, "shape", cJSON_CreateString(sphere ? "sphere" : "box")) ||
+        fc_json_attach(o, "position", fc_json_vector(s->center)) ||
+        (sphere ? fc_json_attach(o, "radius", fc_json_float(s->radius))
+                : fc_json_attach(o, "half_extents", fc_json_vector(s->half)))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The colliders a client can move: spheres and boxes. */
+static cJSON *colliders_json(const fc_world *w)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < w->collider_count; i++) {
+        const fc_shape *s = &w->colliders[i];
+        if (s->kind == FC_SHAPE_PLANE) continue;
+        if (fc_json_attach(list, NULL, collider_json(s))) {
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+int fc_json_add_world_content(cJSON *state, const fc_world *w)
+{
+    return fc_json_attach(state, "domain", domain_json(w)) ||
+                   fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
+                   fc_json_attach(state, "emitters", emitters_json(w)) ||
+                   fc_json_attach(state, "colliders", colliders_json(w))
+               ? -1
+               : 0;
+}
+
+static int is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int fc_scene_find_shipped(const char *name, char *path, size_t pathlen)
+{
+    static const char suffix[] = ".json";
+    const size_t suffix_len = sizeof suffix - 1, len = strlen(name);
+    int base_len = (int)(len > suffix_len && strcmp(name + len - suffix_len, suffix) == 0 ? len - suffix_len : len);
+    if (!pathlen) return -1;
+    int n = snprintf(path, pathlen, "%s/%.*s%s", fc_scenes_dir(), base_len, name, suffix);
+    if (base_len > 0 && n >= 0 && (size_t)n < pathlen && is_regular_file(path)) return 0;
+    path[0] = '\0';
+    return -1;
+}

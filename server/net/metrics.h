@@ -1,0 +1,24 @@
+/* The server's counters and their Prometheus text exposition (GET /metrics). */
+#ifndef FC_METRICS_H
+#define FC_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/world_host.h"
+#include "message.h"
+
+typedef struct fc_metrics {
+    uint64_t frames_sent, bytes_sent, frames_skipped, commands;
+    uint64_t errors[FC_ERR_COUNT];
+    uint64_t connections_total;
+} fc_metrics;
+
+/* Writes the exposition into a malloc'd string (*len its length); NULL when out of memory. */
+char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *worlds, int world_count,
+                        size_t *len);
+
+/* The process's resident memory in bytes (/proc/self/statm), 0 when unknown. */
+uint64_t fc_process_rss_bytes(void);
+
+#endif

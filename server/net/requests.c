@@ -1,0 +1,302 @@
+/* What each client message does on the network thread (PROTOCOL.md section 2): session and
+ * subscription requests are answered here, world requests are checked and queued to the world. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params_json.h"
+#include "core/solver.h"
+#include "host/world_json.h"
+#include "net/net.h"
+
+void fc_requests_error(fc_session *c, const fc_message_error *err)
+{
+    if (err->code > FC_ERR_NONE && err->code < FC_ERR_COUNT) c->server->metrics.errors[err->code]++;
+    fc_session_queue(c, fc_reply_error(err));
+}
+
+static void reply_ack(fc_session *c, const fc_message_error *request, cJSON *applied)
+{
+    fc_session_queue(c, fc_reply_ack(request->id, request->request, applied));
+    cJSON_Delete(applied);
+}
+
+/* The world the message names, or NULL after answering unknown_world. */
+static fc_world_host *named_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    const cJSON *world = cJSON_GetObjectItemCaseSensitive(msg, "world");
+    uint32_t id = cJSON_IsNumber(world) ? (uint32_t)world->valuedouble : 0;
+    fc_world_host *host = fc_server_find_world(c->server, id);
+    if (!host) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_WORLD, "world", "no world has the id %u (list_worlds gives them)",
+                             (unsigned)id);
+        fc_requests_error(c, err);
+    }
+    return host;
+}
+
+static fc_subscription *subscription_of(fc_session *c, fc_world_host *host)
+{
+    for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
+        if (c->sub[k].host == host) return &c->sub[k];
+    return NULL;
+}
+
+/* ---- hello ----------------------------------------------------------------------------------- */
+
+/* Compares in time independent of where the strings differ. */
+static int same_secret(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned char diff = (unsigned char)(la != lb);
+    for (size_t i = 0; i < la; i++) diff |= (unsigned char)(a[i] ^ b[i % (lb ? lb : 1)]);
+    return diff == 0;
+}
+
+static cJSON *limits_json(const fc_server *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "max_message_bytes", FC_MESSAGE_MAX_BYTES);
+    cJSON_AddNumberToObject(o, "max_depth", FC_MESSAGE_MAX_DEPTH);
+    cJSON_AddNumberToObject(o, "max_number_chars", FC_MESSAGE_MAX_NUMBER_CHARS);
+    cJSON_AddNumberToObject(o, "messages_per_second", FC_MESSAGE_RATE_PER_S);
+    cJSON_AddNumberToObject(o, "max_fps", 120);
+    cJSON_AddNumberToObject(o, "max_worlds", s->options.max_worlds);
+    cJSON_AddNumberToObject(o, "max_clients", s->options.max_clients);
+    return o;
+}
+
+static void hello(fc_session *c, const cJSON *msg, const fc_message_error *request)
+{
+    fc_server *s = c->server;
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(msg, "token");
+    c->said_hello = 1;
+    c->control = !s->options.token || (cJSON_IsString(token) && same_secret(token->valuestring, s->options.token));
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "welcome");
+    cJSON_AddItemToObject(o, "id", cJSON_Parse(request->id));
+    cJSON *server = cJSON_AddObjectToObject(o, "server");
+    cJSON_AddStringToObject(server, "name", "fluidcast");
+    cJSON_AddStringToObject(server, "version", FLUIDCAST_VERSION);
+    cJSON_AddNumberToObject(o, "protocol", FC_MESSAGE_PROTOCOL_VERSION);
+    cJSON_AddStringToObject(o, "role", c->control ? "control" : "watch");
+    cJSON_AddNumberToObject(o, "client", (double)c->id);
+    fc_blob *worlds = fc_server_worlds_message(s, NULL);
+    cJSON *parsed = worlds ? cJSON_Parse((const char *)worlds->data) : NULL;
+    fc_blob_unref(worlds);
+    cJSON_AddItemToObject(o, "worlds", parsed ? cJSON_DetachItemFromObject(parsed, "worlds") : cJSON_CreateArray());
+    cJSON_Delete(parsed);
+    cJSON_AddItemToObject(o, "scenes", s->scenes_json ? cJSON_Duplicate(s->scenes_json, 1) : cJSON_CreateArray());
+    cJSON_AddItemToObject(o, "solvers", fc_json_solvers());
+    cJSON_AddItemToObject(o, "parameters", fc_params_json_table());
+    cJSON_AddItemToObject(o, "limits", limits_json(s));
+    fc_session_queue(c, fc_reply_json(o));
+    cJSON_Delete(o);
+}
+
+/* ---- subscriptions ------------------------------------------------------------------------------ */
+
+/* The smallest tier whose frame rate fits max_fps (PROTOCOL.md 5). */
+static unsigned tier_for(double world_fps, double max_fps)
+{
+    unsigned tier = 1;
+    while (tier < FC_FRAME_MAX_TIER && world_fps / tier > max_fps + 1e-9) tier *= 2;
+    return tier;
+}
+
+static uint32_t attributes_of(const cJSON *list, cJSON *names)
+{
+    uint32_t mask = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list)
+        for (int a = 0; a < FC_ATTR_COUNT; a++)
+            if (cJSON_IsString(item) && strcmp(item->valuestring, fc_attribute_names[a]) == 0) mask |= 1u << a;
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        if (mask & (1u << a)) cJSON_AddItemToArray(names, cJSON_CreateString(fc_attribute_names[a]));
+    return mask;
+}
+
+static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    fc_subscription *sub = subscription_of(c, host);
+    if (!sub) sub = subscription_of(c, NULL);
+    if (!sub) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "world", "a client watches at most %d worlds at once",
+                             FC_SESSION_MAX_SUBSCRIPTIONS);
+        fc_requests_error(c, err);
+        return;
+    }
+    const cJSON *bits = cJSON_GetObjectItemCaseSensitive(msg, "bits");
+    const cJSON *max_fps = cJSON_GetObjectItemCaseSensitive(msg, "max_fps");
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddNumberToObject(applied, "world", host->id);
+    cJSON *names = cJSON_AddArrayToObject(applied, "attributes");
+    memset(sub, 0, sizeof *sub);
+    sub->host = host;
+    sub->attributes = attributes_of(cJSON_GetObjectItemCaseSensitive(msg, "attributes"), names);
+    sub->bits = cJSON_IsNumber(bits) ? (unsigned)bits->valuedouble : FC_FRAME_MAX_BITS;
+    sub->max_fps = cJSON_IsNumber(max_fps) ? max_fps->valuedouble : 30.0;
+    sub->base_tier = sub->tier = tier_for(c->server->options.fps, sub->max_fps);
+    sub->clean_since = fc_host_now();
+    cJSON_AddNumberToObject(applied, "max_fps", sub->max_fps);
+    cJSON_AddNumberToObject(applied, "bits", sub->bits);
+    reply_ack(c, err, applied);
+    fc_server_update_demands(c->server, host);
+    fc_streams_want_key(&host->streams, sub->bits, sub->tier);
+    fc_world_host_wake(host);
+    sub->key_asked = 1;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void unsubscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    fc_session_forget_world(c, host);
+    fc_server_update_demands(c->server, host);
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddNumberToObject(applied, "world", host->id);
+    cJSON_AddBoolToObject(applied, "subscribed", 0);
+    reply_ack(c, err, applied);
+}
+
+static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    fc_subscription *sub = subscription_of(c, host);
+    if (!sub) {
+        fc_message_error_set(err, FC_ERR_NOT_SUBSCRIBED, "world", "this client does not watch world %u; subscribe first",
+                             (unsigned)host->id);
+        fc_requests_error(c, err);
+        return;
+    }
+    sub->in_chain = 0;
+    fc_streams_want_key(&host->streams, sub->bits, sub->tier);
+    fc_world_host_wake(host);
+    sub->key_asked = 1;
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddNumberToObject(applied, "world", host->id);
+    reply_ack(c, err, applied);
+}
+
+/* ---- worlds ------------------------------------------------------------------------------------ */
+
+static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_server *s = c->server;
+    fc_command *cmd = calloc(1, sizeof *cmd);
+    if (!cmd) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
+        fc_requests_error(c, err);
+        return;
+    }
+    fc_world_spec spec;
+    memset(&spec, 0, sizeof spec);
+    int failed = fc_command_from_message(msg, c->id, cmd, err);
+    if (!failed && s->world_count + s->starting_count >= s->options.max_worlds) {
+        fc_message_error_set(err, FC_ERR_WORLD_LIMIT, NULL, "the server runs its maximum of %d worlds; close one first",
+                             s->options.max_worlds);
+        failed = 1;
+    }
+    if (!failed && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s' (welcome.scenes lists them)",
+                             cmd->u.load.scene);
+        failed = 1;
+    }
+    if (!failed && cmd->u.load.solver[0] && !fc_solver_find(cmd->u.load.solver)) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "no solver is named '%s' (welcome.solvers lists them)",
+                             cmd->u.load.solver);
+        failed = 1;
+    }
+    if (failed) {
+        fc_requests_error(c, err);
+        free(cmd);
+        return;
+    }
+    snprintf(spec.scene, sizeof spec.scene, "%s", cmd->u.load.scene);
+    snprintf(spec.name, sizeof spec.name, "%s", cmd->u.load.name);
+    snprintf(spec.solver, sizeof spec.solver, "%s", cmd->u.load.solver);
+    spec.realtime = cmd->u.load.realtime;
+    spec.fps = s->options.fps;
+    spec.values = cmd->u.load.values;
+    free(cmd);
+    fc_world_host *host = fc_world_host_start(s->next_world_id, &spec, 1, &s->mailbox, c->id, err->id);
+    if (!host) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
+        fc_requests_error(c, err);
+        return;
+    }
+    s->next_world_id++;
+    s->starting[s->starting_count++] = host;
+    fc_session_expect(c, host);
+}
+
+static void close_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    uint32_t id = host->id;
+    fc_server_close_world(c->server, host);
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddNumberToObject(applied, "world", id);
+    reply_ack(c, err, applied);
+    fc_server_broadcast_worlds(c->server);
+}
+
+/* set, emitters, colliders, pause, resume, step, reset, load_scene, set_solver: checked here
+ * against the parameter table, then applied by the world between two steps. */
+static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    fc_command *cmd = calloc(1, sizeof *cmd);
+    if (!cmd) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
+    } else if (fc_command_from_message(msg, c->id, cmd, err) == 0) {
+        snprintf(cmd->id, sizeof cmd->id, "%s", err->id);
+        if (fc_world_host_post(host, cmd) == 0) {
+            fc_session_expect(c, host);
+            return;
+        }
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "world %u has too many requests waiting; try again",
+                             (unsigned)host->id);
+    }
+    free(cmd);
+    fc_requests_error(c, err);
+}
+
+void fc_requests_handle(fc_session *c, const char *text, size_t len)
+{
+    fc_message_error err;
+    cJSON *msg = NULL;
+    if (fc_message_parse(text, len, &err, &msg)) {
+        fc_requests_error(c, &err);
+        return;
+    }
+    fc_message_note_request(msg, &err);
+    fc_message_type type = fc_message_type_of(msg);
+    if (!c->said_hello && type != FC_MSG_HELLO) {
+        fc_message_error_set(&err, FC_ERR_NOT_READY, NULL, "send hello first");
+        fc_requests_error(c, &err);
+    } else if (fc_message_needs_control(type) && !c->control) {
+        fc_message_error_set(&err, FC_ERR_FORBIDDEN, NULL,
+                             "%s needs the control role; this client watches (hello with the server's token)",
+                             fc_message_type_name(type));
+        fc_requests_error(c, &err);
+    } else {
+        switch (type) {
+        case FC_MSG_HELLO: hello(c, msg, &err); break;
+        case FC_MSG_LIST_WORLDS: fc_session_queue(c, fc_server_worlds_message(c->server, err.id)); break;
+        case FC_MSG_SUBSCRIBE: subscribe(c, msg, &err); break;
+        case FC_MSG_UNSUBSCRIBE: unsubscribe(c, msg, &err); break;
+        case FC_MSG_KEY_REQUEST: key_request(c, msg, &err); break;
+        case FC_MSG_CREATE_WORLD: create_world(c, msg, &err); break;
+        case FC_MSG_CLOSE_WORLD: close_world(c, msg, &err); break;
+        default: world_command(c, msg, &err); break;
+        }
+    }
+    cJSON_Delete(msg);
+}

@@ -1,0 +1,373 @@
+/* The server: the libwebsockets context and its service loop (the network thread), the worlds,
+ * the mailbox from world threads, signals and shutdown. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "host/world_json.h"
+#include "net/net.h"
+
+#define SHUTDOWN_GRACE_S 2.0   /* clients get this long to receive bye before the server exits */
+#define TICK_US (250 * 1000)   /* housekeeping: stats, tier changes, shutdown */
+
+/* The WebSocket protocol first: it also takes upgrades that name no subprotocol. */
+static const struct lws_protocols protocols[] = {
+    {FC_MESSAGE_SUBPROTOCOL, fc_session_callback, sizeof(fc_session), 16384, 0, NULL, FC_FRAGMENT_BYTES},
+    {"fluidcast-http", fc_http_callback, sizeof(fc_http_session), 0, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0}};
+
+/* ---- worlds ------------------------------------------------------------------------------------ */
+
+fc_world_host *fc_server_find_world(fc_server *s, uint32_t id)
+{
+    for (int i = 0; i < s->world_count; i++)
+        if (s->worlds[i]->id == id) return s->worlds[i];
+    return NULL;
+}
+
+void fc_server_share_threads(fc_server *s)
+{
+    int worlds = s->world_count + s->starting_count;
+    int share = worlds ? s->options.threads / worlds : s->options.threads;
+    if (share < 1) share = 1;
+    for (int i = 0; i < s->world_count; i++) atomic_store(&s->worlds[i]->threads, share);
+    for (int i = 0; i < s->starting_count; i++) atomic_store(&s->starting[i]->threads, share);
+}
+
+void fc_server_update_demands(fc_server *s, fc_world_host *host)
+{
+    fc_stream_demands d;
+    memset(&d, 0, sizeof d);
+    for (fc_session *c = s->sessions; c; c = c->next)
+        for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
+            const fc_subscription *sub = &c->sub[k];
+            if (sub->host != host) continue;
+            fc_stream_demand *demand = &d.of[sub->bits - FC_FRAME_MIN_BITS][fc_stream_tier_index(sub->tier)];
+            demand->subscribers++;
+            demand->attributes |= sub->attributes;
+        }
+    fc_streams_set_demands(&host->streams, &d);
+}
+
+static int subscribers_of(fc_server *s, fc_world_host *host)
+{
+    int n = 0;
+    for (fc_session *c = s->sessions; c; c = c->next)
+        for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) n += c->sub[k].host == host;
+    return n;
+}
+
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "worlds");
+    cJSON_AddItemToObject(o, "id", id ? cJSON_Parse(id) : cJSON_CreateNull());
+    cJSON *list = cJSON_AddArrayToObject(o, "worlds");
+    for (int i = 0; i < s->world_count; i++) {
+        fc_world_info info;
+        fc_world_host_info(s->worlds[i], &info, NULL);
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddNumberToObject(w, "id", s->worlds[i]->id);
+        cJSON_AddStringToObject(w, "name", info.name);
+        cJSON_AddStringToObject(w, "scene", info.scene);
+        cJSON_AddStringToObject(w, "solver", info.solver);
+        cJSON_AddBoolToObject(w, "paused", info.paused);
+        cJSON_AddBoolToObject(w, "realtime", info.realtime);
+        cJSON_AddNumberToObject(w, "particles", (double)info.particles);
+        cJSON_AddNumberToObject(w, "subscribers", subscribers_of(s, s->worlds[i]));
+        cJSON_AddItemToArray(list, w);
+    }
+    fc_blob *b = fc_reply_json(o);
+    cJSON_Delete(o);
+    return b;
+}
+
+void fc_server_broadcast_worlds(fc_server *s)
+{
+    for (fc_session *c = s->sessions; c; c = c->next)
+        if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL));
+}
+
+static void remove_from(fc_world_host **list, int *count, fc_world_host *host)
+{
+    for (int i = 0; i < *count; i++)
+        if (list[i] == host) {
+            list[i] = list[--*count];
+            return;
+        }
+}
+
+void fc_server_close_world(fc_server *s, fc_world_host *host)
+{
+    remove_from(s->worlds, &s->world_count, host);
+    for (fc_session *c = s->sessions; c; c = c->next) fc_session_forget_world(c, host);
+    fc_world_host_stop(host);
+    fc_server_share_threads(s);
+}
+
+/* ---- the mailbox --------------------------------------------------------------------------------- */
+
+/* Counts an error reply that a world thread made, by its code, for /metrics. */
+static void count_error_reply(fc_server *s, const fc_blob *text)
+{
+    if (!text || !strstr((const char *)text->data, "\"type\":\"error\"")) return;
+    cJSON *reply = cJSON_Parse((const char *)text->data);
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(reply, "code");
+    fc_error_code n = cJSON_IsString(code) ? fc_error_code_from_name(code->valuestring) : FC_ERR_NONE;
+    if (n != FC_ERR_NONE) s->metrics.errors[n]++;
+    cJSON_Delete(reply);
+}
+
+static void deliver(fc_server *s, fc_post *p)
+{
+    fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
+    fc_blob *text = p->text;
+    p->text = NULL;
+    count_error_reply(s, text);
+    if (p->kind == FC_POST_WORLD_READY) {
+        remove_from(s->starting, &s->starting_count, p->host);
+        s->worlds[s->world_count++] = p->host;
+    }
+    if (c) fc_session_fill(c, p->host, text);
+    else fc_blob_unref(text);
+    if (p->kind == FC_POST_WORLD_FAILED) {
+        remove_from(s->starting, &s->starting_count, p->host);
+        fc_world_host_stop(p->host);
+    }
+    if (p->kind == FC_POST_WORLD_READY || p->kind == FC_POST_WORLD_FAILED) fc_server_share_threads(s);
+    if (p->kind == FC_POST_WORLD_READY) fc_server_broadcast_worlds(s);
+}
+
+static volatile sig_atomic_t signal_seen;
+
+void fc_server_on_wake(fc_server *s)
+{
+    for (fc_post *p = fc_mailbox_take(&s->mailbox, 0), *next; p; p = next) {
+        next = p->next;
+        deliver(s, p);
+        fc_post_free(p);
+    }
+    if (signal_seen && !s->shutting_down) {
+        s->shutting_down = 1;
+        s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
+        for (fc_session *c = s->sessions; c; c = c->next) c->closing = 1;
+    }
+    lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
+}
+
+/* ---- signals: a thread waits for them, the others block them ------------------------------------ */
+
+typedef struct signal_watch {
+    sigset_t set;
+    fc_server *server;
+} signal_watch;
+
+static void *signal_thread(void *arg)
+{
+    signal_watch *w = arg;
+    int sig = 0;
+    while (sigwait(&w->set, &sig) == 0) {
+        if (sig == SIGUSR1) return NULL; /* the server is done: stop waiting */
+        signal_seen = 1;
+        lws_cancel_service(w->server->context);
+    }
+    return NULL;
+}
+
+/* ---- the service loop ------------------------------------------------------------------------------ */
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    fc_server *s = lws_container_of(sul, fc_server, tick);
+    if (s->shutting_down && (!s->sessions || fc_host_now() > s->shutdown_deadline)) s->done = 1;
+    lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
+    lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
+}
+
+static void wake_network(void *context)
+{
+    lws_cancel_service(context);
+}
+
+
+/* /healthz and /metrics are answered by fc_http_callback; "/" serves the built viewer, or a page
+ * saying how to build it when it is missing. */
+static struct lws_http_mount mounts[3];
+
+static void set_up_mounts(fc_server *s)
+{
+    memset(mounts, 0, sizeof mounts);
+    static const char *const dynamic[] = {"/healthz", "/metrics"};
+    for (int i = 0; i < 2; i++) {
+        mounts[i].mount_next = &mounts[i + 1];
+        mounts[i].mountpoint = dynamic[i];
+        mounts[i].mountpoint_len = (unsigned char)strlen(dynamic[i]);
+        mounts[i].origin = "fluidcast-http";
+        mounts[i].origin_protocol = LWSMPRO_CALLBACK;
+    }
+    mounts[2].mountpoint = "/";
+    mounts[2].mountpoint_len = 1;
+    if (s->web_dir_ok) {
+        mounts[2].origin = s->options.web_dir;
+        mounts[2].origin_protocol = LWSMPRO_FILE;
+        mounts[2].def = "index.html";
+    } else {
+        mounts[2].origin = "fluidcast-http";
+        mounts[2].origin_protocol = LWSMPRO_CALLBACK;
+    }
+}
+
+static int is_directory_with_index(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/index.html", dir ? dir : "");
+    return dir && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int start_default_world(fc_server *s)
+{
+    fc_world_spec spec;
+    memset(&spec, 0, sizeof spec);
+    snprintf(spec.scene_path, sizeof spec.scene_path, "%s", s->options.scene_path);
+    snprintf(spec.scene, sizeof spec.scene, "%s", s->options.scene);
+    spec.realtime = s->options.realtime;
+    spec.fps = s->options.fps;
+    spec.values = s->options.values;
+    fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
+    if (!host) {
+        fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
+        return -1;
+    }
+    for (;;) { /* wait for the scene to load (the network thread does not run yet) */
+        fc_post *p = fc_mailbox_take(&s->mailbox, 1.0);
+        for (fc_post *next; p; p = next) {
+            next = p->next;
+            int kind = p->kind;
+            if (kind == FC_POST_WORLD_FAILED && p->text) {
+                cJSON *reply = cJSON_Parse((const char *)p->text->data);
+                const cJSON *message = cJSON_GetObjectItemCaseSensitive(reply, "message");
+                fprintf(stderr, "fluidcast serve: %s\n", cJSON_IsString(message) ? message->valuestring : "scene failed");
+                cJSON_Delete(reply);
+            }
+            fc_post_free(p);
+            if (kind == FC_POST_WORLD_FAILED) {
+                fc_world_host_stop(host);
+                return -1;
+            }
+            if (kind == FC_POST_WORLD_READY) {
+                s->worlds[s->world_count++] = host;
+                return 0;
+            }
+        }
+    }
+}
+
+static void print_banner(fc_server *s, int port)
+{
+    fc_world_info info;
+    fc_world_host_info(s->worlds[0], &info, NULL);
+    const char *host = s->options.bind;
+    int ipv6 = strchr(host, ':') != NULL;
+    if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) host = "localhost";
+    printf("fluidcast %s: world 1 '%s' (%s, %zu particles, %d threads)\n", FLUIDCAST_VERSION, info.name, info.solver,
+           info.particles, s->options.threads);
+    printf("fluidcast: open http://%s%s%s:%d/ in a browser%s\n", ipv6 && host == s->options.bind ? "[" : "", host,
+           ipv6 && host == s->options.bind ? "]" : "", port,
+           s->options.token ? " (controllers add ?token=... to the URL)" : "");
+    if (!s->web_dir_ok)
+        printf("fluidcast: the viewer is not built (%s/index.html is missing): cd web && npm ci && npm run build\n",
+               s->options.web_dir);
+    fflush(stdout);
+}
+
+static void shut_down(fc_server *s)
+{
+    while (s->world_count) fc_server_close_world(s, s->worlds[0]);
+    while (s->starting_count) {
+        fc_world_host *h = s->starting[--s->starting_count];
+        fc_world_host_stop(h);
+    }
+}
+
+int fc_server_run(const fc_server_options *options)
+{
+    static fc_server server;
+    fc_server *s = &server;
+    memset(s, 0, sizeof *s);
+    s->options = *options;
+    s->next_world_id = 1;
+    s->web_dir_ok = is_directory_with_index(options->web_dir);
+    char err[256];
+    if (fc_message_init(err, sizeof err)) {
+        fprintf(stderr, "fluidcast serve: %s\n", err);
+        return 1;
+    }
+    signal_watch watch = {.server = s};
+    sigemptyset(&watch.set);
+    sigaddset(&watch.set, SIGINT);
+    sigaddset(&watch.set, SIGTERM);
+    sigaddset(&watch.set, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &watch.set, NULL); /* every thread started from here blocks them */
+    signal(SIGPIPE, SIG_IGN);
+    if (fc_mailbox_init(&s->mailbox)) return 1;
+    s->scenes_json = fc_json_scenes();
+    int status = 1;
+    if (start_default_world(s)) goto out;
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    set_up_mounts(s);
+    info.port = options->port;
+    info.iface = options->bind;
+    info.protocols = protocols;
+    info.mounts = mounts;
+    info.user = s;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6 * !strchr(options->bind, ':');
+    info.count_threads = 1;
+    info.fd_limit_per_thread = (unsigned)(options->max_clients + 64);
+    info.timeout_secs = 10;
+    s->context = lws_create_context(&info);
+    if (!s->context) {
+        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (in use, or not an address of this machine)\n",
+                options->bind, options->port);
+        goto out;
+    }
+    struct lws_vhost *vhost = lws_get_vhost_by_name(s->context, "default");
+    int port = vhost ? lws_get_vhost_listen_port(vhost) : options->port;
+    fc_mailbox_set_wake(&s->mailbox, wake_network, s->context);
+    pthread_t watcher;
+    int watching = pthread_create(&watcher, NULL, signal_thread, &watch) == 0;
+    print_banner(s, port);
+    lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
+    lws_cancel_service(s->context); /* deliver what the world posted before the loop ran */
+    while (!s->done && lws_service(s->context, 0) >= 0) {}
+    fc_mailbox_set_wake(&s->mailbox, NULL, NULL);
+    shut_down(s);
+    lws_context_destroy(s->context);
+    if (watching) {
+        pthread_kill(watcher, SIGUSR1);
+        pthread_join(watcher, NULL);
+    }
+    status = 0;
+    printf("fluidcast: stopped\n");
+out:
+    shut_down(s);
+    for (fc_post *p = fc_mailbox_take(&s->mailbox, 0), *next; p; p = next) {
+        next = p->next;
+        fc_post_free(p);
+    }
+    fc_mailbox_free(&s->mailbox);
+    cJSON_Delete(s->scenes_json);
+    fc_message_cleanup();
+    return status;
+}

@@ -1,0 +1,27 @@
+/* fluidcast serve: one port for the viewer's files, /healthz, /metrics and the WebSocket
+ * protocol; worlds on their own threads; clients watched over by one network thread. */
+#ifndef FC_SERVER_H
+#define FC_SERVER_H
+
+#include "host/command.h"
+
+#define FC_WORLDS_MAX 64 /* worlds one server runs at most (--max-worlds) */
+
+typedef struct fc_server_options {
+    const char *scene_path;  /* the default world's scene file */
+    const char *scene;       /* its name as given */
+    int port;                /* 0: any free port */
+    const char *bind;        /* address to listen on */
+    const char *token;       /* NULL: every client may control */
+    int max_clients, max_worlds;
+    int threads;             /* OpenMP threads shared by all worlds */
+    double fps;              /* frames published per second and world, at most */
+    int realtime;            /* the default world follows the wall clock */
+    const char *web_dir;     /* the built viewer (web/dist) */
+    fc_param_values values;  /* --set, on top of the scene's */
+} fc_server_options;
+
+/* Runs until SIGINT or SIGTERM; returns the process exit status (0 after a clean shutdown). */
+int fc_server_run(const fc_server_options *options);
+
+#endif

@@ -1,0 +1,462 @@
+/* One WebSocket client: reassembles and rate-limits its messages, and writes its replies, the
+ * states, stats and particle frames of the worlds it watches (PROTOCOL.md sections 1 and 5). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net.h"
+
+#define TIER_UP_AFTER_S 3.0     /* frames taken without a miss before moving up a tier */
+#define STATS_INTERVAL_S 0.5
+
+fc_session *fc_session_find(fc_server *s, uint64_t id)
+{
+    for (fc_session *c = s->sessions; c; c = c->next)
+        if (c->id == id) return c;
+    return NULL;
+}
+
+/* ---- replies, in request order ---------------------------------------------------------------- */
+
+static fc_reply_slot *slot_at(fc_session *c, unsigned i)
+{
+    return &c->replies[(c->reply_head + i) % FC_SESSION_MAX_REPLIES];
+}
+
+/* A client that lets this many replies pile up unread is dropped: its memory stays bounded. */
+static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for)
+{
+    if (c->reply_count == FC_SESSION_MAX_REPLIES) {
+        fc_blob_unref(text);
+        if (!c->closing) lws_set_timeout(c->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
+        c->closing = 1;
+        return -1;
+    }
+    fc_reply_slot *slot = slot_at(c, c->reply_count++);
+    slot->text = text;
+    slot->waiting_for = waiting_for;
+    lws_callback_on_writable(c->wsi);
+    return 0;
+}
+
+int fc_session_queue(fc_session *c, fc_blob *text)
+{
+    if (!text) return -1;
+    return reserve_slot(c, text, NULL);
+}
+
+int fc_session_expect(fc_session *c, fc_world_host *host)
+{
+    return reserve_slot(c, NULL, host);
+}
+
+void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
+{
+    for (unsigned i = 0; i < c->reply_count; i++) {
+        fc_reply_slot *slot = slot_at(c, i);
+        if (!slot->text && slot->waiting_for == host) {
+            slot->text = text;
+            slot->waiting_for = NULL;
+            lws_callback_on_writable(c->wsi);
+            return;
+        }
+    }
+    fc_blob_unref(text); /* no request waits for it (cannot happen; nothing to send it for) */
+}
+
+/* ---- subscriptions ------------------------------------------------------------------------- */
+
+void fc_session_forget_world(fc_session *c, fc_world_host *host)
+{
+    for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
+        if (c->sub[k].host == host) {
+            if (c->out.frame && c->out_sub == k) c->out_sub = -1; /* the frame finishes; nothing follows */
+            memset(&c->sub[k], 0, sizeof c->sub[k]);
+        }
+    for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
+        if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL;
+}
+
+/* ---- receiving ------------------------------------------------------------------------------- */
+
+/* The token bucket of PROTOCOL.md section 1: 0 when the message may be handled. The first
+ * message over the budget in a second gets rate_limited, the others are dropped silently. */
+static int over_rate_limit(fc_session *c)
+{
+    double now = fc_host_now();
+    c->tokens += (now - c->tokens_time) * FC_MESSAGE_RATE_PER_S;
+    if (c->tokens > FC_MESSAGE_RATE_PER_S) c->tokens = FC_MESSAGE_RATE_PER_S;
+    c->tokens_time = now;
+    if (c->tokens >= 1.0) {
+        c->tokens -= 1.0;
+        return 0;
+    }
+    if (now - c->limited_second >= 1.0) {
+        c->limited_second = now;
+        fc_message_error err = {.code = FC_ERR_RATE_LIMITED};
+        snprintf(err.id, sizeof err.id, "null");
+        fc_message_error_set(&err, FC_ERR_RATE_LIMITED, NULL, "more than %d messages in a second; this one was not applied",
+                             FC_MESSAGE_RATE_PER_S);
+        fc_requests_error(c, &err);
+    }
+    return 1;
+}
+
+static void message_error(fc_session *c, fc_error_code code, const char *text)
+{
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    snprintf(err.id, sizeof err.id, "null");
+    fc_message_error_set(&err, code, NULL, "%s", text);
+    fc_requests_error(c, &err);
+}
+
+static void message_complete(fc_session *c)
+{
+    c->server->metrics.commands++;
+    if (over_rate_limit(c)) return;
+    if (c->rx_binary)
+        message_error(c, FC_ERR_BAD_MESSAGE, "binary messages are server to client only; send JSON text");
+    else if (c->rx_too_large)
+        message_error(c, FC_ERR_TOO_LARGE, "the message is longer than 65536 bytes");
+    else
+        fc_requests_handle(c, c->rx, c->rx_len);
+}
+
+static int in_message(fc_session *c) { return c->rx_len || c->rx_too_large || c->rx_binary; }
+
+static void receive(fc_session *c, const void *in, size_t len)
+{
+    if (!in_message(c)) c->rx_binary = lws_frame_is_binary(c->wsi);
+    if (!c->rx_binary && !c->rx_too_large) {
+        if (c->rx_len + len > FC_MESSAGE_MAX_BYTES) {
+            c->rx_too_large = 1; /* the rest is read and dropped */
+        } else {
+            memcpy(c->rx + c->rx_len, in, len);
+            c->rx_len += len;
+        }
+    }
+    if (lws_is_final_fragment(c->wsi)) {
+        message_complete(c);
+        c->rx_len = 0;
+        c->rx_too_large = c->rx_binary = 0;
+    }
+}
+
+/* ---- sending ----------------------------------------------------------------------------------- */
+
+static int write_text(fc_session *c, fc_blob *text)
+{
+    int n = lws_write(c->wsi, text->data, text->len, LWS_WRITE_TEXT);
+    if (n < (int)text->len) return -1;
+    c->bytes_sent += text->len;
+    c->bytes_window += text->len;
+    c->server->metrics.bytes_sent += text->len;
+    return 0;
+}
+
+/* Lays out the client's view of a frame: the header with its own section count, the table entries
+ * and bodies of the sections it asked for (PROTOCOL.md 5, "Attributes"). */
+static void prepare_frame(fc_session *c, int k, fc_blob *frame)
+{
+    fc_outgoing_frame *o = &c->out;
+    const unsigned char *data = frame->data;
+    unsigned sections = fc_get_u16(data + FC_HDR_SECTIONS), kept = 0;
+    size_t body = FC_FRAME_HEADER_BYTES + (size_t)FC_FRAME_SECTION_ENTRY_BYTES * sections;
+    o->frame = frame;
+    o->parts = 1;
+    memcpy(o->header, data, FC_FRAME_HEADER_BYTES);
+    for (unsigned i = 0; i < sections; i++) {
+        const unsigned char *entry = data + FC_FRAME_HEADER_BYTES + FC_FRAME_SECTION_ENTRY_BYTES * i;
+        unsigned type = entry[0];
+        size_t length = fc_get_u32(entry + 4);
+        if (type < FC_SECTION_ATTRIBUTE || (c->sub[k].attributes & (1u << (type - FC_SECTION_ATTRIBUTE)))) {
+            memcpy(o->header + FC_FRAME_HEADER_BYTES + FC_FRAME_SECTION_ENTRY_BYTES * kept++, entry,
+                   FC_FRAME_SECTION_ENTRY_BYTES);
+            o->part[o->parts].data = data + body;
+            o->part[o->parts++].len = length;
+        }
+        body += length;
+    }
+    fc_put_u16(o->header + FC_HDR_SECTIONS, (uint16_t)kept);
+    o->part[0].data = o->header;
+    o->part[0].len = FC_FRAME_HEADER_BYTES + (size_t)FC_FRAME_SECTION_ENTRY_BYTES * kept;
+    o->total = 0;
+    for (int p = 0; p < o->parts; p++) o->total += o->part[p].len;
+    o->part_index = 0;
+    o->part_offset = o->sent = 0;
+    c->out_sub = k;
+}
+
+/* Writes fragments of the frame while the socket takes them; 0, or -1 when the connection failed. */
+static int continue_frame(fc_session *c)
+{
+    fc_outgoing_frame *o = &c->out;
+    for (int n = 0; n < FC_FRAGMENTS_PER_WRITABLE && o->frame; n++) {
+        if (n > 0 && lws_send_pipe_choked(c->wsi)) break;
+        size_t fill = 0;
+        unsigned char *chunk = c->chunk + LWS_PRE;
+        while (fill < FC_FRAGMENT_BYTES && o->part_index < o->parts) {
+            size_t left = o->part[o->part_index].len - o->part_offset;
+            size_t take = left < FC_FRAGMENT_BYTES - fill ? left : FC_FRAGMENT_BYTES - fill;
+            memcpy(chunk + fill, o->part[o->part_index].data + o->part_offset, take);
+            fill += take;
+            o->part_offset += take;
+            if (o->part_offset == o->part[o->part_index].len) o->part_index++, o->part_offset = 0;
+        }
+        int first = o->sent == 0, last = o->sent + fill == o->total;
+        int flags = (first ? LWS_WRITE_BINARY : LWS_WRITE_CONTINUATION) | (last ? 0 : LWS_WRITE_NO_FIN);
+        if (lws_write(c->wsi, chunk, fill, (enum lws_write_protocol)flags) < (int)fill) return -1;
+        o->sent += fill;
+        c->bytes_sent += fill;
+        c->bytes_window += fill;
+        c->server->metrics.bytes_sent += fill;
+        if (last) {
+            fc_blob_unref(o->frame);
+            o->frame = NULL;
+            c->server->metrics.frames_sent++;
+        }
+    }
+    if (o->frame) lws_callback_on_writable(c->wsi);
+    return 0;
+}
+
+static void ask_key(fc_subscription *sub)
+{
+    fc_streams_want_key(&sub->host->streams, sub->bits, sub->tier);
+    fc_world_host_wake(sub->host);
+    sub->key_asked = 1;
+}
+
+/* Moves a subscription to another tier: the client needs a key frame of that stream. */
+static void change_tier(fc_session *c, fc_subscription *sub, unsigned tier)
+{
+    sub->tier = tier;
+    sub->in_chain = 0;
+    sub->clean_since = fc_host_now();
+    fc_server_update_demands(c->server, sub->host);
+    ask_key(sub);
+}
+
+/* Picks the frame subscription k should get now (PROTOCOL.md 5): a key frame to enter the stream,
+ * else the delta that follows the last frame sent; a missed delta moves the client down a tier. */
+static fc_blob *next_frame(fc_session *c, fc_subscription *sub)
+{
+    fc_blob *newest, *key, *chosen = NULL;
+    fc_streams_newest(&sub->host->streams, sub->bits, sub->tier, &newest, &key);
+    double now = fc_host_now();
+    if (!sub->in_chain) {
+        if (key && newest && key->sequence == newest->sequence && key->sequence != sub->last_sequence) {
+            chosen = fc_blob_ref(key);
+            sub->in_chain = 1;
+            sub->key_asked = 0;
+        } else if (!sub->key_asked) {
+            ask_key(sub);
+        }
+    } else if (newest && newest->sequence != sub->last_sequence) {
+        if (newest->key || newest->reference == sub->last_sequence) {
+            chosen = fc_blob_ref(newest);
+        } else {
+            uint32_t missed = (newest->sequence - sub->last_sequence) / sub->tier;
+            missed = missed > 1 ? missed - 1 : 1;
+            sub->frames_skipped += missed;
+            c->server->metrics.frames_skipped += missed;
+            change_tier(c, sub, sub->tier < FC_FRAME_MAX_TIER ? sub->tier * 2 : sub->tier);
+        }
+    } else if (sub->tier > sub->base_tier && now - sub->clean_since >= TIER_UP_AFTER_S) {
+        change_tier(c, sub, sub->tier / 2);
+    }
+    fc_blob_unref(newest);
+    fc_blob_unref(key);
+    if (chosen) {
+        sub->last_sequence = chosen->sequence;
+        sub->frames_sent++;
+    }
+    return chosen;
+}
+
+static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
+{
+    fc_world_info info;
+    fc_world_host_info(sub->host, &info, NULL);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "stats");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", sub->host->id);
+    cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
+    cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
+    cJSON_AddNumberToObject(o, "particles", (double)info.particles);
+    cJSON_AddNumberToObject(o, "bytes_per_s", (double)c->bytes_per_s);
+    cJSON_AddNumberToObject(o, "frames_sent", (double)sub->frames_sent);
+    cJSON_AddNumberToObject(o, "frames_skipped", (double)sub->frames_skipped);
+    cJSON_AddNumberToObject(o, "tier", sub->tier);
+    cJSON_AddNumberToObject(o, "bits", sub->bits);
+    fc_blob *b = fc_reply_json(o);
+    cJSON_Delete(o);
+    return b;
+}
+
+static fc_blob *bye_message(void)
+{
+    static const char bye[] = "{\"type\":\"bye\",\"id\":null,\"reason\":\"shutdown\","
+                              "\"message\":\"the server is shutting down\"}";
+    return fc_blob_new(bye, sizeof bye - 1);
+}
+
+/* The next text message to send, in priority order: replies, bye, states, stats. */
+static fc_blob *next_text(fc_session *c)
+{
+    if (c->reply_count && slot_at(c, 0)->text) {
+        fc_reply_slot *slot = slot_at(c, 0);
+        fc_blob *text = slot->text;
+        slot->text = NULL;
+        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+        c->reply_count--;
+        return text;
+    }
+    if (c->reply_count && !slot_at(c, 0)->waiting_for) { /* a closed world's reply: skip it */
+        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+        c->reply_count--;
+        return next_text(c);
+    }
+    if (c->closing) {
+        if (c->bye_sent) return NULL;
+        c->bye_sent = 1;
+        return bye_message();
+    }
+    double now = fc_host_now();
+    for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
+        fc_subscription *sub = &c->sub[k];
+        if (!sub->host) continue;
+        uint64_t version = atomic_load(&sub->host->state_version);
+        if (version != sub->state_version) {
+            fc_world_info info;
+            fc_blob *state = NULL;
+            fc_world_host_info(sub->host, &info, &state);
+            sub->state_version = version;
+            if (state) return state;
+        }
+        if (now >= sub->next_stats) {
+            sub->next_stats = now + STATS_INTERVAL_S;
+            return stats_message(c, sub);
+        }
+    }
+    return NULL;
+}
+
+static int writable(fc_session *c)
+{
+    if (c->out.frame) return continue_frame(c);
+    fc_blob *text = next_text(c);
+    if (text) {
+        int failed = write_text(c, text);
+        fc_blob_unref(text);
+        if (!failed) lws_callback_on_writable(c->wsi);
+        return failed ? -1 : 0;
+    }
+    if (c->closing) {
+        if (c->reply_count) return 0; /* a world's reply is still to come */
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_GOINGAWAY, (unsigned char *)"shutdown", 8);
+        return -1;
+    }
+    for (int n = 0; n < FC_SESSION_MAX_SUBSCRIPTIONS; n++) {
+        int k = (c->next_sub + n) % FC_SESSION_MAX_SUBSCRIPTIONS;
+        if (!c->sub[k].host) continue;
+        fc_blob *frame = next_frame(c, &c->sub[k]);
+        if (frame) {
+            c->next_sub = (k + 1) % FC_SESSION_MAX_SUBSCRIPTIONS;
+            prepare_frame(c, k, frame);
+            return continue_frame(c);
+        }
+    }
+    return 0;
+}
+
+/* ---- the session's life -------------------------------------------------------------------------- */
+
+static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
+{
+    memset(c, 0, sizeof *c);
+    c->rx = malloc(FC_MESSAGE_MAX_BYTES + 1);
+    c->chunk = malloc(LWS_PRE + FC_FRAGMENT_BYTES);
+    if (!c->rx || !c->chunk) return -1;
+    c->server = s;
+    c->wsi = wsi;
+    c->id = ++s->next_session_id;
+    c->tokens = FC_MESSAGE_RATE_PER_S;
+    c->tokens_time = c->window_start = fc_host_now();
+    c->limited_second = -1e9;
+    c->out_sub = -1;
+    c->next = s->sessions;
+    s->sessions = c;
+    s->session_count++;
+    s->metrics.connections_total++;
+    if (s->shutting_down) c->closing = 1;
+    return 0;
+}
+
+static void close_session(fc_server *s, fc_session *c)
+{
+    for (fc_session **p = &s->sessions; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            s->session_count--;
+            break;
+        }
+    for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
+        fc_world_host *host = c->sub[k].host;
+        c->sub[k].host = NULL;
+        if (host) fc_server_update_demands(s, host);
+    }
+    while (c->reply_count) {
+        fc_blob_unref(slot_at(c, 0)->text);
+        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+        c->reply_count--;
+    }
+    fc_blob_unref(c->out.frame);
+    free(c->rx);
+    free(c->chunk);
+    c->rx = NULL, c->chunk = NULL, c->out.frame = NULL;
+}
+
+/* Rolls the per-second byte counter of the stats message. */
+static void roll_window(fc_session *c)
+{
+    double now = fc_host_now();
+    if (now - c->window_start < 1.0) return;
+    c->bytes_per_s = (uint64_t)((double)c->bytes_window / (now - c->window_start));
+    c->bytes_window = 0;
+    c->window_start = now;
+}
+
+int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    fc_server *s = lws_context_user(lws_get_context(wsi));
+    fc_session *c = user;
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return s->shutting_down || s->session_count >= s->options.max_clients;
+    case LWS_CALLBACK_ESTABLISHED:
+        if (open_session(s, c, wsi)) {
+            free(c->rx), free(c->chunk);
+            c->rx = NULL, c->chunk = NULL;
+            return -1;
+        }
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (c->rx) receive(c, in, len);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (!c->rx) return -1;
+        roll_window(c);
+        return writable(c);
+    case LWS_CALLBACK_CLOSED:
+        if (c->rx) close_session(s, c);
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        fc_server_on_wake(s);
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
