@@ -4,7 +4,12 @@
 
 #include <errno.h>
 #include <math.h>
+#ifdef _OPENMP
 #include <omp.h>
+#else
+static int omp_get_max_threads(void) { return 1; }
+static void omp_set_num_threads(int n) { (void)n; }
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

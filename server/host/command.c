@@ -53,19 +53,6 @@ static int not_live(fc_message_error *err, const fc_param_desc *d)
 
 /* ---- reading the fields of a validated message ---------------------------------------------- */
 
-/* The request's id as JSON text; integers in full (cJSON would print 2^53 - 1 with 15 digits). */
-static int request_id_text(const cJSON *message, char *out, size_t outlen)
-{
-    const cJSON *id = member(message, "id");
-    if (!id) return snprintf(out, outlen, "null"), 0;
-    if (cJSON_IsNumber(id)) return snprintf(out, outlen, "%.0f", id->valuedouble), 0;
-    char *text = cJSON_PrintUnformatted(id);
-    int fits = text && strlen(text) < outlen;
-    snprintf(out, outlen, "%s", fits ? text : "null");
-    free(text);
-    return fits ? 0 : -1;
-}
-
 static double number_or(const cJSON *object, const char *name, double fallback)
 {
     const cJSON *v = member(object, name);
@@ -288,10 +275,10 @@ int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *c
     memset(cmd, 0, sizeof *cmd);
     cmd->type = fc_message_type_of(message);
     cmd->client = client;
-    int id_failed = request_id_text(message, cmd->id, sizeof cmd->id);
+    fc_message_note_request(message, err); /* the id as JSON text, integers in full */
+    snprintf(cmd->id, sizeof cmd->id, "%s", err->id);
     cmd->world = (uint32_t)number_or(message, "world", 0.0);
     note_request(cmd, err);
-    if (id_failed) return out_of_memory(err);
     return read_fields(message, cmd, err);
 }
 

@@ -384,10 +384,12 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     snprintf(err.id, sizeof err.id, "%s", cmd->id);
     snprintf(err.request, sizeof err.request, "%s", fc_message_type_name(cmd->type));
     cJSON *applied = cJSON_CreateObject();
+    uint32_t epoch = h->epoch;
     int failed = apply_command(h, cmd, applied, &err);
     fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied);
     cJSON_Delete(applied);
     if (!failed) publish_state(h);
+    if (!failed && h->epoch != epoch) publish_frame(h); /* subscribers see the new content, paused or not */
     fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
     free(cmd);
 }

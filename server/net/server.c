@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,7 @@ static void deliver(fc_server *s, fc_post *p)
     if (p->kind == FC_POST_WORLD_READY) fc_server_broadcast_worlds(s);
 }
 
-static volatile sig_atomic_t signal_seen;
+static atomic_int signal_seen; /* set by the signal thread */
 
 void fc_server_on_wake(fc_server *s)
 {
@@ -155,7 +156,7 @@ void fc_server_on_wake(fc_server *s)
         deliver(s, p);
         fc_post_free(p);
     }
-    if (signal_seen && !s->shutting_down) {
+    if (atomic_load(&signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
         s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
         for (fc_session *c = s->sessions; c; c = c->next) c->closing = 1;
@@ -176,7 +177,7 @@ static void *signal_thread(void *arg)
     int sig = 0;
     while (sigwait(&w->set, &sig) == 0) {
         if (sig == SIGUSR1) return NULL; /* the server is done: stop waiting */
-        signal_seen = 1;
+        atomic_store(&signal_seen, 1);
         lws_cancel_service(w->server->context);
     }
     return NULL;

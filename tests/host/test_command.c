@@ -1,0 +1,581 @@
+/* Typed commands: messages to commands (every world command, parameter values and their errors),
+ * parameter values applied all or nothing, and set/emitter/collider requests applied to a world. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/colliders.h"
+#include "core/world.h"
+#include "host/command.h"
+#include "host/world_json.h"
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+/* The text through fc_message_parse (it must be schema-valid) and fc_command_from_message as
+ * client 7. Returns from_message's result, or -2 when the schema refused the text. */
+static int command_of(const char *text, fc_command *cmd, fc_message_error *err)
+{
+    cJSON *msg = NULL;
+    if (fc_message_parse(text, strlen(text), err, &msg)) {
+        CHECK(0, "the schema accepts %s: %s", text, err->message);
+        return -2;
+    }
+    int rc = fc_command_from_message(msg, 7, cmd, err);
+    cJSON_Delete(msg);
+    return rc;
+}
+
+/* The command must be refused with this code, field and (when given) this exact message. */
+static void expect_refused(const char *text, fc_error_code code, const char *field, const char *message)
+{
+    fc_command cmd;
+    fc_message_error err;
+    int rc = command_of(text, &cmd, &err);
+    CHECK(rc == -1, "%s is refused (rc %d)", text, rc);
+    CHECK(err.code == code, "%s: code %s, expected %s", text, fc_error_code_name(err.code), fc_error_code_name(code));
+    CHECK(strcmp(err.field, field) == 0, "%s: field '%s', expected '%s'", text, err.field, field);
+    if (message) CHECK(strcmp(err.message, message) == 0, "%s: message '%s', expected '%s'", text, err.message, message);
+}
+
+static double number_at(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static int vec_equals(const float v[3], float x, float y, float z)
+{
+    return v[0] == x && v[1] == y && v[2] == z;
+}
+
+/* The JSON array [x, y, z] equals the floats. */
+static int json_vec_equals(const cJSON *v, float x, float y, float z)
+{
+    float f[3];
+    int a = 0;
+    for (const cJSON *e = cJSON_IsArray(v) ? v->child : NULL; e && a < 3; e = e->next, a++)
+        f[a] = (float)e->valuedouble;
+    return a == 3 && vec_equals(f, x, y, z) && cJSON_GetArraySize(v) == 3;
+}
+
+/* ---- messages to commands -------------------------------------------------------------------- */
+
+static void test_set_values(void)
+{
+    fc_command cmd;
+    fc_message_error err;
+    int rc = command_of("{\"type\": \"set\", \"id\": \"req-1\", \"world\": 3, \"values\": {\"viscosity\": 0.25, "
+                        "\"substeps\": 7.0, \"clamp_negative_pressure\": false, \"equation_of_state\": \"linear\"}}",
+                        &cmd, &err);
+    CHECK(rc == 0, "set is read: %s", err.message);
+    CHECK(cmd.type == FC_MSG_SET && cmd.world == 3 && cmd.client == 7, "type, world, client");
+    CHECK(strcmp(cmd.id, "\"req-1\"") == 0, "id as JSON text: %s", cmd.id);
+    const fc_param_values *v = &cmd.u.set.values;
+    CHECK(v->count == 4, "4 values, got %zu", v->count);
+    if (v->count != 4) return;
+    const char *names[] = {"viscosity", "substeps", "clamp_negative_pressure", "equation_of_state"};
+    const double numbers[] = {0.25, 7, 0, FC_EOS_LINEAR};
+    for (int i = 0; i < 4; i++)
+        CHECK(strcmp(v->item[i].desc->name, names[i]) == 0 && v->item[i].number == numbers[i],
+              "value %d: %s = %g, expected %s = %g", i, v->item[i].desc->name, v->item[i].number, names[i],
+              numbers[i]);
+
+    CHECK(command_of("{\"type\": \"set\", \"id\": 9007199254740991, \"world\": 1, \"values\": {\"viscosity\": 1}}",
+                     &cmd, &err) == 0 && strcmp(cmd.id, "9007199254740991") == 0,
+          "an integer id in full: %s", cmd.id);
+    CHECK(command_of("{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 1}}", &cmd, &err) == 0 &&
+              strcmp(cmd.id, "null") == 0,
+          "no id: null, got %s", cmd.id);
+}
+
+static void test_value_errors(void)
+{
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 1, \"nosuch\": 2}}",
+                   FC_ERR_UNKNOWN_PARAMETER, "values.nosuch", NULL);
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 500}}", FC_ERR_BAD_VALUE,
+                   "values.viscosity", "values.viscosity: expected a number from 0 to 100 Pa s, got 500");
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": \"thick\"}}", FC_ERR_BAD_VALUE,
+                   "values.viscosity", "values.viscosity: expected a number from 0 to 100 Pa s, got \"thick\"");
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"substeps\": 2.5}}", FC_ERR_BAD_VALUE,
+                   "values.substeps", "values.substeps: expected an integer from 1 to 1000 steps, got 2.5");
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"substeps\": 0}}", FC_ERR_BAD_VALUE,
+                   "values.substeps", NULL);
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"clamp_negative_pressure\": 1}}",
+                   FC_ERR_BAD_VALUE, "values.clamp_negative_pressure",
+                   "values.clamp_negative_pressure: expected true or false, got 1");
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"equation_of_state\": \"cubic\"}}",
+                   FC_ERR_BAD_VALUE, "values.equation_of_state",
+                   "values.equation_of_state: expected one of tait, linear, got \"cubic\"");
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"boundary_erp\": 2}}", FC_ERR_BAD_VALUE,
+                   "values.boundary_erp", "values.boundary_erp: expected a number from 0 to 1, got 2");
+    /* checked in the order they appear */
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 500, \"nosuch\": 1}}",
+                   FC_ERR_BAD_VALUE, "values.viscosity", NULL);
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"nosuch\": 1, \"viscosity\": 500}}",
+                   FC_ERR_UNKNOWN_PARAMETER, "values.nosuch", NULL);
+    expect_refused("{\"type\": \"set\", \"world\": 1, \"values\": {\"particle_spacing\": 0.01}}", FC_ERR_NOT_LIVE,
+                   "values.particle_spacing",
+                   "values.particle_spacing: particle_spacing is set when the world is built; send it with reset or "
+                   "load_scene");
+    expect_refused("{\"type\": \"load_scene\", \"world\": 1, \"scene\": \"dam_break\", \"values\": {\"x\": 1}}",
+                   FC_ERR_UNKNOWN_PARAMETER, "values.x", NULL);
+
+    /* the error echoes the request */
+    fc_command cmd;
+    fc_message_error err;
+    command_of("{\"type\": \"set\", \"id\": 42, \"world\": 1, \"values\": {\"nosuch\": 1}}", &cmd, &err);
+    CHECK(strcmp(err.id, "42") == 0 && strcmp(err.request, "set") == 0, "error echoes id 42 and set: %s %s", err.id,
+          err.request);
+}
+
+static void test_init_values_outside_set(void)
+{
+    fc_command cmd;
+    fc_message_error err;
+    CHECK(command_of("{\"type\": \"reset\", \"world\": 2, \"values\": {\"particle_spacing\": 0.01}}", &cmd, &err) ==
+                  0 &&
+              cmd.type == FC_MSG_RESET && cmd.world == 2 && cmd.u.load.values.count == 1 &&
+              cmd.u.load.values.item[0].number == 0.01 && cmd.u.load.scene[0] == '\0',
+          "reset takes init parameters: %s", err.message);
+    CHECK(command_of("{\"type\": \"reset\", \"world\": 2}", &cmd, &err) == 0 && cmd.u.load.values.count == 0,
+          "reset without values");
+    CHECK(command_of("{\"type\": \"load_scene\", \"id\": \"l\", \"world\": 4, \"scene\": \"water_drop.json\", "
+                     "\"values\": {\"smoothing_radius\": 0.05}}",
+                     &cmd, &err) == 0 &&
+              cmd.type == FC_MSG_LOAD_SCENE && cmd.world == 4 && strcmp(cmd.u.load.scene, "water_drop.json") == 0 &&
+              cmd.u.load.values.count == 1 && strcmp(cmd.u.load.values.item[0].desc->name, "smoothing_radius") == 0,
+          "load_scene: scene and values");
+    CHECK(command_of("{\"type\": \"create_world\", \"scene\": \"dam_break\", \"name\": \"Tank \\u00e9\", \"solver\": "
+                     "\"sph\", \"values\": {\"viscosity\": 0.5}}",
+                     &cmd, &err) == 0 &&
+              cmd.type == FC_MSG_CREATE_WORLD && cmd.world == 0 && strcmp(cmd.u.load.scene, "dam_break") == 0 &&
+              strcmp(cmd.u.load.name, "Tank \xc3\xa9") == 0 && strcmp(cmd.u.load.solver, "sph") == 0 &&
+              cmd.u.load.realtime == 1 && cmd.u.load.values.count == 1,
+          "create_world: scene, name, solver, realtime default true, values");
+    CHECK(command_of("{\"type\": \"create_world\", \"scene\": \"dam_break\", \"realtime\": false}", &cmd, &err) == 0 &&
+              cmd.u.load.realtime == 0 && cmd.u.load.name[0] == '\0' && cmd.u.load.solver[0] == '\0',
+          "create_world: realtime false, name and solver empty");
+}
+
+static void test_object_commands(void)
+{
+    fc_command cmd;
+    fc_message_error err;
+    CHECK(command_of("{\"type\": \"emitter_add\", \"world\": 5, \"emitter\": {\"position\": [0.1, 0.2, 0.3], "
+                     "\"direction\": [0, -2, 0], \"radius\": 0.05, \"speed\": 1.5, \"fluid\": 0}}",
+                     &cmd, &err) == 0,
+          "emitter_add is read: %s", err.message);
+    const fc_emitter_fields *f = &cmd.u.emitter_add.emitter;
+    CHECK(cmd.type == FC_MSG_EMITTER_ADD && cmd.world == 5, "emitter_add type and world");
+    CHECK(f->has == (FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS |
+                     FC_EMITTER_HAS_SPEED | FC_EMITTER_HAS_FLUID),
+          "emitter_add fields given: %#x", f->has);
+    CHECK(vec_equals(f->value.position, 0.1f, 0.2f, 0.3f) && vec_equals(f->value.direction, 0, -2, 0) &&
+              f->value.radius == 0.05f && f->value.speed == 1.5f && f->fluid == 0,
+          "emitter_add values (direction as sent)");
+
+    CHECK(command_of("{\"type\": \"emitter_update\", \"world\": 5, \"emitter\": 3, \"changes\": {\"speed\": 2, "
+                     "\"fluid\": 4}}",
+                     &cmd, &err) == 0 &&
+              cmd.u.emitter_update.emitter == 3 &&
+              cmd.u.emitter_update.changes.has == (FC_EMITTER_HAS_SPEED | FC_EMITTER_HAS_FLUID) &&
+              cmd.u.emitter_update.changes.value.speed == 2.0f && cmd.u.emitter_update.changes.fluid == 4,
+          "emitter_update: id and the changes only");
+    CHECK(command_of("{\"type\": \"emitter_remove\", \"world\": 5, \"emitter\": 8}", &cmd, &err) == 0 &&
+              cmd.type == FC_MSG_EMITTER_REMOVE && cmd.u.emitter_remove.emitter == 8,
+          "emitter_remove: id");
+    CHECK(command_of("{\"type\": \"collider_move\", \"world\": 5, \"collider\": 2, \"position\": [1, 2, 3], "
+                     "\"velocity\": [0.5, 0, -1]}",
+                     &cmd, &err) == 0 &&
+              cmd.u.collider_move.collider == 2 && vec_equals(cmd.u.collider_move.position, 1, 2, 3) &&
+              vec_equals(cmd.u.collider_move.velocity, 0.5f, 0, -1),
+          "collider_move: id, position, velocity");
+    CHECK(command_of("{\"type\": \"collider_move\", \"world\": 5, \"collider\": 2, \"position\": [1, 2, 3]}", &cmd,
+                     &err) == 0 &&
+              vec_equals(cmd.u.collider_move.velocity, 0, 0, 0),
+          "collider_move: velocity defaults to zero");
+    CHECK(command_of("{\"type\": \"step\", \"world\": 6}", &cmd, &err) == 0 && cmd.u.step.frames == 1,
+          "step: frames default 1");
+    CHECK(command_of("{\"type\": \"step\", \"world\": 6, \"frames\": 12}", &cmd, &err) == 0 &&
+              cmd.u.step.frames == 12 && cmd.world == 6,
+          "step: frames 12");
+    CHECK(command_of("{\"type\": \"set_solver\", \"world\": 6, \"solver\": \"sph\"}", &cmd, &err) == 0 &&
+              strcmp(cmd.u.set_solver.solver, "sph") == 0,
+          "set_solver: solver");
+    CHECK(command_of("{\"type\": \"pause\", \"id\": \"p\", \"world\": 4294967295}", &cmd, &err) == 0 &&
+              cmd.type == FC_MSG_PAUSE && cmd.world == 4294967295u && strcmp(cmd.id, "\"p\"") == 0,
+          "pause: type, the largest world id, id");
+    CHECK(command_of("{\"type\": \"subscribe\", \"world\": 9, \"bits\": 12}", &cmd, &err) == 0 &&
+              cmd.type == FC_MSG_SUBSCRIBE && cmd.world == 9,
+          "subscribe: type and world");
+    CHECK(command_of("{\"type\": \"hello\", \"client\": \"test\"}", &cmd, &err) == 0 && cmd.type == FC_MSG_HELLO &&
+              cmd.world == 0,
+          "hello: type");
+}
+
+/* ---- parameter values, all or nothing -------------------------------------------------------- */
+
+static fc_param_values values_of(const char *name1, double v1, const char *name2, double v2)
+{
+    fc_param_values v = {0};
+    v.item[v.count++] = (fc_param_value){fc_param_find(name1), v1};
+    if (name2) v.item[v.count++] = (fc_param_value){fc_param_find(name2), v2};
+    return v;
+}
+
+static void test_values_apply(void)
+{
+    fc_params p, before;
+    fc_message_error err = {0};
+    fc_params_defaults(&p);
+    before = p;
+
+    fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
+    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
+    CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
+    CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
+    CHECK(memcmp(&p, &before, sizeof p) == 0, "nothing applied, viscosity included");
+
+    v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
+    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
+          "radius below margin: field '%s'", err.field);
+    CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
+
+    v = values_of("viscosity", 0.5, "particle_spacing", 0.015);
+    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
+              strcmp(err.field, "values.particle_spacing") == 0,
+          "an init parameter without allow_init: not_live (%s)", fc_error_code_name(err.code));
+    CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after not_live");
+    CHECK(fc_param_values_apply(&p, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
+          "with allow_init both apply: %s", err.message);
+
+    v = values_of("viscosity", 1000.0, NULL, 0);
+    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+              strcmp(err.field, "values.viscosity") == 0 && p.viscosity == 0.5,
+          "out of range without from_message: bad_value, unchanged");
+
+    v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
+    CHECK(fc_param_values_apply(&p, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
+          "a consistent pair applies together: %s", err.message);
+}
+
+/* ---- requests applied to a world ------------------------------------------------------------- */
+
+typedef struct test_world {
+    fc_world w;
+    int sphere, plane, box;
+} test_world;
+
+/* A 0.4 m box of fluid, a sphere, a plane and a box collider. */
+static int build_world(test_world *t)
+{
+    char err[256];
+    fc_world_init(&t->w);
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.4f, 0.2f, 0.4f}, v0[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++) t->w.domain_hi[a] = 0.4f;
+    fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .center = {0.2f, 0.3f, 0.2f}, .radius = 0.05f};
+    fc_shape plane = {.kind = FC_SHAPE_PLANE, .normal = {0, 1, 0}, .offset = 0.0f};
+    fc_shape box = {.kind = FC_SHAPE_BOX, .center = {0.1f, 0.3f, 0.1f}, .half = {0.02f, 0.03f, 0.04f}};
+    t->sphere = fc_world_add_collider(&t->w, &sphere);
+    t->plane = fc_world_add_collider(&t->w, &plane);
+    t->box = fc_world_add_collider(&t->w, &box);
+    int ok = fc_world_fill_box(&t->w, lo, hi, v0) > 0 && fc_world_start(&t->w, err, sizeof err) == 0;
+    CHECK(ok, "the test world starts: %s", err);
+    return ok ? 0 : -1;
+}
+
+/* from_message then apply_to_world; the applied object in *applied (caller deletes). */
+static int apply_text(fc_world *w, const char *text, cJSON **applied, fc_message_error *err)
+{
+    fc_command cmd;
+    *applied = cJSON_CreateObject();
+    if (command_of(text, &cmd, err)) return -2;
+    return fc_command_apply_to_world(w, &cmd, *applied, err);
+}
+
+static void test_apply_set(fc_world *w)
+{
+    cJSON *applied;
+    fc_message_error err;
+    int rc = apply_text(w, "{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 0.5, \"equation_of_state\": "
+                           "\"linear\", \"substeps\": 3}}",
+                        &applied, &err);
+    CHECK(rc == 0, "set applies: %s", err.message);
+    CHECK(w->params.viscosity == 0.5 && w->params.equation_of_state == FC_EOS_LINEAR && w->params.substeps == 3,
+          "the world's parameters changed");
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(applied, "values");
+    const cJSON *eos = cJSON_GetObjectItemCaseSensitive(values, "equation_of_state");
+    CHECK(number_at(values, "viscosity") == 0.5 && number_at(values, "substeps") == 3 && cJSON_IsString(eos) &&
+              strcmp(eos->valuestring, "linear") == 0 && cJSON_GetArraySize(values) == 3,
+          "applied.values as stored");
+    cJSON_Delete(applied);
+
+    fc_params before = w->params;
+    rc = apply_text(w, "{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 3, \"particle_margin\": 0.4}}",
+                    &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "values.particle_margin") == 0,
+          "a relation failure is bad_value on the entry involved: %s '%s'", fc_error_code_name(err.code), err.field);
+    CHECK(memcmp(&before, &w->params, sizeof before) == 0, "and the world's parameters are unchanged");
+    cJSON_Delete(applied);
+}
+
+static void test_apply_emitters(fc_world *w)
+{
+    cJSON *applied;
+    fc_message_error err;
+    const int expected_id = w->next_object_id;
+    int rc = apply_text(w, "{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.2, 0.3, 0.2], "
+                           "\"direction\": [0, -2, 0], \"radius\": 0.05, \"speed\": 1.5}}",
+                        &applied, &err);
+    CHECK(rc == 0 && w->emitter_count == 1, "emitter_add applies: %s", err.message);
+    if (w->emitter_count != 1) return cJSON_Delete(applied);
+    const fc_emitter *e = &w->emitters[0];
+    double rate = 1.5 * acos(-1.0) * 0.05 * 0.05 / pow(w->params.particle_spacing, 3);
+    CHECK(e->id == expected_id, "the new id %d, expected %d", e->id, expected_id);
+    CHECK(vec_equals(e->direction, 0, -1, 0), "direction normalised: [%g, %g, %g]", e->direction[0], e->direction[1],
+          e->direction[2]);
+    CHECK(fabs(e->rate - rate) < 1e-4 * rate, "default rate %g, expected speed pi r^2 / s^3 = %g", e->rate, rate);
+    const cJSON *json = cJSON_GetObjectItemCaseSensitive(applied, "emitter");
+    CHECK(number_at(json, "id") == expected_id && number_at(json, "fluid") == 0 &&
+              fabs(number_at(json, "rate") - rate) < 1e-4 * rate && number_at(json, "radius") == 0.05 &&
+              number_at(json, "speed") == 1.5 &&
+              json_vec_equals(cJSON_GetObjectItemCaseSensitive(json, "direction"), 0, -1, 0) &&
+              json_vec_equals(cJSON_GetObjectItemCaseSensitive(json, "position"), 0.2f, 0.3f, 0.2f),
+          "applied.emitter has every field");
+    cJSON_Delete(applied);
+
+    struct { const char *text; fc_error_code code; const char *field; } refused[] = {
+        {"{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.2, 0.5, 0.2], \"direction\": [0, "
+         "1, 0], \"radius\": 0.05, \"speed\": 1}}",
+         FC_ERR_BAD_VALUE, "emitter.position"},
+        {"{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.2, 0.3, 0.2], \"direction\": [0, "
+         "0, 0], \"radius\": 0.05, \"speed\": 1}}",
+         FC_ERR_BAD_VALUE, "emitter.direction"},
+        {"{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.2, 0.3, 0.2], \"direction\": [0, "
+         "1, 0], \"radius\": 0.05, \"speed\": 1, \"fluid\": 1}}",
+         FC_ERR_BAD_VALUE, "emitter.fluid"},
+        {"{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": 999, \"changes\": {\"speed\": 1}}",
+         FC_ERR_UNKNOWN_EMITTER, "emitter"},
+        {"{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": 4, \"changes\": {\"speed\": 1, \"position\": [0, "
+         "-0.1, 0]}}",
+         FC_ERR_BAD_VALUE, "changes.position"},
+        {"{\"type\": \"emitter_remove\", \"world\": 1, \"emitter\": 999}", FC_ERR_UNKNOWN_EMITTER, "emitter"},
+        {"{\"type\": \"emitter_remove\", \"world\": 1, \"emitter\": 1}", FC_ERR_UNKNOWN_EMITTER, "emitter"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const fc_emitter kept = w->emitters[0];
+        const int next_id = w->next_object_id;
+        rc = apply_text(w, refused[i].text, &applied, &err);
+        CHECK(rc == -1 && err.code == refused[i].code && strcmp(err.field, refused[i].field) == 0,
+              "refused %zu: %s '%s', expected %s '%s'", i, fc_error_code_name(err.code), err.field,
+              fc_error_code_name(refused[i].code), refused[i].field);
+        CHECK(w->emitter_count == 1 && memcmp(&kept, &w->emitters[0], sizeof kept) == 0 &&
+                  w->next_object_id == next_id,
+              "refused %zu changes nothing", i);
+        cJSON_Delete(applied);
+    }
+
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": %d, \"changes\": {\"speed\": 2, \"direction\": "
+             "[3, 0, 4]}}",
+             expected_id);
+    const float rate_before = w->emitters[0].rate;
+    rc = apply_text(w, text, &applied, &err);
+    CHECK(rc == 0 && w->emitters[0].speed == 2.0f && vec_equals(w->emitters[0].direction, 0.6f, 0, 0.8f) &&
+              vec_equals(w->emitters[0].position, 0.2f, 0.3f, 0.2f) && w->emitters[0].rate == rate_before,
+          "emitter_update changes speed and direction only: %s", err.message);
+    json = cJSON_GetObjectItemCaseSensitive(applied, "emitter");
+    CHECK(number_at(json, "speed") == 2 && number_at(json, "id") == expected_id &&
+              json_vec_equals(cJSON_GetObjectItemCaseSensitive(json, "position"), 0.2f, 0.3f, 0.2f),
+          "applied.emitter holds all fields after the change");
+    cJSON_Delete(applied);
+
+    const size_t particles = w->particles.count;
+    snprintf(text, sizeof text, "{\"type\": \"emitter_remove\", \"world\": 1, \"emitter\": %d}", expected_id);
+    rc = apply_text(w, text, &applied, &err);
+    CHECK(rc == 0 && w->emitter_count == 0 && w->particles.count == particles &&
+              number_at(applied, "emitter") == expected_id,
+          "emitter_remove removes it, particles stay, applied.emitter is the id");
+    cJSON_Delete(applied);
+    rc = apply_text(w, text, &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_UNKNOWN_EMITTER, "removing it again: unknown_emitter");
+    cJSON_Delete(applied);
+}
+
+static const fc_shape *collider_by_id(const fc_world *w, int id)
+{
+    for (size_t i = 0; i < w->collider_count; i++)
+        if (w->colliders[i].id == id) return &w->colliders[i];
+    return NULL;
+}
+
+static void test_apply_collider_move(test_world *t)
+{
+    fc_world *w = &t->w;
+    cJSON *applied;
+    fc_message_error err;
+    char text[256];
+    CHECK(collider_by_id(w, t->sphere) && collider_by_id(w, t->plane) && collider_by_id(w, t->box),
+          "every collider keeps its id");
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"id\": \"m\", \"world\": 1, \"collider\": %d, \"position\": [0.25, 0.3, "
+             "0.2], \"velocity\": [2, 0, -1]}",
+             t->sphere);
+    w->boundary_dirty = 0;
+    int rc = apply_text(w, text, &applied, &err);
+    const fc_shape *s = collider_by_id(w, t->sphere);
+    CHECK(rc == 0 && vec_equals(s->center, 0.25f, 0.3f, 0.2f) && vec_equals(s->velocity, 2, 0, -1) &&
+              w->boundary_dirty == 1,
+          "collider_move moves the sphere, keeps its velocity, resamples boundaries: %s", err.message);
+    CHECK(number_at(applied, "collider") == t->sphere &&
+              json_vec_equals(cJSON_GetObjectItemCaseSensitive(applied, "position"), 0.25f, 0.3f, 0.2f) &&
+              json_vec_equals(cJSON_GetObjectItemCaseSensitive(applied, "velocity"), 2, 0, -1),
+          "applied: collider, position, velocity");
+    cJSON_Delete(applied);
+
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [0.1, 0.25, 0.1]}", t->box);
+    rc = apply_text(w, text, &applied, &err);
+    CHECK(rc == 0 && vec_equals(collider_by_id(w, t->box)->center, 0.1f, 0.25f, 0.1f) &&
+              vec_equals(collider_by_id(w, t->box)->velocity, 0, 0, 0),
+          "a box moves too, velocity zero by default");
+    cJSON_Delete(applied);
+
+    const fc_shape sphere_before = *collider_by_id(w, t->sphere);
+    struct { int collider; const char *position; fc_error_code code; const char *field; } refused[] = {
+        {t->plane, "[0, 0.1, 0]", FC_ERR_UNKNOWN_COLLIDER, "collider"},
+        {999, "[0, 0.1, 0]", FC_ERR_UNKNOWN_COLLIDER, "collider"},
+        {t->sphere, "[0.2, 0.41, 0.2]", FC_ERR_BAD_VALUE, "position"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(text, sizeof text, "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": %s}",
+                 refused[i].collider, refused[i].position);
+        rc = apply_text(w, text, &applied, &err);
+        CHECK(rc == -1 && err.code == refused[i].code && strcmp(err.field, refused[i].field) == 0,
+              "collider_move refused %zu: %s '%s'", i, fc_error_code_name(err.code), err.field);
+        CHECK(memcmp(&sphere_before, collider_by_id(w, t->sphere), sizeof sphere_before) == 0,
+              "refused %zu leaves the sphere where it was", i);
+        cJSON_Delete(applied);
+    }
+
+    rc = apply_text(w, "{\"type\": \"pause\", \"id\": 5, \"world\": 1}", &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_INTERNAL && strcmp(err.id, "5") == 0 && strcmp(err.request, "pause") == 0,
+          "pause is not a world-content request: internal, echoing id and request");
+    cJSON_Delete(applied);
+}
+
+static void test_apply_to_world(void)
+{
+    test_world t;
+    if (build_world(&t)) return;
+    test_apply_set(&t.w);
+    test_apply_emitters(&t.w);
+    test_apply_collider_move(&t);
+    char err[256];
+    CHECK(fc_world_step(&t.w) == 0, "the world still steps after the changes");
+    CHECK(fc_params_check(&t.w.params, err, sizeof err) == 0, "its parameters are consistent: %s", err);
+    fc_world_free(&t.w);
+}
+
+/* ---- a moving collider pushes fluid ---------------------------------------------------------- */
+
+enum { PUSH_STEPS = 10 };
+static const float push_center[3] = {0.16f, 0.16f, 0.16f};
+static const float push_radius = 0.06f;
+
+/* Resting fluid without gravity filling a 0.32 m box around a sphere (the lattice is symmetric
+ * about its centre); the sphere's id in *sphere. */
+static int build_immersed_sphere(fc_world *w, int *sphere)
+{
+    char err[256];
+    fc_world_init(w);
+    w->params.gravity_y = 0.0;
+    for (int a = 0; a < 3; a++) w->domain_hi[a] = 0.32f;
+    const float v0[3] = {0, 0, 0};
+    fc_shape s = {.kind = FC_SHAPE_SPHERE, .radius = push_radius};
+    memcpy(s.center, push_center, sizeof s.center);
+    *sphere = fc_world_add_collider(w, &s);
+    if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0) <= 0) return -1;
+    uint8_t *keep = malloc(w->particles.count);
+    if (!keep) return -1;
+    for (size_t i = 0; i < w->particles.count; i++) {
+        float x[3] = {w->particles.field[FC_PX][i], w->particles.field[FC_PY][i], w->particles.field[FC_PZ][i]};
+        float n[3];
+        keep[i] = fc_shape_distance(&s, x, n) > 0.0f;
+    }
+    fc_particles_compact(&w->particles, keep);
+    free(keep);
+    return fc_world_start(w, err, sizeof err);
+}
+
+/* Mean x velocity of the particles within one spacing of the sphere's surface. */
+static double mean_vx_near_sphere(const fc_world *w, const fc_shape *s, size_t *count)
+{
+    double sum = 0.0;
+    *count = 0;
+    for (size_t i = 0; i < w->particles.count; i++) {
+        float x[3] = {w->particles.field[FC_PX][i], w->particles.field[FC_PY][i], w->particles.field[FC_PZ][i]};
+        float n[3];
+        if (fc_shape_distance(s, x, n) > (float)w->params.particle_spacing) continue;
+        sum += w->particles.field[FC_VX][i];
+        (*count)++;
+    }
+    return *count ? sum / (double)*count : 0.0;
+}
+
+/* The sphere given velocity [vx, 0, 0] by collider_move (staying where it is), then PUSH_STEPS
+ * steps; the mean x velocity of the fluid touching it. */
+static double fluid_vx_with_sphere_velocity(double vx)
+{
+    fc_world w;
+    int sphere;
+    int ok = build_immersed_sphere(&w, &sphere) == 0;
+    CHECK(ok, "the immersed-sphere world starts");
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [%.9g, %.9g, %.9g], "
+             "\"velocity\": [%g, 0, 0]}",
+             sphere, push_center[0], push_center[1], push_center[2], vx);
+    cJSON *applied = NULL;
+    fc_message_error err = {0};
+    ok = ok && apply_text(&w, text, &applied, &err) == 0;
+    cJSON_Delete(applied);
+    CHECK(ok, "collider_move gives the sphere its velocity: %s", err.message);
+    for (int step = 0; ok && step < PUSH_STEPS; step++) ok = fc_world_step(&w) == 0;
+    CHECK(ok, "%d steps ran", PUSH_STEPS);
+    size_t count = 0;
+    double mean = mean_vx_near_sphere(&w, collider_by_id(&w, sphere), &count);
+    printf("sphere at vx = %g m/s: %zu particles near it, mean vx %.4f m/s\n", vx, count, mean);
+    CHECK(count > 100, "particles around the sphere: %zu", count);
+    fc_world_free(&w);
+    return mean;
+}
+
+static void test_moving_collider_pushes_fluid(void)
+{
+    double at_rest = fluid_vx_with_sphere_velocity(0.0);
+    double moving = fluid_vx_with_sphere_velocity(1.0);
+    CHECK(fabs(at_rest) < 0.01, "a sphere at rest leaves the fluid at rest: mean vx %g m/s", at_rest);
+    CHECK(moving > 0.03, "a sphere moving at +1 m/s in x pushes the fluid along: mean vx %g m/s", moving);
+}
+
+int main(void)
+{
+    char err[256];
+    if (fc_message_init(err, sizeof err)) {
+        fprintf(stderr, "cannot load the message schema: %s\n", err);
+        return 1;
+    }
+    test_set_values();
+    test_value_errors();
+    test_init_values_outside_set();
+    test_object_commands();
+    test_values_apply();
+    test_apply_to_world();
+    test_moving_collider_pushes_fluid();
+    fc_message_cleanup();
+    return check_summary("test_command");
+}
