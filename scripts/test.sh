@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (Release, with the CUDA part when nvcc is found) and runs every
 # test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the tests there,
-# then the JavaScript tests and a bounded fuzzing run of the frame decoder.
+# then the server's tests under ThreadSanitizer, the JavaScript tests and a bounded fuzzing run of
+# the frame decoder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,6 +19,13 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break
+
+echo "== ThreadSanitizer build and the server's tests (world threads, network thread; OpenMP is off"
+echo "   in this build because libgomp is not instrumented)"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_TSAN=ON -DFLUIDCAST_CUDA=OFF
+cmake --build build-tsan -j"$jobs"
+TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L server
 
 echo "== JavaScript decoder tests (Vitest, protocol/js)"
 bash scripts/test_js.sh
