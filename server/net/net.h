@@ -25,6 +25,7 @@ typedef struct fc_subscription {
     double max_fps;
     int in_chain;               /* the client decoded a key frame of its current stream */
     int key_asked;              /* a key frame was asked of the world since in_chain dropped */
+    uint32_t key_asked_at;      /* the stream's newest sequence when it was asked */
     uint32_t last_sequence;     /* of the last frame sent */
     double clean_since;         /* the last time it missed a frame or changed tier */
     uint64_t state_version;     /* of the last state sent */

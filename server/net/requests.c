@@ -144,10 +144,7 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON_AddNumberToObject(applied, "bits", sub->bits);
     reply_ack(c, err, applied);
     fc_server_update_demands(c->server, host);
-    fc_streams_want_key(&host->streams, sub->bits, sub->tier);
-    fc_world_host_wake(host);
-    sub->key_asked = 1;
-    lws_callback_on_writable(c->wsi);
+    lws_callback_on_writable(c->wsi); /* asks the world for the key frame */
 }
 
 static void unsubscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
@@ -174,9 +171,8 @@ static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
         return;
     }
     sub->in_chain = 0;
-    fc_streams_want_key(&host->streams, sub->bits, sub->tier);
-    fc_world_host_wake(host);
-    sub->key_asked = 1;
+    sub->key_asked = 0;
+    lws_callback_on_writable(c->wsi); /* asks the world for the key frame */
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
     reply_ack(c, err, applied);

@@ -221,11 +221,13 @@ static int continue_frame(fc_session *c)
     return 0;
 }
 
-static void ask_key(fc_subscription *sub)
+/* Asks the world for a key frame of the subscription's stream (the world publishes one at once). */
+static void ask_key(fc_subscription *sub, const fc_blob *newest)
 {
     fc_streams_want_key(&sub->host->streams, sub->bits, sub->tier);
     fc_world_host_wake(sub->host);
     sub->key_asked = 1;
+    sub->key_asked_at = newest ? newest->sequence : 0;
 }
 
 /* Moves a subscription to another tier: the client needs a key frame of that stream. */
@@ -235,7 +237,8 @@ static void change_tier(fc_session *c, fc_subscription *sub, unsigned tier)
     sub->in_chain = 0;
     sub->clean_since = fc_host_now();
     fc_server_update_demands(c->server, sub->host);
-    ask_key(sub);
+    sub->key_asked = 0; /* asked by next_frame, which knows the newest frame of the new stream */
+    lws_callback_on_writable(c->wsi);
 }
 
 /* Picks the frame subscription k should get now (PROTOCOL.md 5): a key frame to enter the stream,
@@ -246,12 +249,12 @@ static fc_blob *next_frame(fc_session *c, fc_subscription *sub)
     fc_streams_newest(&sub->host->streams, sub->bits, sub->tier, &newest, &key);
     double now = fc_host_now();
     if (!sub->in_chain) {
-        if (key && newest && key->sequence == newest->sequence && key->sequence != sub->last_sequence) {
+        if (key && newest && key->sequence == newest->sequence) {
             chosen = fc_blob_ref(key);
             sub->in_chain = 1;
             sub->key_asked = 0;
-        } else if (!sub->key_asked) {
-            ask_key(sub);
+        } else if (!sub->key_asked || (newest && newest->sequence != sub->key_asked_at)) {
+            ask_key(sub, newest); /* again when the stream moved on without the key we asked for */
         }
     } else if (newest && newest->sequence != sub->last_sequence) {
         if (newest->key || newest->reference == sub->last_sequence) {
