@@ -99,7 +99,18 @@ static int default_threads(void)
 }
 
 /* Checks every option into o; an exit status (FC_EXIT_OK to go on). */
-static int check_options(serve_args *a, fc_server_options *o, char *path, size_t pathlen)
+/* The scene as worlds and state show it: a file's name without directory and ".json". */
+static const char *scene_name(const char *arg, char *name, size_t namelen)
+{
+    const char *slash = strrchr(arg, '/');
+    const char *base = slash ? slash + 1 : arg;
+    size_t len = strlen(base);
+    if (len > 5 && strcmp(base + len - 5, ".json") == 0) len -= 5;
+    snprintf(name, namelen, "%.*s", (int)len, base);
+    return name;
+}
+
+static int check_options(serve_args *a, fc_server_options *o, char *path, size_t pathlen, char *name, size_t namelen)
 {
     char err[512];
     if (fc_scene_resolve(a->scene, path, pathlen)) {
@@ -108,7 +119,7 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
         return usage_error(err);
     }
     o->scene_path = path;
-    o->scene = a->scene;
+    o->scene = scene_name(a->scene, name, namelen);
     if (parse_port(a->port, &o->port)) return usage_error("--port: expected a number from 0 to 65535");
     if (strcmp(a->backend, "cpu") != 0 && strcmp(a->backend, "cuda") != 0)
         return usage_error("--backend: expected cpu or cuda");
@@ -156,7 +167,7 @@ int fc_cli_serve(int argc, char **argv)
         {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
         {"--web", FC_OPT_TEXT, &a.web, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
         {"-h", FC_OPT_FLAG, &a.help, 0}};
-    char err[256], path[4096];
+    char err[256], path[4096], name[260];
     int status;
     fc_server_options o;
     memset(&o, 0, sizeof o);
@@ -166,7 +177,7 @@ int fc_cli_serve(int argc, char **argv)
         fc_cli_serve_usage(stdout);
         status = FC_EXIT_OK;
     } else {
-        status = check_options(&a, &o, path, sizeof path);
+        status = check_options(&a, &o, path, sizeof path, name, sizeof name);
         if (status == FC_EXIT_OK) status = fc_server_run(&o);
     }
     fc_opt_list_free(&a.sets);
