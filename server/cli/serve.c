@@ -24,6 +24,8 @@ void fc_cli_serve_usage(FILE *out)
           "      address other than loopback needs --token, or --open to allow anyone to control.\n"
           "      --fast: world 1 steps as fast as it can instead of following the wall clock.\n"
           "      --fps: frames published per second and world, at most (1-120).\n"
+          "      --threads: OpenMP threads, divided between the worlds (default: cores - 1, leaving\n"
+          "      one core to the network thread).\n"
           "      --web: the built viewer (default web/dist of the source tree; FLUIDCAST_WEB_DIR).\n",
           out);
 }
@@ -89,10 +91,13 @@ static int parse_set(const char *assignment, fc_param_values *values, char *err,
     return 0;
 }
 
+/* One core fewer than the machine has (at least one): the network thread gets a core of its own,
+ * so that the solver's threads never wait for a descheduled one (bench/RESULTS.md, "Server"). */
 static int default_threads(void)
 {
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    int cores = omp_get_num_procs();
+    return cores > 1 ? cores - 1 : 1;
 #else
     return 1;
 #endif

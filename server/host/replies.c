@@ -30,13 +30,14 @@ static cJSON *string_or_null(const char *s)
     return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-fc_blob *fc_reply_ack(const char *id, const char *request, const cJSON *applied)
+fc_blob *fc_reply_ack(const char *id, const char *request, const cJSON *applied, long long sequence)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "ack");
     cJSON_AddItemToObject(o, "id", id_json(id));
     cJSON_AddStringToObject(o, "request", request);
     cJSON_AddItemToObject(o, "applied", applied ? cJSON_Duplicate(applied, 1) : cJSON_CreateObject());
+    if (sequence >= 0) cJSON_AddNumberToObject(o, "sequence", (double)sequence);
     fc_blob *b = fc_reply_json(o);
     cJSON_Delete(o);
     return b;

@@ -12,8 +12,9 @@
 #include "message.h"
 
 /* {"type":"ack","id":ID,"request":REQUEST,"applied":APPLIED}; id is JSON text ("null", "7",
- * "\"a\""). applied may be NULL ({}). NULL when out of memory. */
-fc_blob *fc_reply_ack(const char *id, const char *request, const cJSON *applied);
+ * "\"a\""). applied may be NULL ({}). A world's reply adds "sequence": the first snapshot that
+ * reflects the request (sequence < 0: none). NULL when out of memory. */
+fc_blob *fc_reply_ack(const char *id, const char *request, const cJSON *applied, long long sequence);
 /* {"type":"error","id","request","code","field","message"} from err. */
 fc_blob *fc_reply_error(const fc_message_error *err);
 /* Any JSON object as a text blob (printed unformatted). */

@@ -386,7 +386,7 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     cJSON *applied = cJSON_CreateObject();
     uint32_t epoch = h->epoch;
     int failed = apply_command(h, cmd, applied, &err);
-    fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied);
+    fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
     cJSON_Delete(applied);
     if (!failed) publish_state(h);
     if (!failed && h->epoch != epoch) publish_frame(h); /* subscribers see the new content, paused or not */
@@ -423,7 +423,7 @@ static int load_initial_world(fc_world_host *h)
         cJSON_AddStringToObject(applied, "scene", info.scene);
         cJSON_AddStringToObject(applied, "solver", info.solver);
         cJSON_AddBoolToObject(applied, "realtime", info.realtime);
-        ack = fc_reply_ack(h->create_id, "create_world", applied);
+        ack = fc_reply_ack(h->create_id, "create_world", applied, 1);
         cJSON_Delete(applied);
     }
     fc_mailbox_post(h->mailbox, FC_POST_WORLD_READY, h->create_client, ack, h);

@@ -17,7 +17,7 @@ void fc_requests_error(fc_session *c, const fc_message_error *err)
 
 static void reply_ack(fc_session *c, const fc_message_error *request, cJSON *applied)
 {
-    fc_session_queue(c, fc_reply_ack(request->id, request->request, applied));
+    fc_session_queue(c, fc_reply_ack(request->id, request->request, applied, -1));
     cJSON_Delete(applied);
 }
 
