@@ -97,6 +97,8 @@ typedef struct fc_server {
 /* ---- server.c ---- */
 /* The network thread was woken (lws_cancel_service): posts, new frames, new states, shutdown. */
 void fc_server_on_wake(fc_server *s);
+/* Delivers what world threads posted (replies, worlds ready or failed). */
+void fc_server_take_posts(fc_server *s);
 fc_world_host *fc_server_find_world(fc_server *s, uint32_t id);
 /* Gives each world its share of the threads. */
 void fc_server_share_threads(fc_server *s);

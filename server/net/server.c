@@ -149,13 +149,18 @@ static void deliver(fc_server *s, fc_post *p)
 
 static atomic_int signal_seen; /* set by the signal thread */
 
-void fc_server_on_wake(fc_server *s)
+void fc_server_take_posts(fc_server *s)
 {
     for (fc_post *p = fc_mailbox_take(&s->mailbox, 0), *next; p; p = next) {
         next = p->next;
         deliver(s, p);
         fc_post_free(p);
     }
+}
+
+void fc_server_on_wake(fc_server *s)
+{
+    fc_server_take_posts(s);
     if (atomic_load(&signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
         s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
@@ -333,7 +338,9 @@ int fc_server_run(const fc_server_options *options)
     info.protocols = protocols;
     info.mounts = mounts;
     info.user = s;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6 * !strchr(options->bind, ':');
+    /* No LWS_SERVER_OPTION_VALIDATE_UTF8: it closes the connection (1007), while the protocol answers
+     * invalid UTF-8 with bad_json and keeps it (fc_message_parse checks UTF-8 itself). */
+    info.options = LWS_SERVER_OPTION_DISABLE_IPV6 * !strchr(options->bind, ':');
     info.count_threads = 1;
     info.fd_limit_per_thread = (unsigned)(options->max_clients + 64);
     info.timeout_secs = 10;
