@@ -392,6 +392,7 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     if (!failed) publish_state(h);
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
     if (!failed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
+    else if (!failed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */
     free(cmd);
 }
 
@@ -467,8 +468,9 @@ static void *world_thread(void *arg)
         }
         if (step_once(h)) continue;
         now = fc_host_now();
-        if (now >= h->next_publish) {
+        if (now >= h->next_publish || h->publish_after_step) {
             publish_frame(h);
+            h->publish_after_step = 0;
             h->next_publish = fmax(h->next_publish + interval, now);
         }
         if (now >= h->next_state) publish_state(h);

@@ -69,6 +69,7 @@ typedef struct fc_world_host {
     double next_publish, next_state, rate_start;
     uint64_t rate_steps;
     int omp_threads;
+    int publish_after_step;      /* a request changed the world: publish after the next step */
 } fc_world_host;
 
 /* Starts a world thread that loads the spec's scene, then posts FC_POST_WORLD_READY (with the
