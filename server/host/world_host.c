@@ -468,9 +468,12 @@ static void *world_thread(void *arg)
         }
         if (step_once(h)) continue;
         now = fc_host_now();
-        if (now >= h->next_publish || h->publish_after_step) {
+        /* a request's effect goes out early, but never more than twice the frame rate */
+        int early = h->publish_after_step && now - h->last_publish >= 0.5 * interval;
+        if (now >= h->next_publish || early) {
             publish_frame(h);
             h->publish_after_step = 0;
+            h->last_publish = now;
             h->next_publish = fmax(h->next_publish + interval, now);
         }
         if (now >= h->next_state) publish_state(h);

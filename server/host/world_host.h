@@ -66,7 +66,7 @@ typedef struct fc_world_host {
     uint32_t epoch, sequence;
     fc_snapshot_buffer snapshot;
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
-    double next_publish, next_state, rate_start;
+    double next_publish, last_publish, next_state, rate_start;
     uint64_t rate_steps;
     int omp_threads;
     int publish_after_step;      /* a request changed the world: publish after the next step */
