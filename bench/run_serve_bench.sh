@@ -148,9 +148,15 @@ Command to effect, with one client subscribed that also sends the commands: $tri
 layer, $rate particles/s, at [1.8, 1.2, 0.5] shooting down) and, once the rise was seen,
 \`emitter_remove\`. Latency: from sending \`emitter_add\` to its \`ack\`, and to the first frame
 whose header \`count\` exceeds the count before. "Encoded after the command": the first frame
-whose sequence is above the \`sequence\` of the \`state\` the world publishes just before it posts
-the \`ack\`; "received after the ack": the first frame that arrives after the \`ack\` (it may have
+whose sequence is at least the ack's \`sequence\` (the first snapshot the world took after applying
+the request); "received after the ack": the first frame that arrives after the \`ack\` (it may have
 been encoded before). Frame interval 1/$fps s.
+
+\`fluidcast serve\` uses cores - 1 OpenMP threads by default (1 on this 2-core machine), leaving the
+network thread a core: the "1 thread" rows are the default. A command waits for the step in
+progress, its effect needs one more step, and the world then publishes at once (at most at twice
+the frame rate): with steps longer than a frame interval (about 53 ms on one thread here, 30 ms on
+two) the end-to-end latency cannot be under two frame intervals.
 
 | server | trials | rise seen | first frame encoded after the command reflects it | first frame received after the ack reflects it | ack ms (median / max) | effect ms (median / max) | effect in frame intervals (median / max) | other processes CPU % | target |
 |---|---|---|---|---|---|---|---|---|---|

@@ -49,17 +49,16 @@ typedef struct bench bench;
 typedef void (*text_fn)(bench *, conn *, const char *);
 typedef void (*frame_fn)(bench *, conn *);
 
-/* The latency trial in progress (watched by the first connection). The world publishes a state
- * right before it posts the ack; the network thread sends the two next to each other (either order).
- * That state's sequence is the newest frame encoded before the command took effect. */
+/* The latency trial in progress (watched by the first connection). The ack of a world's request
+ * carries `sequence`: the first snapshot that reflects the request (PROTOCOL.md 2.3). */
 typedef struct trial {
     char add_id[32], remove_id[32];
     int64_t sent_us, ack_us, effect_us, remove_ack_us;
     uint32_t baseline, first_after_ack;
     uint32_t seq[TRIAL_FRAMES], count[TRIAL_FRAMES]; /* frames received since the command was sent */
     int frames;
-    double state_seq, command_seq;
-    int last_was_state, await_state, command_known;
+    double command_seq; /* the newest snapshot encoded before the command: ack.sequence - 1 */
+    int command_known;
     int acked, first_seen, emitter, removed;
 } trial;
 
@@ -451,21 +450,16 @@ static void latency_text(bench *b, conn *c, const char *text)
     const char *type, *id;
     cJSON *o = reply(text, &type, &id);
     if (strcmp(type, "error") == 0) fprintf(stderr, "serve_bench: %s\n", text);
-    int is_state = strcmp(type, "state") == 0;
-    if (is_state && t->sent_us) {
-        t->state_seq = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "sequence"));
-        if (t->await_state) t->command_seq = t->state_seq, t->command_known = 1, t->await_state = 0;
-    }
     if (strcmp(type, "ack") == 0 && strcmp(id, t->add_id) == 0 && !t->acked) {
-        if (t->last_was_state) t->command_seq = t->state_seq, t->command_known = 1;
-        else t->await_state = 1;
+        const cJSON *sequence = cJSON_GetObjectItemCaseSensitive(o, "sequence");
+        t->command_known = cJSON_IsNumber(sequence);
+        t->command_seq = cJSON_GetNumberValue(sequence) - 1;
         cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "applied"), "emitter");
         t->emitter = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "id"));
         t->ack_us = now_us();
         t->acked = 1;
     }
     if (strcmp(type, "ack") == 0 && strcmp(id, t->remove_id) == 0) t->removed = 1, t->remove_ack_us = now_us();
-    if (t->sent_us && strcmp(type, "stats") != 0) t->last_was_state = is_state;
     (void)c;
     cJSON_Delete(o);
 }
@@ -476,7 +470,6 @@ static void latency_frame(bench *b, conn *c)
     if (!t->sent_us) return;
     if (t->acked && !t->first_seen) t->first_seen = 1, t->first_after_ack = c->count;
     if (t->frames < TRIAL_FRAMES) t->seq[t->frames] = get_u32(c->fh + 16), t->count[t->frames++] = c->count;
-    t->last_was_state = t->await_state = 0; /* no state next to the ack: the command's frame is unknown */
     if (c->count > t->baseline && !t->effect_us) t->effect_us = now_us();
 }
 
