@@ -103,6 +103,16 @@ static void update_info(fc_world_host *h)
     pthread_mutex_unlock(&h->lock);
 }
 
+void fc_world_info_add_summary(cJSON *o, const fc_world_info *info)
+{
+    cJSON_AddStringToObject(o, "name", info->name);
+    cJSON_AddStringToObject(o, "scene", info->scene);
+    cJSON_AddStringToObject(o, "solver", info->solver);
+    cJSON_AddBoolToObject(o, "paused", info->paused);
+    cJSON_AddBoolToObject(o, "realtime", info->realtime);
+    cJSON_AddNumberToObject(o, "particles", (double)info->particles);
+}
+
 /* Builds the state message (PROTOCOL.md 2.3) from the world and the info. */
 static void publish_state(fc_world_host *h)
 {
@@ -113,16 +123,11 @@ static void publish_state(fc_world_host *h)
     cJSON_AddStringToObject(o, "type", "state");
     cJSON_AddNullToObject(o, "id");
     cJSON_AddNumberToObject(o, "world", h->id);
-    cJSON_AddStringToObject(o, "name", info.name);
-    cJSON_AddStringToObject(o, "scene", info.scene);
-    cJSON_AddStringToObject(o, "solver", info.solver);
-    cJSON_AddBoolToObject(o, "paused", info.paused);
-    cJSON_AddBoolToObject(o, "realtime", info.realtime);
+    fc_world_info_add_summary(o, &info);
     cJSON_AddNumberToObject(o, "time", info.time);
     cJSON_AddNumberToObject(o, "step", (double)info.step);
     cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
-    cJSON_AddNumberToObject(o, "particles", (double)info.particles);
     cJSON_AddNumberToObject(o, "sequence", info.sequence);
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
     fc_json_add_world_content(o, &h->world);

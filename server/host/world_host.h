@@ -87,6 +87,10 @@ void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state);
 /* Stops the thread (after its current step), joins it and frees everything. */
 void fc_world_host_stop(fc_world_host *h);
 
+/* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, realtime,
+ * particles. */
+void fc_world_info_add_summary(cJSON *o, const fc_world_info *info);
+
 /* Monotonic wall clock, seconds. */
 double fc_host_now(void);
 

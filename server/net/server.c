@@ -77,12 +77,7 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
         fc_world_host_info(s->worlds[i], &info, NULL);
         cJSON *w = cJSON_CreateObject();
         cJSON_AddNumberToObject(w, "id", s->worlds[i]->id);
-        cJSON_AddStringToObject(w, "name", info.name);
-        cJSON_AddStringToObject(w, "scene", info.scene);
-        cJSON_AddStringToObject(w, "solver", info.solver);
-        cJSON_AddBoolToObject(w, "paused", info.paused);
-        cJSON_AddBoolToObject(w, "realtime", info.realtime);
-        cJSON_AddNumberToObject(w, "particles", (double)info.particles);
+        fc_world_info_add_summary(w, &info);
         cJSON_AddNumberToObject(w, "subscribers", subscribers_of(s, s->worlds[i]));
         cJSON_AddItemToArray(list, w);
     }
