@@ -7,7 +7,7 @@ set -euo pipefail
 # libFuzzer target; libzstd-dev and libdeflate-dev are only compared against in the codec bench;
 # nodejs + npm run the JS decoder's tests (the machine's Node 18+ is used when present).
 packages=(build-essential cmake pkg-config libwebsockets-dev libcjson-dev python3 python3-jsonschema
-          clang libclang-rt-14-dev libzstd-dev libdeflate-dev)
+          clang libclang-rt-14-dev libzstd-dev libdeflate-dev chromium) # chromium: the viewer's e2e tests and bench
 node_major=$(node --version 2>/dev/null | sed -E 's/^v([0-9]+).*/\1/' || true)
 if [ -z "$node_major" ] || [ "$node_major" -lt 18 ] || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)

@@ -8,7 +8,7 @@ export default defineConfig({
   // The decoder lives outside web/: let the dev server read it.
   server: { fs: { allow: ['.', protocolJs] } },
   test: {
-    include: ['../protocol/js/**/*.test.js', 'src/**/*.test.js'],
+    include: ['../protocol/js/**/*.test.js', 'src/**/*.test.js', 'test/**/*.test.js'],
     exclude: ['**/node_modules/**'],
     environment: 'node',
     testTimeout: 60000,

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Viewer benchmark (issue 5): main-thread time per received frame (decode + attribute upload) in
+# headless Chromium at 100k and 1M particles, from the viewer's own performance timers; writes the
+# "viewer" section of bench/RESULTS.md. Builds the viewer (web/dist) when it is missing, not the
+# server. Run: cmake --build build --target bench_viewer
+# Environment: FLUIDCAST_BIN (default build/fluidcast), VIEWER_BENCH_ARGS (extra options of
+# web/bench/viewer_bench.mjs, e.g. "--sizes 100k --delta 10"), CHROMIUM_PATH.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+export FLUIDCAST_BIN=${FLUIDCAST_BIN:-$root/build/fluidcast}
+[ -x "$FLUIDCAST_BIN" ] || { echo "bench: no server at $FLUIDCAST_BIN (build it first)" >&2; exit 1; }
+if [ ! -f "$root/web/dist/index.html" ] || [ ! -d "$root/web/node_modules/playwright-core" ]; then
+  echo "bench: building the viewer (cd web && npm ci && npm run build)" >&2
+  (cd "$root/web" && npm ci --no-audit --no-fund && npm run build)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+load_before=$(cut -d" " -f1-3 /proc/loadavg)
+# shellcheck disable=SC2086 # VIEWER_BENCH_ARGS is a list of options
+node "$root/web/bench/viewer_bench.mjs" --json "$work/viewer.json" ${VIEWER_BENCH_ARGS:-} >/dev/null
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+BENCH_COMMIT="$commit$dirty" BENCH_DATE=$(date -u +%Y-%m-%d) BENCH_LOAD="$load_before" \
+BENCH_COMMAND="node web/bench/viewer_bench.mjs ${VIEWER_BENCH_ARGS:-}" \
+  node "$root/web/bench/viewer_results.mjs" "$work/viewer.json" | python3 "$here/put_section.py" viewer
+echo "bench: viewer section of bench/RESULTS.md written" >&2

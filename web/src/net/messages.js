@@ -1,0 +1,76 @@
+// Builders of the client messages of PROTOCOL.md 2.2 (plain objects; the session adds ids and sends them).
+
+export const CLIENT_NAME = 'fluidcast viewer 0.1';
+
+/** A vector of 3 finite numbers, rounded to micrometres (the protocol's positions are metres). */
+export function vector(v) {
+  if (!v || v.length !== 3) throw new TypeError('a vector has 3 components');
+  return [0, 1, 2].map((i) => {
+    const x = Number(v[i]);
+    if (!Number.isFinite(x)) throw new TypeError(`vector component ${i} is not a finite number`);
+    return Math.round(x * 1e6) / 1e6 + 0; // + 0 turns -0 into 0
+  });
+}
+
+export function hello(token = null) {
+  const message = { type: 'hello', client: CLIENT_NAME, protocol: 1 };
+  if (token) message.token = token;
+  return message;
+}
+
+export function subscribe(world, { attributes = [], maxFps = 30, bits = 16 } = {}) {
+  return { type: 'subscribe', world, attributes: [...attributes], max_fps: maxFps, bits };
+}
+
+export const unsubscribe = (world) => ({ type: 'unsubscribe', world });
+export const keyRequest = (world) => ({ type: 'key_request', world });
+export const listWorlds = () => ({ type: 'list_worlds' });
+export const pause = (world) => ({ type: 'pause', world });
+export const resume = (world) => ({ type: 'resume', world });
+export const step = (world, frames = 1) => ({ type: 'step', world, frames });
+
+export function set(world, values) {
+  if (!values || Object.keys(values).length === 0) throw new TypeError('set needs at least one value');
+  return { type: 'set', world, values: { ...values } };
+}
+
+export function reset(world, values = null) {
+  const message = { type: 'reset', world };
+  if (values && Object.keys(values).length > 0) message.values = { ...values };
+  return message;
+}
+
+export const loadScene = (world, scene) => ({ type: 'load_scene', world, scene });
+
+/** emitter: {position, direction, radius, speed, rate?, fluid?}; rate left out means a continuous jet. */
+export function emitterAdd(world, emitter) {
+  const body = {
+    position: vector(emitter.position),
+    direction: vector(emitter.direction),
+    radius: emitter.radius,
+    speed: emitter.speed,
+  };
+  if (emitter.rate !== undefined && emitter.rate !== null) body.rate = emitter.rate;
+  if (emitter.fluid !== undefined && emitter.fluid !== null) body.fluid = emitter.fluid;
+  return { type: 'emitter_add', world, emitter: body };
+}
+
+const EMITTER_FIELDS = ['position', 'direction', 'radius', 'speed', 'rate', 'fluid'];
+
+export function emitterUpdate(world, id, changes) {
+  const body = {};
+  for (const [name, value] of Object.entries(changes)) {
+    if (!EMITTER_FIELDS.includes(name)) throw new TypeError(`emitter has no field ${name}`);
+    body[name] = name === 'position' || name === 'direction' ? vector(value) : value;
+  }
+  if (Object.keys(body).length === 0) throw new TypeError('emitter_update needs at least one change');
+  return { type: 'emitter_update', world, emitter: id, changes: body };
+}
+
+export const emitterRemove = (world, id) => ({ type: 'emitter_remove', world, emitter: id });
+
+/** velocity components are clamped to the protocol's ±1000 m/s. */
+export function colliderMove(world, id, position, velocity = [0, 0, 0]) {
+  const v = vector(velocity).map((x) => Math.max(-1000, Math.min(1000, x)));
+  return { type: 'collider_move', world, collider: id, position: vector(position), velocity: v };
+}

@@ -1,0 +1,36 @@
+// The tank: the domain box as edges plus translucent inner walls (back faces only, so the front walls never hide the water).
+import {
+  BackSide, BoxGeometry, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial,
+} from 'three';
+
+export class ContainerView {
+  constructor() {
+    this.group = new Group();
+    this.walls = new Mesh(
+      new BoxGeometry(1, 1, 1),
+      new MeshStandardMaterial({
+        color: '#9fb6cc', side: BackSide, transparent: true, opacity: 0.28, roughness: 0.9, depthWrite: false,
+      }),
+    );
+    this.walls.renderOrder = 1;
+    this.edges = new LineSegments(
+      new EdgesGeometry(new BoxGeometry(1, 1, 1)),
+      new LineBasicMaterial({ color: '#c8d6e5', transparent: true, opacity: 0.7 }),
+    );
+    this.group.add(this.walls, this.edges);
+    this.group.visible = false;
+    this.key = '';
+  }
+
+  /** Shows domain {min, max}; returns true when it differs from the one shown before. */
+  setDomain(domain) {
+    const key = JSON.stringify(domain);
+    if (key === this.key) return false;
+    this.key = key;
+    const size = [0, 1, 2].map((a) => domain.max[a] - domain.min[a]);
+    this.group.position.set(...[0, 1, 2].map((a) => (domain.min[a] + domain.max[a]) / 2));
+    this.group.scale.set(...size);
+    this.group.visible = true;
+    return true;
+  }
+}

@@ -1,0 +1,151 @@
+// The particles: one instanced quad per particle, positions and the chosen attribute uploaded straight from the decoder's arrays.
+import {
+  BufferAttribute, BufferGeometry, Color, DataTexture, DynamicDrawUsage, InstancedBufferAttribute, InstancedBufferGeometry,
+  Mesh, NearestFilter, Points, RGBAFormat, SRGBColorSpace, ShaderMaterial, Vector2, Vector3, WebGLRenderTarget,
+} from 'three';
+import { particleFragmentShader, particleVertexShader } from './particle_shader.js';
+import { boundsTransform } from './bounds_transform.js';
+import { COLORMAPS, WATER_BLUE, colormapTexels } from '../colormap.js';
+
+const GROWTH = 1.5;
+const MIN_CAPACITY = 4096;
+
+function colormapTexture(name) {
+  const texture = new DataTexture(colormapTexels(name), 256, 1, RGBAFormat);
+  texture.colorSpace = SRGBColorSpace;
+  texture.magFilter = NearestFilter;
+  texture.minFilter = NearestFilter;
+  texture.needsUpdate = true;
+  return texture;
+}
+
+/**
+ * mode 'quads': an instanced quad per particle (the default: no point-size cap, so close-ups
+ * work on every GPU). mode 'points': one point sprite per particle, for software renderers
+ * (SwiftShader, llvmpipe) whose instancing costs a draw per instance; sprites are capped at the
+ * GPU's maximum point size. Both read the same normalized uint16 positions.
+ */
+export class ParticleLayer {
+  constructor({ mode = 'quads', maxPointSize = 1024 } = {}) {
+    this.mode = mode;
+    this.positionName = mode === 'points' ? 'position' : 'particlePosition';
+    this.material = new ShaderMaterial({
+      defines: mode === 'points' ? { POINTS: '' } : {},
+      vertexShader: particleVertexShader,
+      fragmentShader: particleFragmentShader,
+      uniforms: {
+        radius: { value: 0.01 },
+        baseColor: { value: new Color(WATER_BLUE) },
+        useColormap: { value: false },
+        colormap: { value: null },
+        sunDirection: { value: new Vector3(0.35, 0.85, 0.4).normalize() },
+        skyColor: { value: new Color('#cfe6ff') },
+        groundColor: { value: new Color('#1a2a3c') },
+        flatten: { value: 0.6 },
+        viewport: { value: new Vector2(1, 1) },
+        maxPointSize: { value: maxPointSize },
+      },
+    });
+    this.textures = Object.fromEntries(Object.keys(COLORMAPS).map((name) => [name, colormapTexture(name)]));
+    this.capacity = 0;
+    this.count = 0;
+    this.mesh = mode === 'points' ? new Points(this.createGeometry(0), this.material) : new Mesh(this.createGeometry(0), this.material);
+    this.mesh.frustumCulled = false; // normalized attributes give three.js no usable bounding sphere
+    this.mesh.visible = false;
+    this.uploadTarget = new WebGLRenderTarget(1, 1);
+  }
+
+  createGeometry(capacity) {
+    const points = this.mode === 'points';
+    const geometry = points ? new BufferGeometry() : new InstancedBufferGeometry();
+    const Attribute = points ? BufferAttribute : InstancedBufferAttribute;
+    if (!points) {
+      geometry.setAttribute('position', new BufferAttribute(new Float32Array([-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0]), 3));
+      geometry.setIndex([0, 1, 2, 0, 2, 3]);
+    }
+    const positions = new Attribute(new Uint16Array(3 * capacity), 3, true);
+    const values = new Attribute(new Uint8Array(capacity), 1, true);
+    positions.setUsage(DynamicDrawUsage);
+    values.setUsage(DynamicDrawUsage);
+    geometry.setAttribute(this.positionName, positions);
+    geometry.setAttribute('particleValue', values);
+    this.setDrawCount(geometry, 0);
+    return geometry;
+  }
+
+  setDrawCount(geometry, count) {
+    if (this.mode === 'points') geometry.setDrawRange(0, count);
+    else geometry.instanceCount = count;
+  }
+
+  drawCount(geometry) {
+    return this.mode === 'points' ? geometry.drawRange.count : geometry.instanceCount;
+  }
+
+  /** The drawing buffer size in pixels (point sprites are sized in pixels). */
+  setViewport(width, height) {
+    this.material.uniforms.viewport.value.set(width, height);
+  }
+
+  /** Grows the instanced buffers (a new geometry: three.js cannot resize a buffer) when count does not fit. */
+  reserve(count) {
+    if (count <= this.capacity) return;
+    const capacity = Math.max(count, Math.ceil(this.capacity * GROWTH), MIN_CAPACITY);
+    this.mesh.geometry.dispose();
+    this.mesh.geometry = this.createGeometry(capacity);
+    this.capacity = capacity;
+  }
+
+  /** Sphere radius in metres (from the world's particle spacing). */
+  setRadius(radius) {
+    if (radius > 0) this.material.uniforms.radius.value = radius;
+  }
+
+  /**
+   * Takes a decoded frame: copies its positions (and the attribute `attributeName`, if the frame
+   * has it) into the instanced attributes with bulk copies, marks the used range for upload and
+   * puts the bounds in the model matrix. Returns the attribute shown ({name, lo, hi}) or null.
+   */
+  update(frame, attributeName) {
+    const count = frame.count;
+    this.reserve(count);
+    const geometry = this.mesh.geometry;
+    markRange(geometry.getAttribute(this.positionName), frame.positions);
+    const section = attributeName ? frame.attributes[attributeName] : null;
+    if (section) markRange(geometry.getAttribute('particleValue'), section.values);
+    const uniforms = this.material.uniforms;
+    uniforms.useColormap.value = Boolean(section);
+    uniforms.colormap.value = section ? this.textures[attributeName] : null;
+    this.setDrawCount(geometry, count);
+    this.count = count;
+    const transform = boundsTransform(frame.lo, frame.hi, frame.bits);
+    this.mesh.position.fromArray(transform.position);
+    this.mesh.scale.fromArray(transform.scale);
+    this.mesh.updateMatrix();
+    this.mesh.visible = true;
+    return section ? { name: attributeName, lo: section.lo, hi: section.hi } : null;
+  }
+
+  /**
+   * three.js uploads attributes only while it renders. Render the particles alone, with nothing
+   * to draw, into a 1 x 1 target so that the upload happens now (inside the frame's measured
+   * time) and not in the next animation frame; nothing is drawn and the canvas is not touched.
+   */
+  uploadNow(renderer, camera) {
+    const geometry = this.mesh.geometry;
+    const count = this.drawCount(geometry);
+    const previousTarget = renderer.getRenderTarget();
+    this.setDrawCount(geometry, 0);
+    renderer.setRenderTarget(this.uploadTarget);
+    renderer.render(this.mesh, camera);
+    renderer.setRenderTarget(previousTarget);
+    this.setDrawCount(geometry, count);
+  }
+}
+
+function markRange(attribute, source) {
+  attribute.array.set(source);
+  attribute.clearUpdateRanges();
+  attribute.addUpdateRange(0, source.length);
+  attribute.needsUpdate = true;
+}

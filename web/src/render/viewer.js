@@ -1,0 +1,134 @@
+// The 3D view: renderer, scene, lights, orbit camera framed on the domain, resize, and the render loop with its fps.
+import {
+  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { ParticleLayer } from './particle_layer.js';
+import { ContainerView } from './container_view.js';
+import { SceneObjects } from './scene_objects.js';
+import { RateMeter } from '../util/rate_meter.js';
+import { GpuFence } from './gpu_fence.js';
+import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
+
+/** Direction the camera looks from, relative to the domain's centre: in front, to the right, above. */
+const VIEW_DIRECTION = new Vector3(0.55, 0.6, 1.25).normalize();
+const SOFTWARE_FPS = 5;
+
+export class Viewer {
+  /** renderMode: 'points' | 'quads' | null (null: chosen from the GPU, see renderer_info.js). */
+  constructor(host, { renderMode = null } = {}) {
+    this.host = host;
+    // A software renderer (CI, VMs) shades every pixel on the CPU and blocks the page while it
+    // draws: there, no antialiasing, 3/4 resolution, at most SOFTWARE_FPS frames per second and
+    // at least as long idle as the last frame took, so that the page stays responsive.
+    this.gpu = probeRendererName();
+    this.software = isSoftwareRenderer(this.gpu);
+    this.minFrameMs = this.software ? 1000 / SOFTWARE_FPS : 0;
+    this.lastRender = -Infinity;
+    this.renderer = new WebGLRenderer({ antialias: !this.software, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(this.software ? 0.75 : Math.min(window.devicePixelRatio || 1, 1.5));
+    this.canvas = this.renderer.domElement;
+    this.canvas.dataset.testid = 'viewport';
+    host.append(this.canvas);
+
+    this.scene = new Scene();
+    this.scene.background = new Color('#121a24');
+    this.camera = new PerspectiveCamera(45, 1, 0.01, 100);
+    this.camera.position.set(2, 1.5, 3);
+    this.scene.add(new HemisphereLight('#dbeaff', '#2a3440', 1.6));
+    const sun = new DirectionalLight('#ffffff', 1.8);
+    sun.position.set(0.35, 0.85, 0.4);
+    this.scene.add(sun);
+
+    const gl = this.renderer.getContext();
+    this.particles = new ParticleLayer({ mode: particleMode(this.gpu, renderMode), maxPointSize: maxPointSize(gl) });
+    this.container = new ContainerView();
+    this.objects = new SceneObjects();
+    this.scene.add(this.particles.mesh, this.objects.group, this.container.group);
+
+    this.insetRight = 0; // pixels on the right hidden by the side panel: the view centres in the rest
+    this.domain = null;
+    this.fps = new RateMeter(3000); // long enough to show the 1-5 fps of a software renderer
+    this.fence = new GpuFence(gl);
+    this.resize();
+    new ResizeObserver(() => this.resize()).observe(host);
+  }
+
+  /** Orbit controls are created after the interaction layer has registered its pointer handlers. */
+  enableOrbit() {
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    this.controls.enableDamping = true;
+    this.controls.dampingFactor = 0.12;
+  }
+
+  resize() {
+    const width = Math.max(1, this.host.clientWidth);
+    const height = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(width, height, false);
+    const buffer = this.renderer.getDrawingBufferSize(new Vector2());
+    this.particles.setViewport(buffer.x, buffer.y);
+    // Shift the projection centre left by half the hidden strip: a virtual image of width
+    // width + inset whose right part is the canvas.
+    const inset = Math.min(this.insetRight, width / 2);
+    this.camera.aspect = (width + inset) / height;
+    if (inset > 0) this.camera.setViewOffset(width + inset, height, inset, 0, width, height);
+    else this.camera.clearViewOffset();
+    this.camera.updateProjectionMatrix();
+  }
+
+  /** Keeps the domain centred in the part of the view that the side panel leaves free. */
+  setInsetRight(pixels) {
+    if (pixels === this.insetRight) return;
+    this.insetRight = pixels;
+    this.resize();
+  }
+
+  /** Shows the domain; frames the camera on it the first time and whenever it changes. */
+  setDomain(domain) {
+    if (!this.container.setDomain(domain)) return;
+    this.domain = domain;
+    const min = new Vector3().fromArray(domain.min);
+    const max = new Vector3().fromArray(domain.max);
+    const centre = min.clone().add(max).multiplyScalar(0.5);
+    const radius = max.distanceTo(min) / 2;
+    const fov = (this.camera.fov * Math.PI) / 180;
+    const freeAspect = (this.host.clientWidth - Math.min(this.insetRight, this.host.clientWidth / 2)) / Math.max(1, this.host.clientHeight);
+    const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * freeAspect));
+    const distance = (radius / Math.sin(fit / 2)) * 0.95;
+    this.camera.position.copy(centre).addScaledVector(VIEW_DIRECTION, distance);
+    this.camera.near = distance / 100;
+    this.camera.far = distance * 20;
+    this.camera.updateProjectionMatrix();
+    if (this.controls) {
+      this.controls.target.copy(centre);
+      this.controls.maxDistance = distance * 6;
+      this.controls.update();
+    } else {
+      this.camera.lookAt(centre);
+    }
+  }
+
+  start() {
+    const loop = (now) => {
+      requestAnimationFrame(loop);
+      if (this.fence.busy()) return; // the GPU is still drawing the last frame: queue nothing behind it
+      const interval = this.software ? Math.max(this.minFrameMs, 2 * this.fence.lastDuration) : 0;
+      if (now - this.lastRender < interval) return;
+      this.lastRender = now;
+      this.fps.add(now);
+      if (this.controls) this.controls.update();
+      this.renderer.render(this.scene, this.camera);
+      this.fence.mark();
+    };
+    requestAnimationFrame(loop);
+  }
+
+  /** Uploads the particles now unless the GPU is behind (then the next render uploads the newest). */
+  uploadParticles() {
+    if (!this.fence.busy()) this.particles.uploadNow(this.renderer, this.camera);
+  }
+
+  renderFps() {
+    return this.fps.rate(performance.now());
+  }
+}

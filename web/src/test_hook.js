@@ -1,0 +1,46 @@
+// window.fluidcast: the read-only view of the viewer that the e2e tests and the benchmark use (web/README.md).
+import { dequantize } from '../../protocol/js/frame_decoder.js';
+
+/** app: the App of app.js (session, viewer, newest frame, timings, bytes meter). */
+export function installTestHook(app, target = window) {
+  target.fluidcast = {
+    status() {
+      const { session } = app;
+      const state = session.state;
+      const frame = app.newestFrame;
+      return {
+        connection: session.connection,
+        role: session.role,
+        world: session.world,
+        particles: frame ? frame.count : 0,
+        frames: app.receiver.frames,
+        sequence: frame ? frame.sequence : null,
+        time: frame ? frame.time : null,
+        paused: state ? state.paused : false,
+        renderFps: app.viewer.renderFps(),
+        bytesPerSecond: app.bytesPerSecond(),
+        lastError: session.lastError ? { ...session.lastError } : null,
+        parameters: session.welcome ? session.welcome.parameters.map((p) => p.name) : [],
+        values: state ? { ...state.values } : {},
+        emitters: state ? structuredClone(state.emitters) : [],
+        colliders: state ? structuredClone(state.colliders) : [],
+      };
+    },
+    /** The first n particles of the newest frame, in id order, in metres. */
+    positions(n = Infinity) {
+      const frame = app.newestFrame;
+      if (!frame) return [];
+      const count = Math.min(frame.count, n);
+      const result = new Array(count);
+      for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
+      return result;
+    },
+    frameTimings() {
+      return app.timings.list();
+    },
+    send(message) {
+      return app.session.send(message);
+    },
+  };
+  return target.fluidcast;
+}

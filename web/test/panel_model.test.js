@@ -1,0 +1,99 @@
+// The panel model from the parameter table: kinds, labels with units, ranges and steps, live/init, watch clients.
+import { describe, it, expect } from 'vitest';
+import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, valueToSend } from '../src/ui/panel_model.js';
+
+// Entries as `fluidcast params --json` gives them (welcome.parameters).
+const TABLE = [
+  { name: 'time_step', type: 'float', unit: 's', min: 1e-6, max: 0.02, default: 0.0005, live: true, description: 'Fixed simulation time step dt.' },
+  { name: 'substeps', type: 'int', unit: 'steps', min: 1, max: 1000, default: 20, live: true, description: 'Solver steps per frame.' },
+  { name: 'cfl_number', type: 'float', unit: '1', min: 0, max: 1, default: 0, live: true, description: 'CFL limit.' },
+  { name: 'gravity_y', type: 'float', unit: 'm/s^2', min: -100, max: 100, default: -9.81, live: true, description: 'Gravity, y component.' },
+  { name: 'particle_spacing', type: 'float', unit: 'm', min: 0.001, max: 1, default: 0.02, live: false, description: 'Rest spacing.' },
+  { name: 'equation_of_state', type: 'enum', choices: ['tait', 'linear'], default: 'tait', live: true, description: 'Pressure law.' },
+  { name: 'stiffness', type: 'float', unit: 'Pa m^3/kg', min: 1, max: 1e6, default: 400, live: true, description: 'k.' },
+  { name: 'clamp_negative_pressure', type: 'bool', unit: '', default: true, live: true, description: 'No tension.' },
+];
+
+const byName = (model) => Object.fromEntries(model.map((e) => [e.name, e]));
+
+describe('panelModel', () => {
+  it('makes one entry per parameter, in table order, of the right kind', () => {
+    const model = panelModel(TABLE, 'control');
+    expect(model.map((e) => e.name)).toEqual(TABLE.map((p) => p.name));
+    expect(model.map((e) => e.kind)).toEqual(['number', 'number', 'number', 'number', 'number', 'enum', 'number', 'boolean']);
+    const e = byName(model);
+    expect(e.substeps).toMatchObject({ integer: true, min: 1, max: 1000, step: 1 });
+    expect(e.gravity_y).toMatchObject({ integer: false, min: -100, max: 100 });
+    expect(e.equation_of_state.choices).toEqual(['tait', 'linear']);
+  });
+
+  it('puts the unit in the label, except dimensionless and unitless ones', () => {
+    const e = byName(panelModel(TABLE, 'control'));
+    expect(e.gravity_y.label).toBe('gravity_y (m/s^2)');
+    expect(e.cfl_number.label).toBe('cfl_number');
+    expect(e.clamp_negative_pressure.label).toBe('clamp_negative_pressure');
+    expect(parameterLabel({ name: 'equation_of_state' })).toBe('equation_of_state');
+  });
+
+  it('gives the description, range and default as the tooltip', () => {
+    const e = byName(panelModel(TABLE, 'control'));
+    expect(e.gravity_y.tooltip).toBe('Gravity, y component. Range -100 to 100 m/s^2; default -9.81.');
+    expect(e.equation_of_state.tooltip).toContain('One of tait, linear');
+  });
+
+  it('disables init parameters for controllers, with the note, and keeps live ones enabled', () => {
+    const e = byName(panelModel(TABLE, 'control'));
+    expect(e.particle_spacing).toMatchObject({ live: false, group: 'init', disabled: true, reason: 'init' });
+    expect(e.particle_spacing.tooltip).toContain(INIT_NOTE);
+    expect(e.gravity_y).toMatchObject({ live: true, group: 'live', disabled: false, reason: null });
+  });
+
+  it('disables every entry for watch clients', () => {
+    const model = panelModel(TABLE, 'watch');
+    expect(model.every((e) => e.disabled && e.reason === 'watch')).toBe(true);
+    expect(panelModel(TABLE, null).every((e) => e.disabled)).toBe(true);
+  });
+
+  it('rejects a parameter type it does not know', () => {
+    expect(() => panelModel([{ name: 'x', type: 'vector', live: true }], 'control')).toThrow(/unknown type/);
+  });
+});
+
+describe('float steps', () => {
+  it('finds the decimal unit of a value', () => {
+    expect(decimalUnit(400)).toBe(100);
+    expect(decimalUnit(-9.81)).toBeCloseTo(0.01, 15);
+    expect(decimalUnit(0.0005)).toBeCloseTo(0.0001, 15);
+    expect(decimalUnit(0)).toBe(Infinity);
+  });
+
+  it('keeps the minimum and the default on the slider grid', () => {
+    const e = byName(panelModel(TABLE, 'control'));
+    expect(e.gravity_y.step).toBeCloseTo(0.01, 15);
+    expect(e.time_step.step).toBeCloseTo(1e-6, 18);
+    expect(e.stiffness.step).toBe(1); // 100 would snap 400 to 401 (grid from min = 1)
+    for (const entry of Object.values(e)) {
+      if (entry.kind !== 'number' || entry.integer) continue;
+      const onGrid = (x) => Math.abs((x - entry.min) / entry.step - Math.round((x - entry.min) / entry.step)) < 1e-6;
+      expect(onGrid(entry.defaultValue), entry.name).toBe(true);
+    }
+    expect(floatStep({ min: 0, max: 1, default: 0.5 })).toBeCloseTo(1e-4, 15);
+  });
+});
+
+describe('valueToSend', () => {
+  const e = byName(panelModel(TABLE, 'control'));
+
+  it('passes numbers in range, rounds ints, checks enums', () => {
+    expect(valueToSend(e.gravity_y, '-3.5')).toEqual({ value: -3.5 });
+    expect(valueToSend(e.substeps, 7.6)).toEqual({ value: 8 });
+    expect(valueToSend(e.equation_of_state, 'linear')).toEqual({ value: 'linear' });
+    expect(valueToSend(e.clamp_negative_pressure, false)).toEqual({ value: false });
+  });
+
+  it('refuses values out of range or of the wrong kind with a message naming the parameter', () => {
+    expect(valueToSend(e.gravity_y, 150).error).toBe('gravity_y: expected a number from -100 to 100, got 150');
+    expect(valueToSend(e.gravity_y, 'abc').error).toMatch(/^gravity_y: expected a number/);
+    expect(valueToSend(e.equation_of_state, 'ideal').error).toMatch(/^equation_of_state: expected one of tait, linear/);
+  });
+});
