@@ -39,6 +39,7 @@ export class EmitterList {
       }
     }
     this.empty.hidden = this.rows.size > 0;
+    this.empty.textContent = canControl ? 'No emitters. Use "+ Emitter" or "Place emitter…".' : 'No emitters.';
   }
 
   addRow(id) {
