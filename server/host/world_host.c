@@ -393,8 +393,8 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     int failed = apply_command(h, cmd, applied, &err);
     fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
     cJSON_Delete(applied);
-    fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h); /* before the state it causes */
-    if (!failed) publish_state(h);
+    if (!failed) publish_state(h); /* the network thread sends it again after the ack (deliver) */
+    fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
     if (!failed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
     else if (!failed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */

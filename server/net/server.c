@@ -134,6 +134,10 @@ static void deliver(fc_server *s, fc_post *p)
     }
     if (c) fc_session_fill(c, p->host, text);
     else fc_blob_unref(text);
+    /* the world published the state its request caused before it posted the reply: send the newest
+     * state again after the reply, so the first state a client gets after an ack shows its effect */
+    for (int k = 0; c && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
+        if (c->sub[k].host == p->host) c->sub[k].state_version = 0;
     if (p->kind == FC_POST_WORLD_FAILED) {
         remove_from(s->starting, &s->starting_count, p->host);
         fc_world_host_stop(p->host);

@@ -350,8 +350,8 @@ static fc_blob *next_text(fc_session *c)
 static int writable(fc_session *c)
 {
     if (c->out.frame) return continue_frame(c);
-    /* A world posts its reply before it publishes the state that follows: taking the posts first
-     * keeps the ack ahead of that state whichever wake-up libwebsockets delivers first. */
+    /* Replies go before states: taking the world's posts first sends an ack before the state
+     * that deliver() queued again behind it, whichever wake-up libwebsockets delivers first. */
     fc_server_take_posts(c->server);
     fc_blob *text = next_text(c);
     if (text) {
