@@ -9,6 +9,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export FLUIDCAST_BIN=${FLUIDCAST_BIN:-$root/build/fluidcast}
 [ -x "$FLUIDCAST_BIN" ] || { echo "test_e2e: no server at $FLUIDCAST_BIN (build it first)" >&2; exit 1; }
+node_major=$(node --version 2>/dev/null | sed -E 's/^v([0-9]+).*/\1/' || echo 0)
+[ "${node_major:-0}" -ge 20 ] || { echo "test_e2e: playwright-core needs Node 20 or later (found $(node --version 2>/dev/null || echo none))" >&2; exit 1; }
 chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
 [ -x "$chromium" ] || { echo "test_e2e: no Chromium at $chromium (bash scripts/setup.sh installs it)" >&2; exit 1; }
 

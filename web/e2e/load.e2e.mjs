@@ -38,7 +38,8 @@ test('the page loads, connects and shows the dam break moving', { timeout: 18000
   const shown = displayedNumber(countText);
   assert.ok(Math.abs(shown - first.particles) <= 0.01 * first.particles,
     `particle-count shows "${countText}", status says ${first.particles}`);
-  assert.ok((await viewer.testId('connection-state').innerText()).trim().length > 0, 'connection-state says something');
+  const connectionText = await viewer.testId('connection-state').innerText();
+  assert.match(connectionText, /open/i, `connection-state says open: "${connectionText}"`);
 
   // Moving: the simulated time and the decoded frames grow.
   const later = await viewer.waitStatus((s) => s.time > first.time && s.frames >= first.frames + 3,
