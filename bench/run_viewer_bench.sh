@@ -4,7 +4,8 @@
 # "viewer" section of bench/RESULTS.md. Builds the viewer (web/dist) when it is missing, not the
 # server. Run: cmake --build build --target bench_viewer
 # Environment: FLUIDCAST_BIN (default build/fluidcast), VIEWER_BENCH_ARGS (extra options of
-# web/bench/viewer_bench.mjs, e.g. "--sizes 100k --delta 10"), CHROMIUM_PATH.
+# web/bench/viewer_bench.mjs, e.g. "--sizes 100k --delta 10"), VIEWER_BENCH_JSON (keep the raw
+# results there), CHROMIUM_PATH. Takes about 8 minutes on a 2-core machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -16,6 +17,14 @@ if [ ! -f "$root/web/dist/index.html" ] || [ ! -d "$root/web/node_modules/playwr
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Waits (at most 60 s) until the machine is idle (under 15% of a core busy over a second), so that
+# a burst elsewhere does not land in the measurement.
+hz=$(getconf CLK_TCK)
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+for _ in $(seq 60); do
+  a=$(busy_ticks); sleep 1; b=$(busy_ticks)
+  [ $(((b - a) * 100)) -lt $((hz * 15)) ] && break
+done
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
 # shellcheck disable=SC2086 # VIEWER_BENCH_ARGS is a list of options
 node "$root/web/bench/viewer_bench.mjs" --json "$work/viewer.json" ${VIEWER_BENCH_ARGS:-} >/dev/null
@@ -24,4 +33,5 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
 BENCH_COMMIT="$commit$dirty" BENCH_DATE=$(date -u +%Y-%m-%d) BENCH_LOAD="$load_before" \
 BENCH_COMMAND="node web/bench/viewer_bench.mjs ${VIEWER_BENCH_ARGS:-}" \
   node "$root/web/bench/viewer_results.mjs" "$work/viewer.json" | python3 "$here/put_section.py" viewer
+[ -z "${VIEWER_BENCH_JSON:-}" ] || cp "$work/viewer.json" "$VIEWER_BENCH_JSON"
 echo "bench: viewer section of bench/RESULTS.md written" >&2

@@ -18,8 +18,8 @@ stale=${E2E_REBUILD:-0}
 [ -d web/node_modules/playwright-core ] || stale=1
 if [ ! -f web/dist/index.html ]; then
   stale=1
-elif [ -n "$(find web/index.html web/src web/package.json web/package-lock.json protocol/js -newer web/dist/index.html \
-            -not -name '*.test.js' 2>/dev/null | head -1)" ]; then
+elif [ -n "$(find web/index.html web/src web/public web/vite.config.js web/package.json web/package-lock.json protocol/js \
+            -newer web/dist/index.html -not -name '*.test.js' 2>/dev/null | head -1)" ]; then
   stale=1
 fi
 if [ "$stale" = 1 ]; then

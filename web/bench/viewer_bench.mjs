@@ -4,19 +4,18 @@
 // viewer's own performance timers (window.fluidcast.frameTimings(), the 'fluidcast-frame' measures).
 //
 // For each size it starts `fluidcast serve --fast` on a dam break, pauses the world, opens the built
-// viewer (which joins with a key frame), then asks for key frames (key_request) and delta frames
-// (one `step` each) one at a time, waiting for each to be handled and drawn: the server is idle
+// viewer (which joins with a key frame), then asks for delta frames (one `step` each) and then key
+// frames (key_request) one at a time, waiting for each to be handled and drawn: the server is idle
 // while the browser works on a frame. The kind
 // of each frame is read from its header by a message listener added before the viewer's (an init
 // script wraps WebSocket); it costs one byte read and is not inside the viewer's timer.
 //
-// node web/bench/viewer_bench.mjs [--sizes 100k,1M] [--key 100k=10,1M=6] [--delta 100k=20,1M=12]
-//   [--warmup 2] [--substeps 20] [--threads 2] [--viewport 640x360] [--json FILE]
-// (a count is N for every size or SIZE=N,...). The server steps only while the browser waits for
-// a delta frame, so it may use every core. The viewport is small because the viewer keeps drawing
-// and SwiftShader's drawing (not measured) competes with the main thread for the cores; on this
-// 2-core machine a 1M frame still takes some 30 s from request to handling, as the message's
-// chunks reach the main thread between draws.
+// node web/bench/viewer_bench.mjs [--sizes 100k,1M] [--key 10] [--delta 20] [--warmup 2]
+//   [--substeps 20] [--threads 2] [--viewport 640x360] [--json FILE]
+// (a count or substeps is N for every size, or SIZE=N,...). The server steps only while the
+// browser waits for a delta frame, so it may use every core. The viewport is small because
+// SwiftShader's drawing (not measured) competes with the main thread for the cores.
+// For comparison, the same frames are also decoded in Node with protocol/js (decode only).
 // Environment as the e2e tests: FLUIDCAST_BIN, FLUIDCAST_WEB, CHROMIUM_PATH, PLAYWRIGHT_CORE.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import { join } from 'node:path';
 import { launchBrowser, openViewer, waitFor } from '../e2e/lib/browser.mjs';
 import { checkPrerequisites } from '../e2e/lib/paths.mjs';
 import { startServer } from '../e2e/lib/server.mjs';
+import { FrameDecoder } from '../../protocol/js/frame_decoder.js';
 
 // The dam breaks of bench/run_bench.sh: spacing 0.02 m, a water block in a tank 3x its length.
 const CASES = {
@@ -42,7 +42,7 @@ function perSize(table, value) {
 
 function parseArgs(argv) {
   const options = {
-    sizes: ['100k', '1M'], key: { '100k': 10, '1M': 6 }, delta: { '100k': 20, '1M': 12 }, warmup: 2,
+    sizes: ['100k', '1M'], key: { '100k': 10, '1M': 10 }, delta: { '100k': 20, '1M': 20 }, warmup: 2,
     substeps: { '100k': 20, '1M': 20 }, threads: 2, viewport: { width: 640, height: 360 }, json: null,
   };
   for (let i = 0; i < argv.length; i += 2) {
@@ -84,6 +84,7 @@ function summarize(samples) {
     median_ms: quantile(ms, 0.5),
     p90_ms: quantile(ms, 0.9),
     max_ms: Math.max(...ms),
+    decode_only_median_ms: quantile(samples.map((s) => s.decodeMs), 0.5),
     bytes_per_particle: samples.reduce((sum, s) => sum + s.bytes / s.count, 0) / samples.length,
   };
 }
@@ -91,6 +92,7 @@ function summarize(samples) {
 // Runs in the page before its scripts: records the header of every binary frame, in arrival order.
 function frameTap() {
   window.__benchFrames = [];
+  window.__benchFrameData = [];
   const Native = window.WebSocket;
   class TappedWebSocket extends Native {
     constructor(...args) {
@@ -102,6 +104,8 @@ function frameTap() {
           kind: view.getUint8(5) === 0 ? 'key' : 'delta', sequence: view.getUint32(16, true),
           count: view.getUint32(32, true), bytes: event.data.byteLength,
         });
+        // A copy for the decode-only comparison in Node (made here, outside the viewer's timer).
+        window.__benchFrameData.push(event.data.slice(0));
       });
     }
   }
@@ -114,6 +118,41 @@ async function frameState(viewer) {
     timings: window.fluidcast.frameTimings().length,
     measures: performance.getEntriesByName('fluidcast-frame', 'measure').length,
   }));
+}
+
+/** The frames the page received, in order, as Uint8Arrays (fetched as base64). */
+async function receivedFrames(viewer) {
+  const n = await viewer.page.evaluate(() => window.__benchFrameData.length);
+  const frames = [];
+  for (let i = 0; i < n; i++) {
+    const base64 = await viewer.page.evaluate((index) => {
+      const bytes = new Uint8Array(window.__benchFrameData[index]);
+      let text = '';
+      for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x8000));
+      return btoa(text);
+    }, i);
+    frames.push(new Uint8Array(Buffer.from(base64, 'base64')));
+  }
+  return frames;
+}
+
+/**
+ * Decode-only time of the same frames in Node with protocol/js (what the viewer runs before its
+ * upload): the whole stream decoded in order `repeats` times after a warm-up pass; per frame the
+ * median over the repeats, in ms.
+ */
+function decodeOnly(frames, repeats = 5) {
+  const perFrame = frames.map(() => []);
+  for (let r = 0; r <= repeats; r++) {
+    const decoder = new FrameDecoder();
+    frames.forEach((bytes, i) => {
+      const start = process.hrtime.bigint();
+      decoder.decode(bytes);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (r > 0) perFrame[i].push(ms);
+    });
+  }
+  return perFrame.map((values) => quantile(values, 0.5));
 }
 
 /** Waits for two animation frames of the page and 200 ms more. */
@@ -141,7 +180,7 @@ async function oneFrame(viewer, request, what) {
   }
   return viewer.page.evaluate((i) => {
     const timings = window.fluidcast.frameTimings();
-    return { ...window.__benchFrames[i], ms: timings[i] };
+    return { ...window.__benchFrames[i], ms: timings[i], index: i };
   }, after.tapped - 1).then((frame) => ({ ...frame, wallMs }));
 }
 
@@ -206,16 +245,17 @@ async function benchSize(browser, size, options, work) {
       console.error(`viewer bench: ${size}: ${what} ${i + 1}: ${frame.kind} frame, ${frame.ms.toFixed(2)} ms, ${frame.bytes} bytes, handled after ${frame.wallMs} ms`);
       if (i >= options.warmup) samples[frame.kind].push(frame);
     };
-    for (let i = 0; i < options.warmup + options.key[size]; i++) {
-      const frame = await oneFrame(viewer, { type: 'key_request', world }, `${size}: key frame ${i + 1}`);
-      if (frame.kind !== 'key') throw new Error(`${size}: key_request answered by a ${frame.kind} frame`);
-      take(frame, i, 'key_request');
-    }
     // A step is answered by a delta frame, or by a key frame where the server moved the viewer to
     // another rate tier (PROTOCOL.md section 5); each counts as what it is.
     for (let i = 0; delta.length < options.delta[size]; i++) {
       if (i >= 2 * (options.warmup + options.delta[size])) throw new Error(`${size}: only ${delta.length} delta frames in ${i} steps`);
       take(await oneFrame(viewer, { type: 'step', world, frames: 1 }, `${size}: step ${i + 1}`), i, 'step');
+    }
+    // Key frames after the steps, so that they carry the moving fluid's velocities.
+    for (let i = 0; i < options.warmup + options.key[size]; i++) {
+      const frame = await oneFrame(viewer, { type: 'key_request', world }, `${size}: key frame ${i + 1}`);
+      if (frame.kind !== 'key') throw new Error(`${size}: key_request answered by a ${frame.kind} frame`);
+      take(frame, i, 'key_request');
     }
     const status = await viewer.status();
     const webgl = await viewer.page.evaluate(() => {
@@ -224,6 +264,8 @@ async function benchSize(browser, size, options, work) {
       return gl ? { version: gl.getParameter(gl.VERSION), renderer: info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : null } : null;
     });
     const measures = await viewer.page.evaluate(() => performance.getEntriesByName('fluidcast-frame', 'measure').length);
+    const decoded = decodeOnly(await receivedFrames(viewer));
+    for (const frame of [...key, ...delta]) frame.decodeMs = decoded[frame.index];
     const result = {
       size, particles: c.particles, substeps, threads: options.threads, viewport: options.viewport, warmup: options.warmup,
       first_frame: joinFrames[0] ?? null, join_frames: joinFrames.length,
@@ -263,7 +305,7 @@ async function main() {
     await browser.close().catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
-  const output = { chromium: browser.version(), results };
+  const output = { chromium: browser.version(), node: process.version, results };
   if (options.json) writeFileSync(options.json, `${JSON.stringify(output, null, 2)}\n`);
   console.log(JSON.stringify(output));
 }

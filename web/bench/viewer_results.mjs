@@ -9,58 +9,65 @@ const TARGET_MS = 4;
 const data = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const count = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+const list = (f) => data.results.map((r) => `${count(r.particles)}: ${f(r)}`).join(', ');
 
 const rows = [];
 const verdicts = [];
 for (const r of data.results) {
   for (const kind of ['key', 'delta']) {
     const s = r[kind];
-    rows.push(`| ${count(r.particles)} | ${kind} | ${s.frames} | ${fmt(s.bytes_per_particle)} | ${fmt(s.median_ms)} | ${fmt(s.p90_ms)} | ${fmt(s.max_ms)} | ${fmt((s.median_ms * 1e6) / r.particles, 1)} |`);
+    rows.push(`| ${count(r.particles)} | ${kind} | ${s.frames} | ${fmt(s.bytes_per_particle)} | ${fmt(s.median_ms)} `
+      + `| ${fmt(s.p90_ms)} | ${fmt(s.max_ms)} | ${fmt((s.median_ms * 1e6) / r.particles, 1)} | ${fmt(s.decode_only_median_ms)} |`);
   }
   if (r.particles >= 1e6) {
     for (const kind of ['delta', 'key']) {
       const s = r[kind];
       const met = s.median_ms <= TARGET_MS;
-      verdicts.push(`- ${count(r.particles)} particles, ${kind} frames: median ${fmt(s.median_ms)} ms, p90 ${fmt(s.p90_ms)} ms against the target of ${TARGET_MS} ms: **${met ? 'met' : 'missed'}**${met && s.p90_ms > TARGET_MS ? ' (the median; the p90 is above it)' : ''}.`);
+      verdicts.push(`- ${count(r.particles)} particles, ${kind} frames: median ${fmt(s.median_ms)} ms (p90 ${fmt(s.p90_ms)} ms) `
+        + `against the target of ${TARGET_MS} ms: **${met ? 'met' : 'missed'}**${met && s.p90_ms > TARGET_MS ? ' (the median; the p90 is above it)' : ''}; `
+        + `decoding alone takes ${fmt(s.decode_only_median_ms)} ms of it.`);
     }
   }
 }
 const first = data.results[0] || {};
 const viewport = first.viewport ? `${first.viewport.width} x ${first.viewport.height}` : 'n/a';
 const renderer = first.webgl ? `${first.webgl.version}, ${first.webgl.renderer}` : 'n/a';
-const firsts = data.results.map((r) => `${count(r.particles)}: ${fmt(r.first_frame?.ms)} ms`).join(', ');
-const substeps = data.results.map((r) => `${count(r.particles)}: ${r.substeps}`).join(', ');
-const ends = data.results.map((r) => `${count(r.particles)}: ${fmt(r.sim_time_end, 3)}`).join(', ');
 const measured = data.results.every((r) => r.timings_match_measures)
-  ? 'as many `fluidcast-frame` performance measures as frame timings (checked)'
-  : '**the count of `fluidcast-frame` measures differs from the count of frame timings**';
+  ? 'one `fluidcast-frame` performance measure per timing, checked'
+  : '**the number of `fluidcast-frame` measures differs from the number of timings**';
 
 console.log(`## Viewer: main-thread time per received frame (headless Chromium)
 
 The time the viewer's main thread spends on each received binary frame: decoding it and uploading
 the particle attributes to WebGL, excluding drawing (the GPU's work cannot be measured on this
-machine: WebGL runs on SwiftShader, the CPU). Taken from the viewer's own timers,
-\`window.fluidcast.frameTimings()\` (the same spans as the \`fluidcast-frame\` performance measures;
-${measured}). Written by \`bench/run_viewer_bench.sh\` (\`cmake --build build --target bench_viewer\`).
+machine: WebGL runs on SwiftShader, on the CPU). Taken from the viewer's own timers,
+\`window.fluidcast.frameTimings()\` (${measured}).
+Written by \`bench/run_viewer_bench.sh\` (\`cmake --build build --target bench_viewer\`).
 
-Method: \`web/bench/viewer_bench.mjs\` starts \`fluidcast serve --fast --set substeps=N\` on the dam
+Method (\`web/bench/viewer_bench.mjs\`): \`fluidcast serve --fast --set substeps=N\` on the dam
 breaks of the solver benchmark (spacing 0.02 m; 100k: a 0.8 x 1.0 x 1.0 m block in a 2.4 x 1.4 x
-1.0 m tank; 1M: a 2 m cube in a 6.0 x 2.8 x 2.0 m tank), opens the built viewer in headless
-Chromium (${viewport} viewport), pauses the world, then requests one frame at a time and waits
-until the viewer handled it, so the server is idle while the browser works: key frames by
-\`key_request\` (what a joining viewer gets; positions, velocities and ids), delta frames by
-\`step\` (1 frame: \`substeps\` solver steps of 0.5 ms, ${substeps}), the frames of a running
-stream, here of the start of the collapse (simulated time at the end: ${ends} s). Each frame's kind is read from its header by a listener
-the benchmark adds beside the viewer's. The first ${first.warmup ?? 0} frames of each kind are not counted
-(warm-up); the very first key frame after joining took ${firsts} (the JIT and buffer allocation).
+1.0 m tank; 1M: a 2 m cube in a 6.0 x 2.8 x 2.0 m tank), the world paused, then the built viewer
+opened in headless Chromium (${viewport} viewport), which joins with a key frame. Frames are then
+requested one at a time, each after the viewer handled and drew the previous one, so the server is
+idle while the browser works: first delta frames by \`step\` (one frame of \`substeps\` solver
+steps of 0.5 ms; substeps ${list((r) => r.substeps)}), the frames of the running stream, here of the
+start of the collapse, then key frames by \`key_request\` (what a joining viewer gets: ids,
+positions, velocities; simulated time ${list((r) => `${fmt(r.sim_time_end, 3)} s`)}).
+Each frame's kind is read from its header by a listener the benchmark adds beside the viewer's.
+The first ${first.warmup ?? 0} frames of each kind are not counted (warm-up); the very first frame after
+joining took ${list((r) => `${fmt(r.first_frame?.ms, 1)} ms`)} (JIT compilation, buffer allocation).
+"Decode only": the same frames decoded in order by \`protocol/js\` in Node ${data.node || ''} (median
+of 5 passes), about the decoder's share of the viewer's time (Node's V8 is not Chromium's, so it
+is an estimate); the rest is the upload and the viewer's own work.
 
 - Machine: ${cpus()[0]?.model || 'unknown CPU'}, ${cpus().length} cores (load average before the run: ${process.env.BENCH_LOAD || 'n/a'})
 - Browser: Chromium ${data.chromium} headless; WebGL: ${renderer}
-- Command: \`${process.env.BENCH_COMMAND || 'node web/bench/viewer_bench.mjs'}\`
+- Server: ${list((r) => `${r.threads} solver thread${r.threads === 1 ? '' : 's'}`)} (idle while a frame is handled)
+- Command: \`${(process.env.BENCH_COMMAND || 'node web/bench/viewer_bench.mjs').trim()}\`
 - Commit: ${process.env.BENCH_COMMIT || 'unknown'}, ${process.env.BENCH_DATE || new Date().toISOString().slice(0, 10)}
 
-| particles | frame | frames | bytes/particle | median ms | p90 ms | max ms | median ns/particle |
-|---|---|---|---|---|---|---|---|
+| particles | frame | frames | bytes/particle | median ms | p90 ms | max ms | median ns/particle | decode only, median ms |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Target: at most ${TARGET_MS} ms of main-thread time per frame at 1M particles (judged on the median).
