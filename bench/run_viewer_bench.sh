@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Viewer benchmark (issue 5): main-thread time per received frame (decode + attribute upload) in
+# Viewer benchmark (issue 5): main-thread time per received frame (worker hand-over + attribute upload) in
 # headless Chromium at 100k and 1M particles, from the viewer's own performance timers; writes the
 # "viewer" section of bench/RESULTS.md. Builds the viewer (web/dist) when it is missing, not the
 # server. Run: cmake --build build --target bench_viewer

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Viewer benchmark (issue 5, point 7): the main-thread time per received frame (decode and GPU
-// attribute upload, excluding drawing) in headless Chromium, at 100k and 1M particles, from the
+// Viewer benchmark (issue 5, point 7): the main-thread time per received frame (hand-over to the
+// decode worker, copy and GPU attribute upload, excluding drawing; the worker's decode time beside it) in headless Chromium, at 100k and 1M particles, from the
 // viewer's own performance timers (window.fluidcast.frameTimings(), the 'fluidcast-frame' measures).
 //
 // For each size it starts `fluidcast serve --fast` on a dam break, pauses the world, opens the built
@@ -85,6 +85,7 @@ function summarize(samples) {
     p90_ms: quantile(ms, 0.9),
     max_ms: Math.max(...ms),
     decode_only_median_ms: quantile(samples.map((s) => s.decodeMs), 0.5),
+    worker_decode_median_ms: quantile(samples.map((s) => s.workerMs), 0.5),
     bytes_per_particle: samples.reduce((sum, s) => sum + s.bytes / s.count, 0) / samples.length,
   };
 }
@@ -180,7 +181,8 @@ async function oneFrame(viewer, request, what) {
   }
   return viewer.page.evaluate((i) => {
     const timings = window.fluidcast.frameTimings();
-    return { ...window.__benchFrames[i], ms: timings[i], index: i };
+    const decodeTimings = window.fluidcast.decodeTimings();
+    return { ...window.__benchFrames[i], ms: timings[i], workerMs: decodeTimings[i], index: i };
   }, after.tapped - 1).then((frame) => ({ ...frame, wallMs }));
 }
 
@@ -267,7 +269,7 @@ async function benchSize(browser, size, options, work) {
     const decoded = decodeOnly(await receivedFrames(viewer));
     for (const frame of [...key, ...delta]) frame.decodeMs = decoded[frame.index];
     const result = {
-      size, particles: c.particles, substeps, threads: options.threads, viewport: options.viewport, warmup: options.warmup,
+      size, particles: c.particles, decoding: status.decoding, substeps, threads: options.threads, viewport: options.viewport, warmup: options.warmup,
       first_frame: joinFrames[0] ?? null, join_frames: joinFrames.length,
       key: summarize(key), delta: summarize(delta), render_fps: status.renderFps, sim_time_end: status.time, webgl, measures,
       timings_match_measures: measures === (await frameState(viewer)).timings,

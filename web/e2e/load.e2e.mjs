@@ -28,6 +28,7 @@ test('the page loads, connects and shows the dam break moving', { timeout: 18000
   assert.equal(first.role, 'control', 'a server without --token grants control');
   assert.equal(first.particles, 22500, 'the dam break has 22,500 particles');
   assert.equal(first.lastError, null);
+  assert.equal(first.decoding, 'worker', 'frames are decoded in the Web Worker, off the main thread');
 
   for (const id of ['viewport', 'status-overlay', 'connection-state', 'particle-count']) {
     assert.ok(await viewer.testId(id).isVisible(), `${id} is visible`);

@@ -3,6 +3,7 @@ import { Viewer } from './render/viewer.js';
 import { ReconnectingSocket } from './net/socket.js';
 import { Session } from './net/session.js';
 import { FrameReceiver } from './net/frame_receiver.js';
+import { createDecoding } from './net/decoding.js';
 import { FrameTimings } from './net/frame_timings.js';
 import * as messages from './net/messages.js';
 import { roomLink, socketUrl, withWorld } from './links.js';
@@ -38,6 +39,7 @@ export class App {
       onNeedKey: () => this.session.needKey(),
       onCorrupt: (error) => this.session.corruptFrame(error),
       timings: this.timings,
+      decoding: createDecoding(),
     });
     this.session.receiver = this.receiver;
     this.socket.on('bytes', (n) => this.bytes.add(performance.now(), n));
@@ -118,10 +120,12 @@ export class App {
   /** The measured part of a frame: copy into the instanced attributes and upload to the GPU
    *  (when the GPU is behind, the next render uploads the newest frame instead). */
   showFrame(frame) {
+    const previous = this.newestFrame;
     this.newestFrame = frame;
     this.frameArrivedAt = performance.now();
     this.shownAttribute = this.viewer.particles.update(frame, this.session.options.attribute);
     this.viewer.uploadParticles();
+    this.receiver.recycle(previous); // copied into the attributes: its buffers go back to the decode worker
     if (frame.kind === 'key') this.session.keyFrameArrived();
   }
 

@@ -14,6 +14,7 @@ export function installTestHook(app, target = window) {
         world: session.world,
         particles: frame ? frame.count : 0,
         frames: app.receiver.frames,
+        decoding: app.receiver.decoding.kind,
         sequence: frame ? frame.sequence : null,
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,
@@ -37,6 +38,10 @@ export function installTestHook(app, target = window) {
     },
     frameTimings() {
       return app.timings.list();
+    },
+    /** Per frame, the decoding's own time in ms (in the decode worker, off the main thread). */
+    decodeTimings() {
+      return app.timings.decodeList();
     },
     send(message) {
       return app.session.send(message);

@@ -1,4 +1,5 @@
-// Main-thread time per received frame (decode + upload): kept for window.fluidcast.frameTimings() and as performance measures.
+// Time per received frame: the main thread's (hand-over or decode, + upload) for window.fluidcast.frameTimings() and as
+// performance measures, and the decoding's own (in the worker) for window.fluidcast.decodeTimings().
 
 export const MEASURE_NAME = 'fluidcast-frame';
 
@@ -7,6 +8,7 @@ export class FrameTimings {
     this.keep = keep;
     this.perf = perf;
     this.values = [];
+    this.decodeValues = [];
     this.recorded = 0;
   }
 
@@ -22,7 +24,17 @@ export class FrameTimings {
     }
   }
 
+  /** Records the decoding's own time for one frame (in the decode worker when there is one). */
+  recordDecode(ms) {
+    this.decodeValues.push(ms);
+    if (this.decodeValues.length > this.keep) this.decodeValues.splice(0, this.decodeValues.length - this.keep);
+  }
+
   list() {
     return [...this.values];
+  }
+
+  decodeList() {
+    return [...this.decodeValues];
   }
 }
