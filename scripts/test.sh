@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (Release, with the CUDA part when nvcc is found) and runs every
 # test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the tests there,
-# then the server's tests under ThreadSanitizer, the JavaScript tests and a bounded fuzzing run of
-# the frame decoder. (The viewer's browser tests, scripts/test_e2e.sh, join once they are verified
-# in CI: issue 5.)
+# then the server's tests under ThreadSanitizer, the JavaScript tests (decoder and viewer), the
+# viewer's browser tests (headless Debian Chromium against a real server) and a bounded fuzzing run
+# of the frame decoder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,6 +30,9 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
 
 echo "== JavaScript decoder tests (Vitest, protocol/js)"
 bash scripts/test_js.sh
+
+echo "== Browser end-to-end tests of the viewer (playwright-core, Debian's Chromium, a real server)"
+FLUIDCAST_BIN="$root/build/fluidcast" bash scripts/test_e2e.sh
 
 echo "== Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"

@@ -86,6 +86,7 @@ function summarize(samples) {
     max_ms: Math.max(...ms),
     decode_only_median_ms: quantile(samples.map((s) => s.decodeMs), 0.5),
     worker_decode_median_ms: quantile(samples.map((s) => s.workerMs), 0.5),
+    uploads_deferred: samples.filter((s) => s.deferred).length,
     bytes_per_particle: samples.reduce((sum, s) => sum + s.bytes / s.count, 0) / samples.length,
   };
 }
@@ -116,6 +117,7 @@ function frameTap() {
 async function frameState(viewer) {
   return viewer.page.evaluate(() => ({
     tapped: window.__benchFrames.length,
+    deferred: window.fluidcast.status().uploadsDeferred,
     timings: window.fluidcast.frameTimings().length,
     measures: performance.getEntriesByName('fluidcast-frame', 'measure').length,
   }));
@@ -183,7 +185,7 @@ async function oneFrame(viewer, request, what) {
     const timings = window.fluidcast.frameTimings();
     const decodeTimings = window.fluidcast.decodeTimings();
     return { ...window.__benchFrames[i], ms: timings[i], workerMs: decodeTimings[i], index: i };
-  }, after.tapped - 1).then((frame) => ({ ...frame, wallMs }));
+  }, after.tapped - 1).then((frame) => ({ ...frame, wallMs, deferred: after.deferred > before.deferred }));
 }
 
 /**

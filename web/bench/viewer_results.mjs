@@ -17,7 +17,7 @@ for (const r of data.results) {
   for (const kind of ['key', 'delta']) {
     const s = r[kind];
     rows.push(`| ${count(r.particles)} | ${kind} | ${s.frames} | ${fmt(s.bytes_per_particle)} | ${fmt(s.median_ms)} `
-      + `| ${fmt(s.p90_ms)} | ${fmt(s.max_ms)} | ${fmt((s.median_ms * 1e6) / r.particles, 1)} | ${fmt(s.worker_decode_median_ms)} | ${fmt(s.decode_only_median_ms)} |`);
+      + `| ${fmt(s.p90_ms)} | ${fmt(s.max_ms)} | ${fmt((s.median_ms * 1e6) / r.particles, 1)} | ${fmt(s.worker_decode_median_ms)} | ${fmt(s.decode_only_median_ms)} | ${s.uploads_deferred ?? 'n/a'} |`);
   }
   if (r.particles >= 1e6) {
     for (const kind of ['delta', 'key']) {
@@ -45,6 +45,9 @@ WebGL runs on SwiftShader, on the CPU). Taken from the viewer's own timers,
 \`window.fluidcast.frameTimings()\` (${measured}). Decoding runs in a Web Worker
 (decoding: ${list((r) => r.decoding)}); its own time per frame, \`window.fluidcast.decodeTimings()\`,
 is the "worker decode" column: it bounds the frame rate the viewer can follow, not the main thread.
+"Uploads deferred": frames whose upload the viewer left to the next render because the GPU had not
+finished the previous one (then the upload is not in the frame's time); 0 means every counted
+frame's time includes its upload.
 Written by \`bench/run_viewer_bench.sh\` (\`cmake --build build --target bench_viewer\`).
 
 Method (\`web/bench/viewer_bench.mjs\`): \`fluidcast serve --fast --set substeps=N\` on the dam
@@ -68,8 +71,8 @@ of 5 passes), for comparison with the worker's time.
 - Command: \`${(process.env.BENCH_COMMAND || 'node web/bench/viewer_bench.mjs').trim()}\`
 - Commit: ${process.env.BENCH_COMMIT || 'unknown'}, ${process.env.BENCH_DATE || new Date().toISOString().slice(0, 10)}
 
-| particles | frame | frames | bytes/particle | main thread median ms | p90 ms | max ms | median ns/particle | worker decode, median ms | Node decode, median ms |
-|---|---|---|---|---|---|---|---|---|---|
+| particles | frame | frames | bytes/particle | main thread median ms | p90 ms | max ms | median ns/particle | worker decode, median ms | Node decode, median ms | uploads deferred |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Target: at most ${TARGET_MS} ms of main-thread time per frame at 1M particles (judged on the median).

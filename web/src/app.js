@@ -26,6 +26,7 @@ export class App {
     this.timings = new FrameTimings();
     this.bytes = new RateMeter(1000);
     this.newestFrame = null;
+    this.uploadsDeferred = 0; // frames whose upload was left to the next render (GPU behind)
     this.frameArrivedAt = null;
     this.shownAttribute = null;
 
@@ -124,7 +125,7 @@ export class App {
     this.newestFrame = frame;
     this.frameArrivedAt = performance.now();
     this.shownAttribute = this.viewer.particles.update(frame, this.session.options.attribute);
-    this.viewer.uploadParticles();
+    if (!this.viewer.uploadParticles()) this.uploadsDeferred += 1;
     this.receiver.recycle(previous); // copied into the attributes: its buffers go back to the decode worker
     if (frame.kind === 'key') this.session.keyFrameArrived();
   }

@@ -15,6 +15,7 @@ export function installTestHook(app, target = window) {
         particles: frame ? frame.count : 0,
         frames: app.receiver.frames,
         decoding: app.receiver.decoding.kind,
+        uploadsDeferred: app.uploadsDeferred,
         sequence: frame ? frame.sequence : null,
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,

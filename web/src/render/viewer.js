@@ -123,9 +123,12 @@ export class Viewer {
     requestAnimationFrame(loop);
   }
 
-  /** Uploads the particles now unless the GPU is behind (then the next render uploads the newest). */
+  /** Uploads the particles now unless the GPU is behind (then the next render uploads the newest
+   *  and this returns false). */
   uploadParticles() {
-    if (!this.fence.busy()) this.particles.uploadNow(this.renderer, this.camera);
+    if (this.fence.busy()) return false;
+    this.particles.uploadNow(this.renderer, this.camera);
+    return true;
   }
 
   renderFps() {
