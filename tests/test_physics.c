@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "world_checks.h"
 #include "core/colliders.h"
 #include "core/solver.h"
 #include "core/sources.h"
@@ -14,29 +15,6 @@ static void set_domain(fc_world *w, float x, float y, float z)
 {
     w->domain_lo[0] = w->domain_lo[1] = w->domain_lo[2] = 0.0f;
     w->domain_hi[0] = x, w->domain_hi[1] = y, w->domain_hi[2] = z;
-}
-
-static int start(fc_world *w)
-{
-    char err[256] = "";
-    int rc = fc_world_start(w, err, sizeof err);
-    CHECK(rc == 0, "world starts: %s", err);
-    return rc;
-}
-
-/* Largest distance of any particle outside the domain (0 when all are inside), NaN if any is NaN. */
-static double outside_distance(const fc_world *w)
-{
-    const fc_particles *p = &w->particles;
-    double worst = 0.0;
-    for (size_t i = 0; i < p->count; i++)
-        for (int a = 0; a < 3; a++) {
-            double v = p->field[FC_PX + a][i];
-            if (isnan(v)) return NAN;
-            double d = fmax(w->domain_lo[a] - v, v - w->domain_hi[a]);
-            if (d > worst) worst = d;
-        }
-    return worst;
 }
 
 /* A block filling the tank floor wall to wall under gravity: it must stay where it is, with the
@@ -176,15 +154,9 @@ static void test_dam_break_stays_in_domain(void)
     CHECK(worst == 0.0, "no particle outside the domain (worst %g m)", worst);
     CHECK(inside_ball == 0, "no particle inside the sphere collider (%d particle-steps)", inside_ball);
     CHECK(w.particles.count == n, "particle count conserved: %zu -> %zu", n, w.particles.count);
-    uint8_t *seen = calloc(n, 1);
-    size_t bad = 0;
-    for (size_t i = 0; i < w.particles.count; i++) {
-        uint32_t id = w.particles.id[i];
-        if (id >= n || seen[id]++) bad++;
-    }
+    size_t bad = bad_ids(&w, n);
     CHECK(bad == 0, "ids unique and all original (%zu bad)", bad);
     CHECK(front > 0.24 + 0.1, "front advanced to %.3f m after 0.2 s", front);
-    free(seen);
     fc_world_free(&w);
 }
 

@@ -80,40 +80,78 @@ static void contact_response(float v[3], const float solid[3], const float n[3],
     }
 }
 
-void fc_collide_particles(fc_world *w)
+void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, int move_positions)
 {
     const fc_params *prm = &w->params;
+    c->colliders = w->colliders;
+    c->collider_count = w->collider_count;
+    c->radius = (float)prm->particle_radius;
+    c->margin = (float)prm->particle_margin;
+    c->erp = (float)prm->boundary_erp;
+    c->restitution = (float)prm->boundary_restitution;
+    c->friction = (float)prm->boundary_friction;
+    for (int a = 0; a < 3; a++) {
+        c->wall_lo[a] = w->domain_lo[a] + c->radius;
+        c->wall_hi[a] = w->domain_hi[a] - c->radius;
+        if (c->wall_lo[a] > c->wall_hi[a])
+            c->wall_lo[a] = c->wall_hi[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
+    }
+    /* never beyond the domain itself, whatever the margin */
+    c->wall_allowance = c->margin < c->radius ? c->margin : c->radius;
+    c->walls = walls;
+    c->move_positions = move_positions;
+}
+
+/* Where a particle that crossed the wall plane by `depth` > 0 ends, as a depth beyond the plane.
+ * Clamp: 0, on the plane; two particles that crossed near each other then land on the same
+ * coordinate, and at an edge or corner on the same point, where the kernel gradient between them
+ * vanishes and they never separate (seed 002 section IV, Fig. 4). Soft: a * d / (d + a) with a
+ * the allowance, strictly increasing in d and below a, so particles that crossed by different
+ * depths stay apart and in the same order, and a shallow crossing (d << a) stays nearly as it is. */
+static float depth_after_wall(const fc_collision *c, float depth)
+{
+    if (c->walls == FC_WALLS_CLAMP || c->wall_allowance <= 0.0f) return 0.0f;
+    return c->wall_allowance * depth / (depth + c->wall_allowance);
+}
+
+void fc_collide_point(const fc_collision *c, float x[3], float v[3])
+{
+    static const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
+    float normal[3];
+    for (size_t k = 0; k < c->collider_count; k++) {
+        float penetration = c->radius - fc_shape_distance(&c->colliders[k], x, normal);
+        if (penetration <= 0.0f) continue;
+        if (c->move_positions && penetration > c->margin)
+            for (int a = 0; a < 3; a++) x[a] += c->erp * (penetration - c->margin) * normal[a];
+        if (v) contact_response(v, c->colliders[k].velocity, normal, c->restitution, c->friction);
+    }
+    for (int a = 0; a < 3; a++) {
+        float wall_normal[3] = {0, 0, 0};
+        if (x[a] < c->wall_lo[a]) {
+            if (c->move_positions) x[a] = c->wall_lo[a] - depth_after_wall(c, c->wall_lo[a] - x[a]);
+            wall_normal[a] = 1.0f;
+        } else if (x[a] > c->wall_hi[a]) {
+            if (c->move_positions) x[a] = c->wall_hi[a] + depth_after_wall(c, x[a] - c->wall_hi[a]);
+            wall_normal[a] = -1.0f;
+        } else {
+            continue;
+        }
+        if (v) contact_response(v, container_at_rest, wall_normal, c->restitution, c->friction);
+    }
+}
+
+void fc_collide_particles(fc_world *w)
+{
     fc_particles *p = &w->particles;
     float *px = p->field[FC_PX], *py = p->field[FC_PY], *pz = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
-    const float radius = (float)prm->particle_radius, margin = (float)prm->particle_margin;
-    const float erp = (float)prm->boundary_erp, restitution = (float)prm->boundary_restitution,
-                friction = (float)prm->boundary_friction;
-    float wall_lo[3], wall_hi[3];
-    for (int a = 0; a < 3; a++) {
-        wall_lo[a] = w->domain_lo[a] + radius;
-        wall_hi[a] = w->domain_hi[a] - radius;
-        if (wall_lo[a] > wall_hi[a]) wall_lo[a] = wall_hi[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
-    }
-    static const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        float x[3] = {px[i], py[i], pz[i]}, v[3] = {vx[i], vy[i], vz[i]}, normal[3];
-        for (size_t c = 0; c < w->collider_count; c++) {
-            float penetration = radius - fc_shape_distance(&w->colliders[c], x, normal);
-            if (penetration <= 0.0f) continue;
-            if (penetration > margin)
-                for (int a = 0; a < 3; a++) x[a] += erp * (penetration - margin) * normal[a];
-            contact_response(v, w->colliders[c].velocity, normal, restitution, friction);
-        }
-        for (int a = 0; a < 3; a++) {
-            float wall_normal[3] = {0, 0, 0};
-            if (x[a] < wall_lo[a]) x[a] = wall_lo[a], wall_normal[a] = 1.0f;
-            else if (x[a] > wall_hi[a]) x[a] = wall_hi[a], wall_normal[a] = -1.0f;
-            else continue;
-            contact_response(v, container_at_rest, wall_normal, restitution, friction);
-        }
+        float x[3] = {px[i], py[i], pz[i]}, v[3] = {vx[i], vy[i], vz[i]};
+        fc_collide_point(&c, x, v);
         px[i] = x[0], py[i] = x[1], pz[i] = x[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
     }

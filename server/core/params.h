@@ -8,6 +8,7 @@
 /* Solvers, as bits, so a parameter can say which solvers read it. */
 enum {
     FC_SOLVER_SPH = 1u << 0,
+    FC_SOLVER_PBF = 1u << 1,
     FC_SOLVER_ALL = 0xffffffffu
 };
 

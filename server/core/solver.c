@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-const fc_solver *const fc_solvers[] = {&fc_solver_sph, NULL};
+const fc_solver *const fc_solvers[] = {&fc_solver_sph, &fc_solver_pbf, NULL};
 
 const fc_solver *fc_solver_find(const char *name)
 {

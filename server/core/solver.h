@@ -33,11 +33,13 @@ extern const fc_solver *const fc_solvers[];
 
 /* Solvers (one per file in server/solvers/). */
 extern const fc_solver fc_solver_sph;
+extern const fc_solver fc_solver_pbf;
 
 /* Shared by solvers: collision response against colliders and the container (seed 001 3.2.2).
  * Pushes particles out of solids (by boundary_erp of the penetration beyond particle_margin; the
  * container fully), reflects boundary_restitution of the normal velocity, removes
- * boundary_friction of the tangential velocity. After it, every particle is inside the domain. */
+ * boundary_friction of the tangential velocity. After it, every particle is inside the domain.
+ * One particle at a time, with soft walls or positions only: fc_collide_point (colliders.h). */
 void fc_collide_particles(fc_world *w);
 
 #endif

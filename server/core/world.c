@@ -47,6 +47,25 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen)
+{
+    const fc_solver *previous = w->solver;
+    if (fc_world_set_solver(w, name, err, errlen)) return -1;
+    if (w->solver == previous || !w->solver_state) return 0; /* not started: fc_world_start starts it */
+    const float previous_mass = w->particle_mass;
+    char why[512] = "";
+    void *state = NULL;
+    if (w->solver->init(w, &state, why, sizeof why)) {
+        snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
+        w->solver = previous;
+        w->particle_mass = previous_mass;
+        return -2;
+    }
+    previous->destroy(w->solver_state);
+    w->solver_state = state;
+    return 0;
+}
+
 #define APPEND(array, count, item)                                             \
     do {                                                                       \
         void *grown = realloc((array), ((count) + 1) * sizeof *(array));        \

@@ -83,6 +83,13 @@ void fc_world_free(fc_world *w);
 /* Selects the solver by name; 0, or -1 with the known names in err. */
 int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen);
 
+/* Switches a world (started or not) to the solver `name`, keeping its particles (count, ids,
+ * positions, velocities) and clock: starts the new solver's state, then destroys the old one.
+ * Returns 0 (also when it already runs that solver), -1 for an unknown name (the known names in
+ * err), -2 when the new solver cannot start ("NAME cannot start: why" in err; the world is
+ * unchanged). */
+int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen);
+
 /* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);

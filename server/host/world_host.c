@@ -333,17 +333,11 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
     }
     fc_world *w = &h->world;
     if (next != w->solver) {
-        char msg[512];
-        void *state = NULL;
-        const fc_solver *previous = w->solver;
-        w->solver = next;
-        if (next->init(w, &state, msg, sizeof msg)) {
-            w->solver = previous;
-            fc_message_error_set(err, FC_ERR_BAD_VALUE, "solver", "%s cannot start: %s", next->name, msg);
+        char msg[600];
+        if (fc_world_switch_solver(w, next->name, msg, sizeof msg)) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "solver", "%s", msg);
             return -1;
         }
-        previous->destroy(w->solver_state);
-        w->solver_state = state;
         h->epoch++;
     }
     cJSON_AddStringToObject(applied, "solver", next->name);

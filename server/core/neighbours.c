@@ -1,0 +1,324 @@
+/* Neighbour lists: each thread lists a block of points in one grid pass, then the blocks are joined. */
+#include "core/neighbours.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+static int omp_get_max_threads(void) { return 1; }
+static int omp_get_num_threads(void) { return 1; }
+static int omp_get_thread_num(void) { return 0; }
+#endif
+
+/* The lists of one thread's block of points, before joining. */
+typedef struct fc_neighbour_chunk {
+    uint32_t *index;
+    size_t count, capacity, base;
+    int failed;
+} fc_neighbour_chunk;
+
+void fc_neighbours_init(fc_neighbour_list *l) { memset(l, 0, sizeof *l); }
+
+void fc_neighbours_free(fc_neighbour_list *l)
+{
+    for (int t = 0; t < l->chunk_count; t++) free(l->chunks[t].index);
+    free(l->chunks);
+    free(l->start);
+    free(l->index);
+    memset(l, 0, sizeof *l);
+}
+
+static int chunk_reserve(fc_neighbour_chunk *c, size_t needed)
+{
+    if (needed <= c->capacity) return 0;
+    size_t capacity = needed + needed / 2 + 4096;
+    uint32_t *grown = realloc(c->index, capacity * sizeof *grown);
+    if (!grown) return -1;
+    c->index = grown, c->capacity = capacity;
+    return 0;
+}
+
+enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* append_close may write this far past its count */ };
+
+/* Writes to out the candidates j in [begin, end) closer than sqrt(radius2) to (xi, yi, zi), except
+ * `self`; returns how many. out must have room for end - begin + APPEND_SLACK. Distances are
+ * computed in blocks (a loop that vectorizes), then the close ones are appended without branches. */
+static size_t append_close_portable(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
+                                    const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi,
+                                    float zi, float radius2, uint32_t self)
+{
+    size_t count = 0;
+    for (uint32_t first = begin; first < end; first += CANDIDATE_BLOCK) {
+        const uint32_t len = end - first < CANDIDATE_BLOCK ? end - first : CANDIDATE_BLOCK;
+        float d2[CANDIDATE_BLOCK];
+        for (uint32_t k = 0; k < len; k++) {
+            float dx = xi - ox[first + k], dy = yi - oy[first + k], dz = zi - oz[first + k];
+            d2[k] = dx * dx + dy * dy + dz * dz;
+        }
+        for (uint32_t k = 0; k < len; k++) {
+            out[count] = first + k;
+            count += (d2[k] < radius2) & (first + k != self);
+        }
+    }
+    return count;
+}
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+
+/* LEFT_PACK[m]: the positions of the set bits of the 8-bit mask m, one per byte from the lowest. */
+static const uint64_t LEFT_PACK[256] = {
+    0x0000000000000000u, 0x0000000000000000u, 0x0000000000000001u, 0x0000000000000100u,
+    0x0000000000000002u, 0x0000000000000200u, 0x0000000000000201u, 0x0000000000020100u,
+    0x0000000000000003u, 0x0000000000000300u, 0x0000000000000301u, 0x0000000000030100u,
+    0x0000000000000302u, 0x0000000000030200u, 0x0000000000030201u, 0x0000000003020100u,
+    0x0000000000000004u, 0x0000000000000400u, 0x0000000000000401u, 0x0000000000040100u,
+    0x0000000000000402u, 0x0000000000040200u, 0x0000000000040201u, 0x0000000004020100u,
+    0x0000000000000403u, 0x0000000000040300u, 0x0000000000040301u, 0x0000000004030100u,
+    0x0000000000040302u, 0x0000000004030200u, 0x0000000004030201u, 0x0000000403020100u,
+    0x0000000000000005u, 0x0000000000000500u, 0x0000000000000501u, 0x0000000000050100u,
+    0x0000000000000502u, 0x0000000000050200u, 0x0000000000050201u, 0x0000000005020100u,
+    0x0000000000000503u, 0x0000000000050300u, 0x0000000000050301u, 0x0000000005030100u,
+    0x0000000000050302u, 0x0000000005030200u, 0x0000000005030201u, 0x0000000503020100u,
+    0x0000000000000504u, 0x0000000000050400u, 0x0000000000050401u, 0x0000000005040100u,
+    0x0000000000050402u, 0x0000000005040200u, 0x0000000005040201u, 0x0000000504020100u,
+    0x0000000000050403u, 0x0000000005040300u, 0x0000000005040301u, 0x0000000504030100u,
+    0x0000000005040302u, 0x0000000504030200u, 0x0000000504030201u, 0x0000050403020100u,
+    0x0000000000000006u, 0x0000000000000600u, 0x0000000000000601u, 0x0000000000060100u,
+    0x0000000000000602u, 0x0000000000060200u, 0x0000000000060201u, 0x0000000006020100u,
+    0x0000000000000603u, 0x0000000000060300u, 0x0000000000060301u, 0x0000000006030100u,
+    0x0000000000060302u, 0x0000000006030200u, 0x0000000006030201u, 0x0000000603020100u,
+    0x0000000000000604u, 0x0000000000060400u, 0x0000000000060401u, 0x0000000006040100u,
+    0x0000000000060402u, 0x0000000006040200u, 0x0000000006040201u, 0x0000000604020100u,
+    0x0000000000060403u, 0x0000000006040300u, 0x0000000006040301u, 0x0000000604030100u,
+    0x0000000006040302u, 0x0000000604030200u, 0x0000000604030201u, 0x0000060403020100u,
+    0x0000000000000605u, 0x0000000000060500u, 0x0000000000060501u, 0x0000000006050100u,
+    0x0000000000060502u, 0x0000000006050200u, 0x0000000006050201u, 0x0000000605020100u,
+    0x0000000000060503u, 0x0000000006050300u, 0x0000000006050301u, 0x0000000605030100u,
+    0x0000000006050302u, 0x0000000605030200u, 0x0000000605030201u, 0x0000060503020100u,
+    0x0000000000060504u, 0x0000000006050400u, 0x0000000006050401u, 0x0000000605040100u,
+    0x0000000006050402u, 0x0000000605040200u, 0x0000000605040201u, 0x0000060504020100u,
+    0x0000000006050403u, 0x0000000605040300u, 0x0000000605040301u, 0x0000060504030100u,
+    0x0000000605040302u, 0x0000060504030200u, 0x0000060504030201u, 0x0006050403020100u,
+    0x0000000000000007u, 0x0000000000000700u, 0x0000000000000701u, 0x0000000000070100u,
+    0x0000000000000702u, 0x0000000000070200u, 0x0000000000070201u, 0x0000000007020100u,
+    0x0000000000000703u, 0x0000000000070300u, 0x0000000000070301u, 0x0000000007030100u,
+    0x0000000000070302u, 0x0000000007030200u, 0x0000000007030201u, 0x0000000703020100u,
+    0x0000000000000704u, 0x0000000000070400u, 0x0000000000070401u, 0x0000000007040100u,
+    0x0000000000070402u, 0x0000000007040200u, 0x0000000007040201u, 0x0000000704020100u,
+    0x0000000000070403u, 0x0000000007040300u, 0x0000000007040301u, 0x0000000704030100u,
+    0x0000000007040302u, 0x0000000704030200u, 0x0000000704030201u, 0x0000070403020100u,
+    0x0000000000000705u, 0x0000000000070500u, 0x0000000000070501u, 0x0000000007050100u,
+    0x0000000000070502u, 0x0000000007050200u, 0x0000000007050201u, 0x0000000705020100u,
+    0x0000000000070503u, 0x0000000007050300u, 0x0000000007050301u, 0x0000000705030100u,
+    0x0000000007050302u, 0x0000000705030200u, 0x0000000705030201u, 0x0000070503020100u,
+    0x0000000000070504u, 0x0000000007050400u, 0x0000000007050401u, 0x0000000705040100u,
+    0x0000000007050402u, 0x0000000705040200u, 0x0000000705040201u, 0x0000070504020100u,
+    0x0000000007050403u, 0x0000000705040300u, 0x0000000705040301u, 0x0000070504030100u,
+    0x0000000705040302u, 0x0000070504030200u, 0x0000070504030201u, 0x0007050403020100u,
+    0x0000000000000706u, 0x0000000000070600u, 0x0000000000070601u, 0x0000000007060100u,
+    0x0000000000070602u, 0x0000000007060200u, 0x0000000007060201u, 0x0000000706020100u,
+    0x0000000000070603u, 0x0000000007060300u, 0x0000000007060301u, 0x0000000706030100u,
+    0x0000000007060302u, 0x0000000706030200u, 0x0000000706030201u, 0x0000070603020100u,
+    0x0000000000070604u, 0x0000000007060400u, 0x0000000007060401u, 0x0000000706040100u,
+    0x0000000007060402u, 0x0000000706040200u, 0x0000000706040201u, 0x0000070604020100u,
+    0x0000000007060403u, 0x0000000706040300u, 0x0000000706040301u, 0x0000070604030100u,
+    0x0000000706040302u, 0x0000070604030200u, 0x0000070604030201u, 0x0007060403020100u,
+    0x0000000000070605u, 0x0000000007060500u, 0x0000000007060501u, 0x0000000706050100u,
+    0x0000000007060502u, 0x0000000706050200u, 0x0000000706050201u, 0x0000070605020100u,
+    0x0000000007060503u, 0x0000000706050300u, 0x0000000706050301u, 0x0000070605030100u,
+    0x0000000706050302u, 0x0000070605030200u, 0x0000070605030201u, 0x0007060503020100u,
+    0x0000000007060504u, 0x0000000706050400u, 0x0000000706050401u, 0x0000070605040100u,
+    0x0000000706050402u, 0x0000070605040200u, 0x0000070605040201u, 0x0007060504020100u,
+    0x0000000706050403u, 0x0000070605040300u, 0x0000070605040301u, 0x0007060504030100u,
+    0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
+};
+
+/* Bit k set: candidate at + k lies closer than sqrt(limit) to (x, y, z). */
+static inline unsigned close_mask8(const float *ox, const float *oy, const float *oz, uint32_t at, __m256 x, __m256 y,
+                                   __m256 z, __m256 limit)
+{
+    const __m256 dx = _mm256_sub_ps(x, _mm256_loadu_ps(ox + at));
+    const __m256 dy = _mm256_sub_ps(y, _mm256_loadu_ps(oy + at));
+    const __m256 dz = _mm256_sub_ps(z, _mm256_loadu_ps(oz + at));
+    const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+    return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ));
+}
+
+/* Stores at out the indices at + k of the set bits k of mask, packed (writes 8); returns how many. */
+static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
+{
+    const __m256i lanes = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)LEFT_PACK[mask]));
+    _mm256_storeu_si256((__m256i *)out, _mm256_add_epi32(lanes, _mm256_set1_epi32((int)at)));
+    return (size_t)__builtin_popcount(mask);
+}
+
+/* The same with AVX2, eight candidates at a time: compare, take the mask, store the indices of the
+ * close ones packed to the front. The last < 8 candidates of a range are the top lanes of the 8
+ * ending at `end` (already seen lanes masked off), so a range costs whole vectors only. Scalar
+ * appending costs about 6 cycles per candidate, and a particle has about 200 candidates for 30
+ * neighbours. */
+static inline size_t append_close(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
+                                  const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi, float zi,
+                                  float radius2, uint32_t self)
+{
+    const __m256 x = _mm256_set1_ps(xi), y = _mm256_set1_ps(yi), z = _mm256_set1_ps(zi);
+    const __m256 limit = _mm256_set1_ps(radius2);
+    size_t count = 0;
+    uint32_t first = begin;
+    for (; end - first >= 8; first += 8) {
+        unsigned mask = close_mask8(ox, oy, oz, first, x, y, z, limit);
+        if (self - first < 8u) mask &= ~(1u << (self - first));
+        count += pack8(out + count, mask, first);
+    }
+    if (first == end) return count;
+    if (end < 8) return count + append_close_portable(out + count, ox, oy, oz, first, end, xi, yi, zi, radius2, self);
+    const uint32_t at = end - 8;
+    unsigned mask = close_mask8(ox, oy, oz, at, x, y, z, limit) & (0xffu << (first - at)) & 0xffu;
+    if (self - at < 8u) mask &= ~(1u << (self - at));
+    return count + pack8(out + count, mask, at);
+}
+#else
+#define append_close append_close_portable
+#endif
+
+enum { MAX_SOURCES = 4 };
+
+/* The non-empty candidate ranges of one cell's nine bars in one source, and their total. */
+typedef struct cell_ranges {
+    uint32_t begin[9], end[9];
+    int count;
+    size_t candidates;
+} cell_ranges;
+
+static void find_ranges(const fc_bar bars[9], int nbars, const uint32_t *cell_start, cell_ranges *r)
+{
+    r->count = 0;
+    r->candidates = 0;
+    for (int b = 0; b < nbars; b++) {
+        const uint32_t begin = cell_start[bars[b].first], end = cell_start[bars[b].last + 1];
+        if (begin == end) continue;
+        r->begin[r->count] = begin, r->end[r->count] = end, r->count++;
+        r->candidates += end - begin;
+    }
+}
+
+/* Lists the neighbours of points [lo, hi) in every source into the thread's chunk of each list;
+ * start[i] is relative to the chunk. Consecutive sorted points mostly share a cell, so the bars and
+ * their candidate ranges are found once per cell. The counts live in locals until the end: the
+ * threads' chunks are neighbours in memory, and a cache line that two cores write for every point
+ * costs more than the search. */
+static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x, const float *y, const float *z,
+                       float radius2, const fc_neighbour_source *sources, fc_neighbour_list *lists,
+                       int source_count, int thread)
+{
+    const uint32_t no_self = UINT32_MAX;
+    fc_neighbour_chunk *chunks[MAX_SOURCES];
+    size_t count[MAX_SOURCES];
+    cell_ranges ranges[MAX_SOURCES];
+    for (int s = 0; s < source_count; s++) {
+        chunks[s] = &lists[s].chunks[thread];
+        chunks[s]->failed = 0;
+        count[s] = 0;
+    }
+    uint32_t cell = UINT32_MAX;
+    for (size_t i = lo; i < hi; i++) {
+        if (grid->key[i] != cell) {
+            fc_bar bars[9];
+            cell = grid->key[i];
+            const int nbars = fc_grid_bars(&grid->geom, cell, bars);
+            for (int s = 0; s < source_count; s++) find_ranges(bars, nbars, sources[s].grid->cell_start, &ranges[s]);
+        }
+        for (int s = 0; s < source_count; s++) {
+            fc_neighbour_chunk *c = chunks[s];
+            const fc_neighbour_source *src = &sources[s];
+            const cell_ranges *r = &ranges[s];
+            lists[s].start[i] = (uint32_t)count[s];
+            if (count[s] + r->candidates + APPEND_SLACK > c->capacity &&
+                (chunk_reserve(c, count[s] + r->candidates + APPEND_SLACK) || count[s] + r->candidates > UINT32_MAX)) {
+                c->failed = 1;
+                goto done;
+            }
+            const uint32_t self = src->grid == grid ? (uint32_t)i : no_self;
+            uint32_t *out = c->index;
+            for (int k = 0; k < r->count; k++)
+                count[s] += append_close(out + count[s], src->x, src->y, src->z, r->begin[k], r->end[k], x[i], y[i],
+                                         z[i], radius2, self);
+        }
+    }
+done:
+    for (int s = 0; s < source_count; s++) chunks[s]->count = count[s];
+}
+
+static int list_reserve(fc_neighbour_list *l, size_t n, int threads)
+{
+    if (n + 1 > l->start_capacity) {
+        size_t capacity = n + n / 2 + 1024;
+        uint32_t *grown = realloc(l->start, capacity * sizeof *grown);
+        if (!grown) return -1;
+        l->start = grown, l->start_capacity = capacity;
+    }
+    if (threads > l->chunk_count) {
+        fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)threads * sizeof *grown);
+        if (!grown) return -1;
+        memset(grown + l->chunk_count, 0, (size_t)(threads - l->chunk_count) * sizeof *grown);
+        l->chunks = grown, l->chunk_count = threads;
+    }
+    return 0;
+}
+
+/* After every thread listed its block: the chunks' offsets in the joined list, and room for it. */
+static int plan_join(fc_neighbour_list *l, int threads)
+{
+    size_t total = 0;
+    int failed = 0;
+    for (int t = 0; t < threads; t++) {
+        l->chunks[t].base = total;
+        total += l->chunks[t].count;
+        failed |= l->chunks[t].failed;
+    }
+    if (failed || total > UINT32_MAX) return -1;
+    if (total + FC_NEIGHBOUR_SLACK > l->index_capacity) {
+        size_t capacity = total + total / 2 + 4096;
+        uint32_t *grown = realloc(l->index, capacity * sizeof *grown);
+        if (!grown) return -1;
+        l->index = grown, l->index_capacity = capacity;
+    }
+    memset(l->index + total, 0, FC_NEIGHBOUR_SLACK * sizeof *l->index); /* read past the end by lane loops */
+    l->pairs = total;
+    return 0;
+}
+
+int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
+                        const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count)
+{
+    if (source_count < 1 || source_count > MAX_SOURCES) return -1;
+    const int threads = omp_get_max_threads();
+    for (int s = 0; s < source_count; s++)
+        if (list_reserve(&lists[s], n, threads)) return -1;
+    const float radius2 = radius * radius;
+    int failed = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        /* contiguous blocks in thread order, so that joining them keeps the points in order */
+        const int t = omp_get_thread_num(), count = omp_get_num_threads();
+        const size_t lo = n * (size_t)t / (size_t)count, hi = n * (size_t)(t + 1) / (size_t)count;
+        list_block(lo, hi, grid, x, y, z, radius2, sources, lists, source_count, t);
+#pragma omp barrier
+#pragma omp single
+        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], count);
+        if (!failed)
+            for (int s = 0; s < source_count; s++) {
+                const fc_neighbour_chunk *c = &lists[s].chunks[t];
+                if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
+                for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
+            }
+    }
+    if (failed) return -1;
+    for (int s = 0; s < source_count; s++) {
+        lists[s].start[n] = (uint32_t)lists[s].pairs;
+        lists[s].points = n;
+    }
+    return 0;
+}

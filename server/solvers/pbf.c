@@ -1,0 +1,586 @@
+/* Position Based Fluids (Macklin and Mueller 2013; seeds 000 and 002) on the CPU with OpenMP.
+ *
+ * One step is seed 000's Algorithm 1:
+ *   1-4   v += dt g, predicted positions x* = x + dt v (kept inside the container);
+ *   7     sort into the shared grid by x* and list every particle's neighbours within h once
+ *         (fluid and boundary, core/neighbours.h), read by all the passes below;
+ *   8-20  solver_iterations times: lambda_i (eqs. 1, 2, 11), then delta p_i (eqs. 12-14) and
+ *         x* += delta p_i followed by the collision response (positions only, soft walls);
+ *   24    v = (x* - x) / dt, the velocity response at contacts (friction, restitution), x = x*;
+ *   27-28 vorticity confinement (eqs. 15-17) and XSPH viscosity (eq. 18), both computed from the
+ *         velocity of line 24 in one pass (seed 000 lists them one after the other; XSPH from the
+ *         velocity after confinement would differ by xsph_c dt |f_vort|, 2e-5 s times |f_vort|).
+ * Density is also evaluated at the final positions, which is what FC_DENSITY and the statistics
+ * report: the density error left after the iterations.
+ *
+ * Every loop gathers over particle i's own list and writes only particle i: no atomics, and the
+ * result does not depend on the thread count. The neighbour loops run over eight neighbours at a
+ * time (core/lanes.h); a neighbour's position and the one value a pass reads of it travel in one
+ * 16-byte record (x, y, z and lambda, |omega| or a boundary volume).
+ *
+ * Units and departures from seed 000 (which writes Macklin and Mueller's unit-mass equations):
+ * - Particles have mass m = rho0 V0, V0 the volume of a particle on the rest lattice
+ *   (fc_rest_volume, as in sph.c), so a block at rest spacing starts at rest density. Eq. 1's
+ *   sum_j W becomes rho_i = m sum_j W_ij, eq. 2's 1/rho0 becomes m/rho0 = V0, and eq. 12 reads
+ *   delta p_i = V0 sum_j (lambda_i + lambda_j + s_corr) grad W_ij; lambda then has units m^2
+ *   and the relaxation epsilon 1/m^2.
+ * - Boundary: the Akinci boundary particles of sph.c (core/boundary.c) enter the density,
+ *   rho_i += rho0 sum_b V_b W_ib, and with it grad_{p_i} C_i and delta p_i (the term
+ *   lambda_i V_b grad W_ib; a wall has no constraint of its own). Without them a particle at a
+ *   wall misses the part of its neighbourhood behind the wall, so the constraint pulls it onto
+ *   the wall and the fluid piles up there until the collision clamp lets go (seed 002 section IV,
+ *   Fig. 5). The collision response still keeps every particle inside.
+ * - The constraint is bilateral, as eq. 1 is written: a free surface particle, short of
+ *   neighbours, is pulled towards the fluid and s_corr (eq. 13) pushes back at short range. This
+ *   acts as a surface tension that holds thin sheets back: the front of scenes/dam_break_pbf.json
+ *   is at 1.00 m after 0.3 s, against 1.18 m with SPH. We measured the unilateral variant
+ *   C_i = max(C_i, 0) of other implementations too (front at 1.12 m): with the paper's s_corr
+ *   it expands the layers under a resting free surface (the second layer 27% underdense, the
+ *   third 10%), and without s_corr the surface jitters (rms speed 0.10 m/s after 0.5 s against
+ *   0.05 m/s).
+ * - Eq. 14's s_corr is dimensionless in unit-mass form but is added to lambda (m^2 here). We
+ *   write it as the lambda of a constraint violation k (W_ij / W(dq))^n at a particle of the
+ *   rest lattice, s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon) with D0 = sum_k |grad_k C|^2
+ *   there, so that k keeps one meaning at any spacing.
+ * - Eqs. 15 and 18 sum without a particle volume; we weight each neighbour by V0 (m_j / rho_j
+ *   at rest density), so omega is the curl of v in 1/s (2 Omega for a rigid rotation Omega, up
+ *   to the lattice moment of kernels.h) and xsph_c the dimensionless fraction of the velocity
+ *   difference to the neighbourhood removed per step.
+ * - Eq. 16 takes N = grad|omega| / |grad|omega||, which turns rounding noise into a unit vector
+ *   where |omega| is uniform: we take N = 0 where |grad|omega|| h < 1e-4 |omega_i|.
+ * - eta = grad|omega| is the gradient of the scalar field |omega| (seed 002 section V.A; the
+ *   gradient of omega itself is parallel to omega and gives no force), estimated as
+ *   sum_j V0 (|omega_j| - |omega_i|) grad_{p_i} W_ij. Seed 002 writes grad W(x_j - x_i), the
+ *   opposite sign, which turns N away from the vortex and makes the "confinement" damp it.
+ * - The collision response after each iteration pushes particles back with the shared
+ *   fc_collide_point, walls soft (colliders.c): a bare clamp lands particles that crossed a wall
+ *   corner on one point, where grad W between them vanishes (seed 002 Fig. 4).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/colliders.h"
+#include "core/kernels.h"
+#include "core/lanes.h"
+#include "core/neighbours.h"
+#include "core/solver.h"
+#include "solvers/pbf.h"
+
+enum { FLUID, SOLID };
+
+/* Where a list's last lanes point: a record so far away that every kernel term of it is 0. */
+static const fc_record4 FAR_AWAY = {1e15f, 1e15f, 1e15f, 0.0f};
+
+typedef struct pbf_state {
+    fc_grid grid;
+    fc_neighbour_list lists[2];       /* neighbours within h: [FLUID] particles, [SOLID] boundary */
+    float *px, *py, *pz;              /* predicted positions as arrays (the grid and lists read arrays) */
+    float *qx, *qy, *qz;              /* the same after sorting */
+    fc_record4 *pos, *next;           /* x* of this iteration and the next (sorted), w: lambda_i,
+                                       * then |omega_i| after the iterations; entry n is FAR_AWAY */
+    fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n FAR_AWAY */
+    fc_record4 *solid;                /* boundary particles, w: volume V_b; entry count FAR_AWAY */
+    float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
+    float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
+    float *ux, *uy, *uz;              /* XSPH velocity change (eq. 18) */
+    size_t capacity, solid_capacity;
+    double mean_neighbours;
+    double rest_volume;               /* V0 = m / rho0 */
+    double rest_denominator;          /* D0 = sum_k |grad_k C_i|^2 at a particle of the rest lattice */
+} pbf_state;
+
+/* Constants of one step, from the parameters (most are live), as lanes where the loops use them. */
+typedef struct pbf_constants {
+    fc_f8 h, h2, spiky, tiny2;   /* spiky = 45 / (pi h^6): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    fc_f8 scorr_scale;           /* k / (D0 + epsilon), m^2 */
+    fc_f8 inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
+    float poly6;                 /* 315 / (64 pi h^9) */
+    float volume;                /* V0 */
+    float self_weight;           /* initial_sum h^6: particle i's own (h^2 - 0)^3 term */
+    float epsilon;               /* relaxation, 1/m^2 */
+    float h_scalar;              /* h, for scalar code */
+    int scorr_n;
+    float vorticity;             /* epsilon of eq. 17, m/s */
+    float xsph;                  /* c of eq. 18 */
+} pbf_constants;
+
+static int grow(void **array, size_t count, size_t size)
+{
+    void *grown = realloc(*array, count * size);
+    if (!grown) return -1;
+    *array = grown;
+    return 0;
+}
+
+/* Room for n particles and the FAR_AWAY entry. */
+static int pbf_reserve(pbf_state *st, size_t n)
+{
+    if (n + 1 <= st->capacity) return 0;
+    size_t cap = n + n / 2 + 1024;
+    float **floats[] = {&st->px, &st->py, &st->pz, &st->qx, &st->qy, &st->qz, &st->bx, &st->by, &st->bz,
+                        &st->wx, &st->wy, &st->wz, &st->ux, &st->uy, &st->uz};
+    for (size_t a = 0; a < sizeof floats / sizeof floats[0]; a++)
+        if (grow((void **)floats[a], cap, sizeof(float))) return -1;
+    fc_record4 **records[] = {&st->pos, &st->next, &st->vel};
+    for (size_t a = 0; a < sizeof records / sizeof records[0]; a++)
+        if (grow((void **)records[a], cap, sizeof(fc_record4))) return -1;
+    st->capacity = cap;
+    return 0;
+}
+
+static void pbf_destroy(void *state)
+{
+    pbf_state *st = state;
+    if (!st) return;
+    fc_grid_free(&st->grid);
+    fc_neighbours_free(&st->lists[FLUID]);
+    fc_neighbours_free(&st->lists[SOLID]);
+    void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
+                      st->wz, st->ux, st->uy, st->uz, st->pos, st->next, st->vel, st->solid};
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
+    free(st);
+}
+
+/* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic lattice of spacing s:
+ * V0^2 sum_j |grad W(r_j)|^2 (the sum of the gradients, grad_{p_i} C_i, vanishes by symmetry). */
+static double lattice_denominator(double h, double s, double volume)
+{
+    const int n = (int)ceil(h / s);
+    double sum = 0.0;
+    for (int i = -n; i <= n; i++)
+        for (int j = -n; j <= n; j++)
+            for (int k = -n; k <= n; k++) {
+                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h);
+                sum += g * g;
+            }
+    return volume * volume * sum;
+}
+
+static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    pbf_state *st = calloc(1, sizeof *st);
+    if (!st) return -1;
+    fc_grid_init(&st->grid, &w->grid_geom);
+    fc_neighbours_init(&st->lists[FLUID]);
+    fc_neighbours_init(&st->lists[SOLID]);
+    const fc_params *p = &w->params;
+    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum);
+    /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
+    w->particle_mass = (float)(p->rest_density * st->rest_volume);
+    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume);
+    *state = st;
+    return 0;
+}
+
+static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state *st)
+{
+    const fc_params *p = &w->params;
+    const double h = p->smoothing_radius, dq = p->scorr_dq * h;
+    k->h = fc_f8_splat((float)h);
+    k->h2 = fc_f8_splat((float)(h * h));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h));
+    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
+    k->scorr_scale = fc_f8_splat((float)(p->scorr_k / (st->rest_denominator + p->relaxation_epsilon)));
+    k->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
+    k->poly6 = (float)fc_poly6_coefficient(h);
+    k->volume = (float)st->rest_volume;
+    k->self_weight = (float)(p->initial_sum * pow(h, 6));
+    k->epsilon = (float)p->relaxation_epsilon;
+    k->h_scalar = (float)h;
+    k->scorr_n = p->scorr_n;
+    k->vorticity = (float)p->vorticity_epsilon;
+    k->xsph = (float)p->xsph_c;
+}
+
+/* x^n for n in [1, 15] without a loop that depends on n. */
+static inline fc_f8 power_n(fc_f8 x, int n)
+{
+    const fc_f8 one = fc_f8_splat(1.0f), x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
+    return ((n & 1) ? x : one) * ((n & 2) ? x2 : one) * ((n & 4) ? x4 : one) * ((n & 8) ? x8 : one);
+}
+
+/* The kernel terms of eight pairs at offsets (dx, dy, dz) = x_i - x_j, r2 = |x_i - x_j|^2: the poly6
+ * factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with grad_{p_i} W_ij = -g (x_i - x_j), both 0
+ * beyond h and g 0 at r = 0. Lists are found once per step, so a pair may have moved beyond h. */
+static inline void kernel_terms(const pbf_constants *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
+{
+    const fc_f8 d = fc_f8_positive(k->h2 - r2);
+    const fc_f8 inv_r = fc_f8_select(r2 > k->tiny2, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
+    const fc_f8 q = fc_f8_positive(k->h - r2 * inv_r);
+    *d3 = d * d * d;
+    *g = k->spiky * q * q * inv_r;
+}
+
+/* Eight neighbours of a list, from entry e on (pad records past the end): their records and their
+ * offsets x_i - x_j from (xi, yi, zi), with squared lengths. */
+typedef struct neighbours8 {
+    fc_f8 x, y, z, w, dx, dy, dz, r2;
+} neighbours8;
+
+static inline neighbours8 load_neighbours8(const fc_neighbour_list *l, uint32_t e, uint32_t end, uint32_t pad,
+                                           const fc_record4 *records, fc_f8 xi, fc_f8 yi, fc_f8 zi)
+{
+    uint32_t idx[8];
+    neighbours8 nb;
+    fc_lane_indices(l->index, e, end, pad, idx);
+    fc_gather8(records, idx, &nb.x, &nb.y, &nb.z, &nb.w);
+    nb.dx = xi - nb.x, nb.dy = yi - nb.y, nb.dz = zi - nb.z;
+    nb.r2 = nb.dx * nb.dx + nb.dy * nb.dy + nb.dz * nb.dz;
+    return nb;
+}
+
+/* ---- Algorithm 1, lines 1-7 ---------------------------------------------------------------- */
+
+/* v += dt g; x* = x + dt v, kept inside the container and out of colliders (seed 002 line 4). */
+static void predict_positions(fc_world *w, pbf_state *st, float dt)
+{
+    fc_particles *p = &w->particles;
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const fc_params *prm = &w->params;
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        vx[i] += dt * gx, vy[i] += dt * gy, vz[i] += dt * gz;
+        float predicted[3] = {x[i] + dt * vx[i], y[i] + dt * vy[i], z[i] + dt * vz[i]};
+        if (fc_collision_possible(&c, predicted)) fc_collide_point(&c, predicted, NULL);
+        st->px[i] = predicted[0], st->py[i] = predicted[1], st->pz[i] = predicted[2];
+    }
+}
+
+/* Sorts the world's particles into the grid by the positions (x, y, z) (in their current order) and
+ * reorders the particles with it. */
+static int sort_particles(fc_world *w, pbf_state *st, const float *x, const float *y, const float *z)
+{
+    fc_particles *p = &w->particles;
+    if (fc_grid_sort(&st->grid, x, y, z, p->count)) return -1;
+    fc_particles_permute(p, st->grid.order);
+    return 0;
+}
+
+/* The boundary particles as records (x, y, z, V_b), and the neighbours within h of every particle
+ * at the sorted positions (x, y, z), found once for the step (Algorithm 1 line 7). */
+static int find_neighbours(fc_world *w, pbf_state *st, const float *x, const float *y, const float *z)
+{
+    const fc_boundary *b = &w->boundary;
+    if (b->count + 1 > st->solid_capacity) {
+        if (grow((void **)&st->solid, b->count + 1, sizeof *st->solid)) return -1;
+        st->solid_capacity = b->count + 1;
+    }
+    const long nb = (long)b->count;
+#pragma omp parallel for schedule(static)
+    for (long j = 0; j < nb; j++) st->solid[j] = (fc_record4){b->x[j], b->y[j], b->z[j], b->volume[j]};
+    st->solid[nb] = FAR_AWAY;
+
+    const size_t n = w->particles.count;
+    const fc_neighbour_source sources[2] = {{&st->grid, x, y, z}, {&b->grid, b->x, b->y, b->z}};
+    if (fc_neighbours_build(&st->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, st->lists, 2))
+        return -1;
+    st->mean_neighbours = n ? (double)st->lists[FLUID].pairs / (double)n : 0.0;
+    return 0;
+}
+
+/* Algorithm 1 lines 1-7: predict, sort by x*, the sorted x* as arrays and as records (w = 0), the
+ * FAR_AWAY entries, the neighbour lists. */
+static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
+{
+    predict_positions(w, st, dt);
+    if (sort_particles(w, st, st->px, st->py, st->pz)) return -1;
+    const uint32_t *order = st->grid.order;
+    const long n = (long)w->particles.count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const uint32_t o = order[i];
+        st->qx[i] = st->px[o], st->qy[i] = st->py[o], st->qz[i] = st->pz[o];
+        st->pos[i] = (fc_record4){st->qx[i], st->qy[i], st->qz[i], 0.0f};
+    }
+    st->pos[n] = st->next[n] = st->vel[n] = FAR_AWAY;
+    return find_neighbours(w, st, st->qx, st->qy, st->qz);
+}
+
+/* ---- Algorithm 1, lines 8-20: the density constraint ------------------------------------- */
+
+/* lambda_i of eq. 11 at the positions x* (Algorithm 1 line 11), into pos[i].w, with
+ *   rho_i / rho0 = poly6 (V0 (initial_sum h^6 + sum_j d3_ij) + sum_b V_b d3_ib)   (eq. 1, mass m)
+ *   C_i = rho_i / rho0 - 1                                                         (eq. 1)
+ *   grad_{p_i} C_i = V0 sum_j grad W_ij + sum_b V_b grad W_ib,
+ *   grad_{p_j} C_i = -V0 grad W_ij                                                 (eq. 2)
+ *   lambda_i = -C_i / (sum_k |grad_{p_k} C_i|^2 + epsilon)                         (eq. 11)
+ * and the boundary part of grad_{p_i} C_i, which delta p_i needs again. Reads only the positions
+ * of pos, writes only the w of pos. */
+static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k)
+{
+    const fc_neighbour_list *fluid = &st->lists[FLUID], *solid = &st->lists[SOLID];
+    const uint32_t fluid_pad = (uint32_t)w->particles.count, solid_pad = (uint32_t)w->boundary.count;
+    fc_record4 *pos = st->pos;
+    const float V0 = k->volume;
+    const long n = (long)w->particles.count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+        const fc_f8 zero = fc_f8_splat(0.0f);
+        fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
+        for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
+            const neighbours8 nb = load_neighbours8(fluid, e, end, fluid_pad, pos, xi, yi, zi);
+            fc_f8 d3, g;
+            kernel_terms(k, nb.r2, &d3, &g);
+            fluid_d3 += d3;
+            gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
+            neighbour_gradients2 += g * g * nb.r2; /* |grad W_ij|^2 */
+        }
+        fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
+        for (uint32_t e = solid->start[i], end = solid->start[i + 1]; e < end; e += 8) {
+            const neighbours8 nb = load_neighbours8(solid, e, end, solid_pad, st->solid, xi, yi, zi);
+            fc_f8 d3, g;
+            kernel_terms(k, nb.r2, &d3, &g);
+            solid_d3 += nb.w * d3; /* w: V_b */
+            sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
+        }
+        const int walls = solid->start[i + 1] > solid->start[i];
+        const float solid_sum = walls ? fc_f8_sum(solid_d3) : 0.0f;
+        const float density_ratio = k->poly6 * (V0 * (k->self_weight + fc_f8_sum(fluid_d3)) + solid_sum);
+        const float C = density_ratio - 1.0f;
+        /* grad W = -g (x_i - x_j): grad_{p_i} C_i = -(V0 (gx, gy, gz) + (sx, sy, sz)) */
+        const float bx = walls ? fc_f8_sum(sx) : 0.0f, by = walls ? fc_f8_sum(sy) : 0.0f,
+                    bz = walls ? fc_f8_sum(sz) : 0.0f;
+        const float cx = V0 * fc_f8_sum(gx) + bx, cy = V0 * fc_f8_sum(gy) + by, cz = V0 * fc_f8_sum(gz) + bz;
+        const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * fc_f8_sum(neighbour_gradients2) + k->epsilon;
+        pos[i].w = denominator > 0.0f ? -C / denominator : 0.0f;
+        st->bx[i] = -bx, st->by[i] = -by, st->bz[i] = -bz;
+    }
+}
+
+/* sum_j (lambda_i + lambda_j + s_corr) g_ij (x_i - x_j) over particle i's fluid neighbours, with
+ *   s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon)                                  (eq. 14) */
+static inline void correction_sum(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, int exponent,
+                                  float sum[3])
+{
+    const fc_neighbour_list *fluid = &st->lists[FLUID];
+    const fc_record4 *pos = st->pos;
+    const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+    const fc_f8 lambda_i = fc_f8_splat(pos[i].w), zero = fc_f8_splat(0.0f);
+    fc_f8 sx = zero, sy = zero, sz = zero;
+    for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
+        const neighbours8 nb = load_neighbours8(fluid, e, end, (uint32_t)w->particles.count, pos, xi, yi, zi);
+        fc_f8 d3, g;
+        kernel_terms(k, nb.r2, &d3, &g);
+        const fc_f8 s_corr = -k->scorr_scale * power_n(d3 * k->inv_w_dq, exponent);
+        const fc_f8 weight = (lambda_i + nb.w + s_corr) * g; /* w: lambda_j */
+        sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
+    }
+    sum[0] = fc_f8_sum(sx), sum[1] = fc_f8_sum(sy), sum[2] = fc_f8_sum(sz);
+}
+
+/* delta p_i (eqs. 12-14; Algorithm 1 line 16) with the boundary term, then x* + delta p_i pushed
+ * out of solids (line 17), into the next positions (line 18):
+ *   delta p_i = V0 sum_j (lambda_i + lambda_j + s_corr) grad W_ij
+ *               + lambda_i sum_b V_b grad W_ib                                     (eqs. 12-13)
+ * Jacobi: every particle reads the positions and lambdas of the same iteration. */
+static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_constants *k)
+{
+    const float V0 = k->volume;
+    const int exponent = k->scorr_n;
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
+    const long n = (long)w->particles.count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float sum[3];
+        /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications */
+        if (exponent == 4) correction_sum(w, st, k, i, 4, sum);
+        else correction_sum(w, st, k, i, exponent, sum);
+        /* grad W_ij = -g (x_i - x_j); st->b holds sum_b V_b grad W_ib */
+        const fc_record4 p = st->pos[i];
+        float next[3] = {p.x - V0 * sum[0] + p.w * st->bx[i], p.y - V0 * sum[1] + p.w * st->by[i],
+                         p.z - V0 * sum[2] + p.w * st->bz[i]};
+        if (fc_collision_possible(&c, next)) fc_collide_point(&c, next, NULL);
+        st->next[i] = (fc_record4){next[0], next[1], next[2], 0.0f};
+    }
+    fc_record4 *t = st->pos;
+    st->pos = st->next, st->next = t;
+}
+
+/* ---- Algorithm 1, lines 21-28 -------------------------------------------------------------- */
+
+/* v = (x* - x) / dt (line 24), the velocity response at contacts, x = x*; the velocities also as
+ * records for the passes below. */
+static void update_velocities(fc_world *w, pbf_state *st, float dt)
+{
+    fc_particles *p = &w->particles;
+    float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const float inv_dt = 1.0f / dt;
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 0);
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float position[3] = {st->pos[i].x, st->pos[i].y, st->pos[i].z};
+        float v[3] = {(position[0] - x[i]) * inv_dt, (position[1] - y[i]) * inv_dt, (position[2] - z[i]) * inv_dt};
+        if (fc_collision_possible(&c, position)) fc_collide_point(&c, position, v);
+        x[i] = position[0], y[i] = position[1], z[i] = position[2];
+        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+        st->vel[i] = (fc_record4){v[0], v[1], v[2], 0.0f};
+    }
+}
+
+/* At the positions pos and velocities vel: density (reported in FC_DENSITY), vorticity
+ *   omega_i = V0 sum_j (v_j - v_i) x grad_{p_j} W_ij                               (eq. 15)
+ * (|omega_i| into pos[i].w) and the XSPH velocity change
+ *   c V0 sum_j (v_j - v_i) W_ij                                                    (eq. 18) */
+static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k)
+{
+    fc_particles *p = &w->particles;
+    const fc_neighbour_list *fluid = &st->lists[FLUID], *solid = &st->lists[SOLID];
+    const uint32_t fluid_pad = (uint32_t)p->count, solid_pad = (uint32_t)w->boundary.count;
+    fc_record4 *pos = st->pos;
+    const fc_record4 *vel = st->vel;
+    float *rho = p->field[FC_DENSITY];
+    const float V0 = k->volume, rho0 = (float)w->params.rest_density, xsph = k->xsph * V0 * k->poly6;
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+        const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
+        const fc_f8 zero = fc_f8_splat(0.0f);
+        fc_f8 fluid_d3 = zero, ox = zero, oy = zero, oz = zero, ux = zero, uy = zero, uz = zero;
+        for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
+            const neighbours8 nb = load_neighbours8(fluid, e, end, fluid_pad, pos, xi, yi, zi);
+            uint32_t idx[8];
+            fc_lane_indices(fluid->index, e, end, fluid_pad, idx);
+            fc_f8 vxj, vyj, vzj, unused;
+            fc_gather8(vel, idx, &vxj, &vyj, &vzj, &unused);
+            fc_f8 d3, g;
+            kernel_terms(k, nb.r2, &d3, &g);
+            const fc_f8 dvx = vxj - vxi, dvy = vyj - vyi, dvz = vzj - vzi;
+            fluid_d3 += d3;
+            /* (v_j - v_i) x grad_{p_j} W_ij, with grad_{p_j} W_ij = g (x_i - x_j) */
+            ox += g * (dvy * nb.dz - dvz * nb.dy), oy += g * (dvz * nb.dx - dvx * nb.dz);
+            oz += g * (dvx * nb.dy - dvy * nb.dx);
+            ux += d3 * dvx, uy += d3 * dvy, uz += d3 * dvz;
+        }
+        fc_f8 solid_d3 = zero;
+        for (uint32_t e = solid->start[i], end = solid->start[i + 1]; e < end; e += 8) {
+            const neighbours8 nb = load_neighbours8(solid, e, end, solid_pad, st->solid, xi, yi, zi);
+            fc_f8 d3, g;
+            kernel_terms(k, nb.r2, &d3, &g);
+            solid_d3 += nb.w * d3; /* w: V_b */
+        }
+        rho[i] = rho0 * k->poly6 * (V0 * (k->self_weight + fc_f8_sum(fluid_d3)) + fc_f8_sum(solid_d3));
+        st->wx[i] = V0 * fc_f8_sum(ox), st->wy[i] = V0 * fc_f8_sum(oy), st->wz[i] = V0 * fc_f8_sum(oz);
+        pos[i].w = sqrtf(st->wx[i] * st->wx[i] + st->wy[i] * st->wy[i] + st->wz[i] * st->wz[i]);
+        st->ux[i] = xsph * fc_f8_sum(ux), st->uy[i] = xsph * fc_f8_sum(uy), st->uz[i] = xsph * fc_f8_sum(uz);
+    }
+}
+
+/* Vorticity confinement on particle i (eqs. 16-17), |omega_j| in pos[j].w:
+ *   eta = grad |omega| = V0 sum_j (|omega_j| - |omega_i|) grad_{p_i} W_ij,
+ *   N = eta / |eta| (0 where |eta| is rounding noise, see the top), f = epsilon (N x omega_i). */
+static inline void confinement(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, float f[3])
+{
+    const fc_neighbour_list *fluid = &st->lists[FLUID];
+    const fc_record4 *pos = st->pos;
+    const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+    const fc_f8 wi = fc_f8_splat(pos[i].w), zero = fc_f8_splat(0.0f);
+    fc_f8 ex = zero, ey = zero, ez = zero;
+    for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
+        const neighbours8 nb = load_neighbours8(fluid, e, end, (uint32_t)w->particles.count, pos, xi, yi, zi);
+        fc_f8 d3, g;
+        kernel_terms(k, nb.r2, &d3, &g);
+        const fc_f8 weight = (nb.w - wi) * g;
+        ex += weight * nb.dx, ey += weight * nb.dy, ez += weight * nb.dz;
+    }
+    /* grad W_ij = -g (x_i - x_j) */
+    const float gx = -k->volume * fc_f8_sum(ex), gy = -k->volume * fc_f8_sum(ey), gz = -k->volume * fc_f8_sum(ez);
+    const float eta = sqrtf(gx * gx + gy * gy + gz * gz);
+    f[0] = f[1] = f[2] = 0.0f;
+    if (!(eta * k->h_scalar > 1e-4f * pos[i].w)) return;
+    const float nx = gx / eta, ny = gy / eta, nz = gz / eta;
+    const float wx = st->wx[i], wy = st->wy[i], wz = st->wz[i];
+    f[0] = k->vorticity * (ny * wz - nz * wy);
+    f[1] = k->vorticity * (nz * wx - nx * wz);
+    f[2] = k->vorticity * (nx * wy - ny * wx);
+}
+
+/* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28). */
+static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, const pbf_constants *k, float dt)
+{
+    fc_particles *p = &w->particles;
+    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const int confine = k->vorticity > 0.0f;
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float f[3] = {0.0f, 0.0f, 0.0f};
+        if (confine) confinement(w, st, k, i, f);
+        vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
+    }
+}
+
+static int pbf_step(fc_world *w, void *state, double dt)
+{
+    pbf_state *st = state;
+    if (pbf_reserve(st, w->particles.count)) return -1;
+    pbf_constants k;
+    constants_init(&k, w, st);
+    if (predict_and_find_neighbours(w, st, (float)dt)) return -1;
+    for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
+        compute_lambda(w, st, &k);
+        apply_corrections(w, st, &k);
+    }
+    update_velocities(w, st, (float)dt);
+    compute_vorticity_density_xsph(w, st, &k);
+    apply_confinement_and_viscosity(w, st, &k, (float)dt);
+    return 0;
+}
+
+int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
+{
+    if (w->solver != &fc_solver_pbf || !w->solver_state) return -1;
+    pbf_state *st = w->solver_state;
+    fc_particles *p = &w->particles;
+    if (pbf_reserve(st, p->count) || sort_particles(w, st, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ]))
+        return -1;
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const long n = (long)p->count;
+    for (long i = 0; i < n; i++) {
+        st->pos[i] = (fc_record4){x[i], y[i], z[i], 0.0f};
+        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
+    }
+    st->pos[n] = st->vel[n] = FAR_AWAY;
+    if (find_neighbours(w, st, x, y, z)) return -1;
+    pbf_constants k;
+    constants_init(&k, w, st);
+    compute_vorticity_density_xsph(w, st, &k);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float f[3];
+        confinement(w, st, &k, i, f);
+        ax[i] = f[0], ay[i] = f[1], az[i] = f[2];
+    }
+    return 0;
+}
+
+static double pbf_mean_neighbours(const fc_world *w, const void *state)
+{
+    (void)w;
+    return ((const pbf_state *)state)->mean_neighbours;
+}
+
+const fc_solver fc_solver_pbf = {
+    .name = "pbf",
+    .description = "position based fluids (Macklin and Mueller 2013): iterated density constraints, "
+                   "tensile correction, vorticity confinement, XSPH viscosity",
+    .param_bit = FC_SOLVER_PBF,
+    .init = pbf_init,
+    .choose_dt = NULL,
+    .step = pbf_step,
+    .mean_neighbours = pbf_mean_neighbours,
+    .destroy = pbf_destroy,
+};

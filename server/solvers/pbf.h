@@ -1,0 +1,14 @@
+/* Position Based Fluids (pbf.c): the part of the solver that tests reach beyond the solver interface. */
+#ifndef FC_PBF_H
+#define FC_PBF_H
+
+#include "core/world.h"
+
+/* Vorticity confinement alone (seed 000 eqs. 15-17): sorts the world's particles into the grid (so
+ * indices change, ids follow), finds their neighbours and writes the acceleration
+ * vorticity_epsilon (N_i x omega_i) of every particle from the current positions and velocities,
+ * without stepping; ax, ay, az hold particles.count floats each. The world must have been started
+ * with the PBF solver. Returns 0, or -1 (other solver, out of memory). */
+int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az);
+
+#endif
