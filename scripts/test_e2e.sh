@@ -3,7 +3,7 @@
 # its sources, then runs every test file against a real server with Debian's Chromium (headless,
 # WebGL on SwiftShader). Screenshots and page logs go to web/e2e/artifacts/.
 # Environment: FLUIDCAST_BIN (default build/fluidcast), CHROMIUM_PATH (default /usr/bin/chromium),
-# E2E_REBUILD=1 to rebuild the viewer anyway. Arguments pick test files (load gravity emitter watch).
+# E2E_REBUILD=1 to rebuild the viewer anyway. Arguments pick test files (load gravity emitter watch solver).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

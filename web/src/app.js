@@ -77,6 +77,7 @@ export class App {
       step: () => session.control(messages.step, [1]),
       reset: () => session.control(messages.reset),
       loadScene: (scene) => session.control(messages.loadScene, [scene], { onError: () => this.refreshControls() }),
+      setSolver: (solver) => session.control(messages.setSolver, [solver], { onError: () => this.refreshControls() }),
       selectWorld: (world) => session.subscribe(world),
       setAttribute: (attribute) => session.setOptions({ attribute }),
       setMaxFps: (maxFps) => session.setOptions({ maxFps }),
@@ -139,6 +140,7 @@ export class App {
     }
     this.viewer.objects.sync(state.colliders, state.emitters);
     this.panel.setValues(state.values);
+    if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
     this.emitterList.update(state.emitters, this.session.canControl);
     this.refreshControls();
   }
@@ -154,6 +156,8 @@ export class App {
       world: session.world,
       scenes: session.welcome?.scenes ?? [],
       scene: session.state?.scene ?? null,
+      solvers: session.welcome?.solvers ?? [],
+      solver: session.state?.solver ?? null,
       paused: session.state ? session.state.paused : null,
       attribute: session.options.attribute,
       maxFps: session.options.maxFps,

@@ -19,6 +19,7 @@ export function installTestHook(app, target = window) {
         sequence: frame ? frame.sequence : null,
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,
+        solver: state ? state.solver : null,
         renderFps: app.viewer.renderFps(),
         bytesPerSecond: app.bytesPerSecond(),
         lastError: session.lastError ? { ...session.lastError } : null,

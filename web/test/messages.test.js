@@ -15,6 +15,7 @@ describe('message builders', () => {
     expect(messages.set(1, withoutId(example('set')).values)).toEqual(withoutId(example('set')));
     expect(messages.pause(withoutId(example('pause')).world)).toEqual(withoutId(example('pause')));
     expect(messages.keyRequest(withoutId(example('key_request')).world)).toEqual(withoutId(example('key_request')));
+    expect(messages.setSolver(1, 'pbf')).toEqual(withoutId(example('set_solver')));
   });
 
   it('subscribe carries attributes, max_fps and bits', () => {

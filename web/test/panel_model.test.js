@@ -1,6 +1,6 @@
 // The panel model from the parameter table: kinds, labels with units, ranges and steps, live/init, watch clients.
 import { describe, it, expect } from 'vitest';
-import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, valueToSend } from '../src/ui/panel_model.js';
+import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, readBySolver, valueToSend } from '../src/ui/panel_model.js';
 
 // Entries as `fluidcast params --json` gives them (welcome.parameters).
 const TABLE = [
@@ -56,6 +56,21 @@ describe('panelModel', () => {
 
   it('rejects a parameter type it does not know', () => {
     expect(() => panelModel([{ name: 'x', type: 'vector', live: true }], 'control')).toThrow(/unknown type/);
+  });
+});
+
+describe('readBySolver', () => {
+  it('shows a parameter for the solvers that read it, and every parameter while the solver is unknown', () => {
+    const table = [
+      { ...TABLE[0], solvers: ['sph', 'pbf'], all_solvers: true },
+      { ...TABLE[6], solvers: ['sph'], all_solvers: false },
+      { name: 'solver_iterations', type: 'int', unit: 'iterations', min: 1, max: 100, default: 4, live: true, solvers: ['pbf'], all_solvers: false },
+      TABLE[1], // a table without the solver fields: read by all
+    ];
+    const [timeStep, stiffness, iterations, substeps] = panelModel(table, 'control');
+    expect([timeStep, stiffness, iterations, substeps].map((e) => readBySolver(e, 'pbf'))).toEqual([true, false, true, true]);
+    expect([timeStep, stiffness, iterations, substeps].map((e) => readBySolver(e, 'sph'))).toEqual([true, true, false, true]);
+    expect([timeStep, stiffness, iterations, substeps].map((e) => readBySolver(e, null))).toEqual([true, true, true, true]);
   });
 });
 

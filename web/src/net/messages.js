@@ -42,6 +42,9 @@ export function reset(world, values = null) {
 
 export const loadScene = (world, scene) => ({ type: 'load_scene', world, scene });
 
+/** Switches the world's solver; the particles stay where they are. */
+export const setSolver = (world, solver) => ({ type: 'set_solver', world, solver });
+
 /** emitter: {position, direction, radius, speed, rate?, fluid?}; rate left out means a continuous jet. */
 export function emitterAdd(world, emitter) {
   const body = {

@@ -45,7 +45,8 @@ function tooltip(parameter) {
 /**
  * One entry per parameter, in table order: {name, label, kind ('number' | 'boolean' | 'enum'),
  * integer, min, max, step, choices, live, group ('live' | 'init'), disabled, reason ('watch' |
- * 'init' | null), tooltip, defaultValue}. role is the welcome's 'control' or 'watch'.
+ * 'init' | null), tooltip, defaultValue, solvers (names, null for all)}. role is the welcome's
+ * 'control' or 'watch'.
  */
 export function panelModel(parameters, role) {
   const watching = role !== 'control';
@@ -65,6 +66,7 @@ export function panelModel(parameters, role) {
       reason: watching ? 'watch' : parameter.live === false ? 'init' : null,
       tooltip: tooltip(parameter),
       defaultValue: parameter.default,
+      solvers: parameter.all_solvers || !Array.isArray(parameter.solvers) ? null : [...parameter.solvers],
     };
     if (parameter.type === 'float' || parameter.type === 'int') {
       Object.assign(entry, { kind: 'number', min: parameter.min, max: parameter.max });
@@ -79,6 +81,11 @@ export function panelModel(parameters, role) {
     }
     return entry;
   });
+}
+
+/** Whether the solver `solver` reads the entry's parameter (every entry when the solver is unknown). */
+export function readBySolver(entry, solver) {
+  return !solver || entry.solvers === null || entry.solvers.includes(solver);
 }
 
 /**

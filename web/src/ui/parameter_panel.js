@@ -1,6 +1,6 @@
 // The lil-gui parameter panel built from the welcome's table: sends `set` on change and shows the state's values.
 import GUI from 'lil-gui';
-import { INIT_NOTE, panelModel, valueToSend } from './panel_model.js';
+import { INIT_NOTE, panelModel, readBySolver, valueToSend } from './panel_model.js';
 
 export class ParameterPanel {
   /** onSet(name, value, revert): send the change; call revert() if the server refuses it. */
@@ -12,6 +12,7 @@ export class ParameterPanel {
     this.controllers = new Map();
     this.values = {};
     this.stateValues = {};
+    this.solver = null;
   }
 
   /** (Re)builds the panel for a parameter table and a role ('control' or 'watch'). */
@@ -39,6 +40,13 @@ export class ParameterPanel {
       this.controllers.set(entry.name, { controller, entry });
     }
     if (initFolder) initFolder.domElement.title = `Not live: ${INIT_NOTE}.`;
+    this.showSolver(this.solver);
+  }
+
+  /** Shows only the parameters that the world's solver reads (all while it is unknown). */
+  showSolver(solver) {
+    this.solver = solver;
+    for (const { controller, entry } of this.controllers.values()) controller.show(readBySolver(entry, solver));
   }
 
   addController(parent, entry) {
