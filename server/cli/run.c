@@ -21,7 +21,7 @@ static void omp_set_num_threads(int n) { (void)n; }
 enum { NAN_CHECK_EVERY = 50, MAX_THREADS = 4096 };
 
 typedef struct run_args {
-    const char *scene, *export_dir, *stats_path;
+    const char *scene, *solver, *export_dir, *stats_path;
     fc_opt_list sets;
     long steps, every, threads;
     double time;
@@ -54,6 +54,7 @@ void fc_cli_run_usage(FILE *out)
           "      Runs a scene without the server and prints a summary on stdout.\n"
           "      --scene FILE|NAME  a scene file, or the name of a shipped scene (fluidcast scenes)\n"
           "      --set NAME=VALUE   overrides a parameter of the scene; repeatable (fluidcast params)\n"
+          "      --solver NAME      runs the scene with this solver instead of its own (sph, pbf)\n"
           "      --steps N          runs N time steps\n"
           "      --time T           runs until T simulated seconds\n"
           "      --export DIR       writes PLY frames DIR/frame_NNNNNN.ply (created if missing) ...\n"
@@ -68,7 +69,10 @@ void fc_cli_run_usage(FILE *out)
 
 static int check_args(const run_args *a, char *err, size_t errlen)
 {
+    char names[256];
     if (!a->scene) snprintf(err, errlen, "--scene FILE|NAME is required");
+    else if (a->solver && !fc_solver_find(a->solver))
+        snprintf(err, errlen, "--solver: expected one of %s, got '%s'", fc_solver_names(names, sizeof names), a->solver);
     else if (a->steps && a->time > 0.0) snprintf(err, errlen, "--steps and --time exclude each other; give one");
     else if (!a->steps && !(a->time > 0.0)) snprintf(err, errlen, "one of --steps N or --time T is required");
     else if (a->every && !a->export_dir) snprintf(err, errlen, "--every needs --export DIR");
@@ -83,6 +87,7 @@ static int parse_args(int argc, char **argv, run_args *a, char *err, size_t errl
 {
     fc_opt opts[] = {
         {"--scene", FC_OPT_TEXT, &a->scene, 0},      {"--set", FC_OPT_LIST, &a->sets, 0},
+        {"--solver", FC_OPT_TEXT, &a->solver, 0},
         {"--steps", FC_OPT_COUNT, &a->steps, 0},     {"--time", FC_OPT_NUMBER, &a->time, 0},
         {"--export", FC_OPT_TEXT, &a->export_dir, 0}, {"--every", FC_OPT_COUNT, &a->every, 0},
         {"--stats", FC_OPT_TEXT, &a->stats_path, 0}, {"--threads", FC_OPT_COUNT, &a->threads, 0},
@@ -121,6 +126,7 @@ static int load_world(const run_args *a, fc_world *w)
         fprintf(stderr, "fluidcast run: %s\n", err);
         return FC_EXIT_FAILURE;
     }
+    if (a->solver) snprintf(scene.solver, sizeof scene.solver, "%s", a->solver); /* checked in check_args */
     int status = apply_sets(&scene.params, &a->sets);
     if (status == FC_EXIT_OK && fc_scene_instantiate(&scene, w, err, sizeof err) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", err);

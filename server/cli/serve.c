@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/scene.h"
+#include "core/solver.h"
 #include "net/server.h"
 
 enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120 };
@@ -17,11 +18,12 @@ void fc_cli_serve_usage(FILE *out)
 {
     fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend cpu|cuda]\n"
           "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
-          "                  [--open] [--fast] [--set NAME=VALUE]... [--web DIR]\n"
+          "                  [--open] [--fast] [--set NAME=VALUE]... [--solver sph|pbf] [--web DIR]\n"
           "      Serves the viewer, /healthz, /metrics and the WebSocket protocol (protocol/PROTOCOL.md)\n"
           "      on one port, with the scene (default dam_break) as world 1. --port 0 picks a free port.\n"
           "      --token: only clients that present it may control; the others watch. Binding to an\n"
           "      address other than loopback needs --token, or --open to allow anyone to control.\n"
+          "      --solver: world 1 runs with this solver instead of its scene's.\n"
           "      --fast: world 1 steps as fast as it can instead of following the wall clock.\n"
           "      --fps: frames published per second and world, at most (1-120).\n"
           "      --threads: OpenMP threads, divided between the worlds (default: cores - 1, leaving\n"
@@ -31,7 +33,7 @@ void fc_cli_serve_usage(FILE *out)
 }
 
 typedef struct serve_args {
-    const char *scene, *port, *bind, *backend, *token, *web;
+    const char *scene, *solver, *port, *bind, *backend, *token, *web;
     long threads, max_clients, max_worlds;
     double fps;
     int open, fast, help;
@@ -125,6 +127,12 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     }
     o->scene_path = path;
     o->scene = scene_name(a->scene, name, namelen);
+    if (a->solver && !fc_solver_find(a->solver)) {
+        char names[256];
+        snprintf(err, sizeof err, "--solver: expected one of %s, got '%.64s'", fc_solver_names(names, sizeof names), a->solver);
+        return usage_error(err);
+    }
+    o->solver = a->solver;
     if (parse_port(a->port, &o->port)) return usage_error("--port: expected a number from 0 to 65535");
     if (strcmp(a->backend, "cpu") != 0 && strcmp(a->backend, "cuda") != 0)
         return usage_error("--backend: expected cpu or cuda");
@@ -170,7 +178,7 @@ int fc_cli_serve(int argc, char **argv)
         {"--token", FC_OPT_TEXT, &a.token, 0},         {"--max-clients", FC_OPT_COUNT, &a.max_clients, 0},
         {"--max-worlds", FC_OPT_COUNT, &a.max_worlds, 0}, {"--open", FC_OPT_FLAG, &a.open, 0},
         {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
-        {"--web", FC_OPT_TEXT, &a.web, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
+        {"--web", FC_OPT_TEXT, &a.web, 0},             {"--solver", FC_OPT_TEXT, &a.solver, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
         {"-h", FC_OPT_FLAG, &a.help, 0}};
     char err[256], path[4096], name[260];
     int status;

@@ -468,11 +468,7 @@ static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
     if (read_string(r, root, "solver", "", 0, s->solver, sizeof s->solver)) return -1;
     if (fc_solver_find(s->solver)) return 0;
     char names[160];
-    size_t used = 0;
-    names[0] = '\0';
-    for (int i = 0; fc_solvers[i] && used < sizeof names; i++)
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", fc_solvers[i]->name);
-    return fail(r, "solver", "expected one of %s, found \"%s\"", names, s->solver);
+    return fail(r, "solver", "expected one of %s, found \"%s\"", fc_solver_names(names, sizeof names), s->solver);
 }
 
 /* The source's base name without its extension: "scenes/dam_break.json" -> "dam_break". */

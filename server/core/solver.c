@@ -1,9 +1,19 @@
 /* The registry of solvers. */
 #include "core/solver.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const fc_solver *const fc_solvers[] = {&fc_solver_sph, &fc_solver_pbf, NULL};
+
+const char *fc_solver_names(char *buf, size_t buflen)
+{
+    size_t used = 0;
+    if (buflen) buf[0] = '\0';
+    for (int i = 0; fc_solvers[i] && used < buflen; i++)
+        used += (size_t)snprintf(buf + used, buflen - used, "%s%s", i ? ", " : "", fc_solvers[i]->name);
+    return buf;
+}
 
 const fc_solver *fc_solver_find(const char *name)
 {

@@ -28,6 +28,8 @@ typedef struct fc_solver {
 } fc_solver;
 
 const fc_solver *fc_solver_find(const char *name);
+/* The registered names as "sph, pbf" into buf (NUL-terminated, cut at buflen); returns buf. */
+const char *fc_solver_names(char *buf, size_t buflen);
 /* NULL-terminated list of all solvers. */
 extern const fc_solver *const fc_solvers[];
 

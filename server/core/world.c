@@ -38,9 +38,8 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
     const fc_solver *s = fc_solver_find(name);
     if (!s) {
-        size_t used = (size_t)snprintf(err, errlen, "unknown solver '%s', expected one of:", name);
-        for (int i = 0; fc_solvers[i] && used < errlen; i++)
-            used += (size_t)snprintf(err + used, errlen - used, " %s", fc_solvers[i]->name);
+        char names[256];
+        snprintf(err, errlen, "unknown solver '%s', expected one of %s", name, fc_solver_names(names, sizeof names));
         return -1;
     }
     w->solver = s;

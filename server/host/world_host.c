@@ -323,12 +323,8 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
     const fc_solver *next = fc_solver_find(cmd->u.set_solver.solver);
     if (!next) {
         char list[256];
-        size_t used = 0;
-        list[0] = '\0';
-        for (int i = 0; fc_solvers[i] && used < sizeof list; i++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", fc_solvers[i]->name);
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "expected one of %s, got '%s'", list,
-                             cmd->u.set_solver.solver);
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "expected one of %s, got '%s'",
+                             fc_solver_names(list, sizeof list), cmd->u.set_solver.solver);
         return -1;
     }
     fc_world *w = &h->world;

@@ -244,6 +244,7 @@ static int start_default_world(fc_server *s)
     memset(&spec, 0, sizeof spec);
     snprintf(spec.scene_path, sizeof spec.scene_path, "%s", s->options.scene_path);
     snprintf(spec.scene, sizeof spec.scene, "%s", s->options.scene);
+    if (s->options.solver) snprintf(spec.solver, sizeof spec.solver, "%s", s->options.solver);
     spec.realtime = s->options.realtime;
     spec.fps = s->options.fps;
     spec.values = s->options.values;

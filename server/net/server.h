@@ -10,6 +10,7 @@
 typedef struct fc_server_options {
     const char *scene_path;  /* the default world's scene file */
     const char *scene;       /* its name as given */
+    const char *solver;      /* NULL: the scene's solver */
     int port;                /* 0: any free port */
     const char *bind;        /* address to listen on */
     const char *token;       /* NULL: every client may control */
