@@ -131,7 +131,8 @@ static void snapshot_free(snapshot *s)
 
 /* Seed 000 Algorithm 1 projects the density constraint solver_iterations times per step; each
  * Jacobi iteration removes part of the remaining violation, so from one settled state the density
- * error after one step must fall strictly as iterations go 1, 2, 4, 8. Measured below the top
+ * error after one step must fall strictly as iterations go 1, 2, 4, 8, and so must the mean error
+ * of the column run on for 50 steps (measured: 3.06%, 0.44%, 0.23%, 0.16%). Measured below the top
  * layer (h), where the constraint applies: the free surface lacks neighbours and is underdense by
  * construction (the constraint is unilateral there). */
 static void test_density_error_falls_with_iterations(void)
@@ -162,6 +163,27 @@ static void test_density_error_falls_with_iterations(void)
         previous = deep;
     }
     CHECK(previous < 0.005, "8 iterations leave below 0.5%% density error (%.4f%%)", 100 * previous);
+
+    /* Over 50 steps (0.1 s) the error each step's gravity adds is removed only as far as the
+     * iterations reach, so the mean error of the running column falls as they rise too. */
+    double running[4];
+    for (size_t k = 0; k < sizeof iterations / sizeof iterations[0]; k++) {
+        snapshot_restore(&settled, &w);
+        w.params.solver_iterations = iterations[k];
+        double sum = 0.0;
+        for (int step = 0; step < 50; step++) {
+            fc_world_step(&w);
+            double deep, all;
+            density_errors(&w, &deep, &all);
+            sum += deep;
+        }
+        running[k] = sum / 50;
+        printf("density error over 50 steps with %d iterations: mean |rho/rho0 - 1| %.5f%% below the top layer\n",
+               iterations[k], 100 * running[k]);
+        if (k > 0)
+            CHECK(running[k] < running[k - 1], "%d iterations: mean error over 50 steps %.5f%% below %.5f%%",
+                  iterations[k], 100 * running[k], 100 * running[k - 1]);
+    }
     snapshot_free(&settled);
     fc_world_free(&w);
 }
