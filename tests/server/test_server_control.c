@@ -311,6 +311,35 @@ static void check_reset(peer *p)
     expect_error(p, "{\"type\":\"create_world\",\"scene\":\"no_such_scene\"}", "unknown_scene", "scene");
 }
 
+/* ---- set_solver ----------------------------------------------------------------------------- */
+
+static int state_solver_is(const cJSON *state, const void *name) { return jstr_has(state, "solver", name); }
+
+/* sph -> pbf -> sph at run time: the ack names the solver, the states show it with the same
+ * particles, frames of the new epoch decode; an unknown solver is refused and changes nothing. */
+static void check_set_solver(peer *p)
+{
+    static const char *const names[] = {"pbf", "sph"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *before = fresh_state(p);
+        char msg[200];
+        snprintf(msg, sizeof msg, "{\"type\":\"set_solver\",\"world\":1,\"solver\":\"%s\"}", names[k]);
+        long since = p->states;
+        cJSON *ack = expect_ack(p, msg);
+        CHECK(jstr_has(ack, "applied.solver", names[k]), "set_solver's applied names %s: %s", names[k], jtext(ack));
+        cJSON *s = state_showing(p, since, state_solver_is, names[k], names[k]);
+        CHECK(s && jnum(s, "particles") == jnum(before, "particles"), "the particles stay through the switch to %s (%g -> %g)",
+              names[k], jnum(before, "particles"), jnum(s, "particles"));
+        cJSON_Delete(s);
+        cJSON_Delete(ack);
+        cJSON_Delete(before);
+    }
+    expect_error(p, "{\"type\":\"set_solver\",\"world\":1,\"solver\":\"flip\"}", "unknown_solver", "solver");
+    cJSON *after = fresh_state(p);
+    CHECK(jstr_has(after, "solver", "sph"), "a refused set_solver leaves the solver as it was: %s", jtext(jget(after, "solver")));
+    cJSON_Delete(after);
+}
+
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
@@ -327,6 +356,7 @@ int main(int argc, char **argv)
         check_pause_step_resume(&p);
         check_collider_move(&p);
         check_reset(&p);
+        check_set_solver(&p);
         CHECK(p.follow.corrupt == 0 && p.follow.need_key == 0, "no corrupt or undecodable frame in the whole session (%ld, %ld: %s)",
               p.follow.corrupt, p.follow.need_key, p.follow.last_error);
     }
