@@ -1,7 +1,7 @@
 // Pointer rays against the tank's inner walls and the colliders; where an emitter lands and where it points.
 import { describe, it, expect } from 'vitest';
 import { Ray, Vector3 } from 'three';
-import { clampToDomain, colliderHit, defaultEmitterPlace, domainWallHit, emitterAtHit, surfaceHit } from '../src/interact/surface_pick.js';
+import { clampIntoDomain, colliderHit, defaultEmitterPlace, domainWallHit, emitterAtHit, surfaceHit } from '../src/interact/surface_pick.js';
 
 const DOMAIN = { min: [0, 0, 0], max: [1.6, 0.9, 0.6] };
 const ray = (origin, direction) => new Ray(new Vector3(...origin), new Vector3(...direction).normalize());
@@ -71,7 +71,7 @@ describe('surfaceHit and emitter placement', () => {
   });
 
   it('clamps points into the shrunken domain', () => {
-    expect(clampToDomain([-1, 0.5, 9], DOMAIN, 0.1)).toEqual([0.1, 0.5, 0.5]);
-    expect(clampToDomain([0.5, 0.5, 0.5], { min: [0, 0, 0], max: [0.1, 1, 1] }, 0.2)[0]).toBeCloseTo(0.05, 12);
+    expect(clampIntoDomain([-1, 0.5, 9], DOMAIN, 0.1)).toEqual([0.1, 0.5, 0.5]);
+    expect(clampIntoDomain([0.5, 0.5, 0.5], { min: [0, 0, 0], max: [0.1, 1, 1] }, 0.2)[0]).toBeCloseTo(0.05, 12);
   });
 });

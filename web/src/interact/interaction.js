@@ -1,7 +1,7 @@
 // Pointer interaction in the 3D view: drag colliders and emitter markers, and click a surface to place an emitter.
 import { Plane, Raycaster, Vector2, Vector3 } from 'three';
 import { DragSender } from '../net/drag_sender.js';
-import { clampToDomain, emitterAtHit, surfaceHit } from './surface_pick.js';
+import { clampIntoDomain, emitterAtHit, surfaceHit } from './surface_pick.js';
 
 const CLICK_SLOP_PX = 5;
 const DRAG_MESSAGES_PER_SECOND = 30; // well under the protocol's 100 messages per second
@@ -83,7 +83,7 @@ export class Interaction {
     }
     const onPlane = this.rayAt(event).intersectPlane(drag.plane, new Vector3());
     if (!onPlane) return;
-    const position = clampToDomain(onPlane.add(drag.offset).toArray(), this.world.domain(), drag.margin);
+    const position = clampIntoDomain(onPlane.add(drag.offset).toArray(), this.world.domain(), drag.margin);
     this.viewer.objects.preview(drag.kind, drag.id, position);
     this.deliver(drag, drag.sender.move(position, performance.now()));
     clearTimeout(drag.timer);

@@ -80,7 +80,7 @@ export function surfaceHit(ray, domain, colliders = []) {
 }
 
 /** Clamps a point into the domain shrunk by margin on every side (keeps it valid for the server). */
-export function clampToDomain(point, domain, margin = 0) {
+export function clampIntoDomain(point, domain, margin = 0) {
   return [0, 1, 2].map((axis) => {
     const lo = domain.min[axis] + margin;
     const hi = domain.max[axis] - margin;
@@ -93,7 +93,7 @@ export function clampToDomain(point, domain, margin = 0) {
 export function emitterAtHit(hit, domain, { radius, offset }) {
   const position = hit.point.clone().addScaledVector(hit.normal, offset).toArray();
   return {
-    position: clampToDomain(position, domain, Math.min(offset, radius)),
+    position: clampIntoDomain(position, domain, Math.min(offset, radius)),
     direction: hit.normal.toArray(),
   };
 }
@@ -102,5 +102,5 @@ export function emitterAtHit(hit, domain, { radius, offset }) {
 export function defaultEmitterPlace(domain, margin) {
   const centre = [0, 1, 2].map((axis) => (domain.min[axis] + domain.max[axis]) / 2);
   const top = domain.max[1] - margin;
-  return { position: clampToDomain([centre[0], top, centre[2]], domain, 0), direction: [0, -1, 0] };
+  return { position: clampIntoDomain([centre[0], top, centre[2]], domain, 0), direction: [0, -1, 0] };
 }
