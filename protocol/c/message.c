@@ -36,6 +36,7 @@ static const char *const code_names[FC_ERR_COUNT] = {
     [FC_ERR_UNKNOWN_SOLVER] = "unknown_solver",
     [FC_ERR_NOT_SUBSCRIBED] = "not_subscribed",
     [FC_ERR_WORLD_LIMIT] = "world_limit",
+    [FC_ERR_OVER_BUDGET] = "over_budget",
     [FC_ERR_INTERNAL] = "internal",
 };
 
@@ -61,6 +62,7 @@ static const struct {
     [FC_MSG_CREATE_WORLD] = {"create_world", 1},
     [FC_MSG_CLOSE_WORLD] = {"close_world", 1},
     [FC_MSG_SET_SOLVER] = {"set_solver", 1},
+    [FC_MSG_REWIND] = {"rewind", 1},
 };
 
 const char *fc_error_code_name(fc_error_code code)

@@ -38,6 +38,7 @@ typedef enum {
     FC_ERR_UNKNOWN_SOLVER,
     FC_ERR_NOT_SUBSCRIBED,
     FC_ERR_WORLD_LIMIT,
+    FC_ERR_OVER_BUDGET,
     FC_ERR_INTERNAL,
     FC_ERR_COUNT
 } fc_error_code;
@@ -67,6 +68,7 @@ typedef enum {
     FC_MSG_CREATE_WORLD,
     FC_MSG_CLOSE_WORLD,
     FC_MSG_SET_SOLVER,
+    FC_MSG_REWIND,
     FC_MSG_TYPE_COUNT
 } fc_message_type;
 

@@ -3,22 +3,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "cli/cli.h"
+#include "core/budget.h"
 #include "core/scene.h"
 #include "core/solver.h"
 #include "net/server.h"
 
-enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120 };
+enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120, MAX_PARTICLES = 1000000000 };
 
 void fc_cli_serve_usage(FILE *out)
 {
     fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend cpu|cuda]\n"
           "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
           "                  [--open] [--fast] [--set NAME=VALUE]... [--solver sph|pbf] [--web DIR]\n"
+          "                  [--max-particles N]\n"
           "      Serves the viewer, /healthz, /metrics and the WebSocket protocol (protocol/PROTOCOL.md)\n"
           "      on one port, with the scene (default dam_break) as world 1. --port 0 picks a free port.\n"
           "      --token: only clients that present it may control; the others watch. Binding to an\n"
@@ -28,13 +31,16 @@ void fc_cli_serve_usage(FILE *out)
           "      --fps: frames published per second and world, at most (1-120).\n"
           "      --threads: OpenMP threads, divided between the worlds (default: cores - 1, leaving\n"
           "      one core to the network thread).\n"
-          "      --web: the built viewer (default web/dist of the source tree; FLUIDCAST_WEB_DIR).\n",
+          "      --web: the built viewer (default web/dist of the source tree; FLUIDCAST_WEB_DIR).\n"
+          "      --max-particles: particles (fluid and boundary) of all worlds together; requests that\n"
+          "      would need more are refused (over_budget). Default: what --threads step in about 2 s,\n"
+          "      within half the memory available at start.\n",
           out);
 }
 
 typedef struct serve_args {
     const char *scene, *solver, *port, *bind, *backend, *token, *web;
-    long threads, max_clients, max_worlds;
+    long threads, max_clients, max_worlds, max_particles;
     double fps;
     int open, fast, help;
     fc_opt_list sets;
@@ -105,6 +111,31 @@ static int default_threads(void)
 #endif
 }
 
+/* Half the memory available now (MemAvailable of /proc/meminfo, else half the physical memory). */
+static double memory_budget_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kib = 0.0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kib) == 1) break;
+    if (f) fclose(f);
+    if (kib > 0.0) return 0.5 * kib * 1024.0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? 0.5 * (double)pages * (double)page : 1e9;
+}
+
+/* Particles that `threads` threads step in about STEP_TARGET_S: PBF with 4 iterations, the slower
+ * solver, takes about 1.25 us per particle and thread (bench/RESULTS.md, "PBF"). */
+#define STEP_TARGET_S 2.0
+#define SECONDS_PER_PARTICLE_STEP 1.25e-6
+static long default_particle_budget(int threads, double memory_bytes)
+{
+    double by_time = STEP_TARGET_S * (threads > 0 ? threads : 1) / SECONDS_PER_PARTICLE_STEP;
+    double by_memory = memory_bytes / fc_cost_bytes(1.0, 0.0, 2.0);
+    return (long)(by_time < by_memory ? by_time : by_memory);
+}
+
 /* Checks every option into o; an exit status (FC_EXIT_OK to go on). */
 /* The scene as worlds and state show it: a file's name without directory and ".json". */
 static const char *scene_name(const char *arg, char *name, size_t namelen)
@@ -146,6 +177,7 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     if (a->max_clients > MAX_CLIENTS) return usage_error("--max-clients: expected at most 10000");
     if (a->max_worlds > FC_WORLDS_MAX) return usage_error("--max-worlds: expected at most 64");
     if (a->threads > 4096) return usage_error("--threads: expected at most 4096");
+    if (a->max_particles > MAX_PARTICLES) return usage_error("--max-particles: expected at most 1000000000");
     if (a->token && (!a->token[0] || strlen(a->token) > MAX_TOKEN_CHARS))
         return usage_error("--token: expected 1 to 256 characters");
     if (!is_loopback(a->bind) && !a->token && !a->open)
@@ -159,6 +191,8 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     o->max_clients = (int)a->max_clients;
     o->max_worlds = (int)a->max_worlds;
     o->threads = (int)a->threads;
+    o->max_bytes = memory_budget_bytes();
+    o->max_particles = a->max_particles ? a->max_particles : default_particle_budget(o->threads, o->max_bytes);
     o->fps = a->fps;
     o->realtime = !a->fast;
     o->web_dir = a->web;
@@ -177,6 +211,7 @@ int fc_cli_serve(int argc, char **argv)
         {"--threads", FC_OPT_COUNT, &a.threads, 0},    {"--fps", FC_OPT_NUMBER, &a.fps, 0},
         {"--token", FC_OPT_TEXT, &a.token, 0},         {"--max-clients", FC_OPT_COUNT, &a.max_clients, 0},
         {"--max-worlds", FC_OPT_COUNT, &a.max_worlds, 0}, {"--open", FC_OPT_FLAG, &a.open, 0},
+        {"--max-particles", FC_OPT_COUNT, &a.max_particles, 0},
         {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
         {"--web", FC_OPT_TEXT, &a.web, 0},             {"--solver", FC_OPT_TEXT, &a.solver, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
         {"-h", FC_OPT_FLAG, &a.help, 0}};

@@ -638,11 +638,13 @@ int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t e
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
     snprintf(w->name, sizeof w->name, "%s", scene->name);
-    if (fc_world_set_solver(w, scene->solver, msg, sizeof msg) || populate(scene, w, msg, sizeof msg) ||
-        fc_world_start(w, msg, sizeof msg)) {
+    int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
+    if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;
+    if (!status) status = fc_world_start(w, msg, sizeof msg);
+    if (status) {
         fc_world_free(w);
         if (err && errlen) snprintf(err, errlen, "%s: %s", scene->name, msg);
-        return -1;
+        return status == FC_BUILD_OUT_OF_MEMORY ? status : -1;
     }
     return 0;
 }

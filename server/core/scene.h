@@ -37,7 +37,8 @@ int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source,
 void fc_scene_free(fc_scene *scene);
 
 /* Builds a fresh world from the scene (fc_world_init, objects, fluid blocks, fc_world_start).
- * On failure the world is freed and err says why. */
+ * On failure the world is freed, err says why, and the result is -1, or FC_BUILD_OUT_OF_MEMORY
+ * when memory ran out. */
 int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t errlen);
 
 /* Resolves a scene argument: an existing file path as is, else NAME or NAME.json in the shipped

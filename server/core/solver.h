@@ -18,7 +18,9 @@ typedef struct fc_solver {
     /* The step to take now, at most params.time_step (a CFL limit, for example). May be NULL. */
     double (*choose_dt)(const fc_world *w, const void *state);
 
-    /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles. */
+    /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles.
+     * FC_STEP_DONE, FC_STEP_FAILED, or FC_STEP_INTERRUPTED when fc_world_interrupted(w) was seen
+     * between two phases, before positions or velocities changed. */
     int (*step)(fc_world *w, void *state, double dt);
 
     /* Mean neighbour count of the last step (the rest of fc_world_stats comes from particles). */

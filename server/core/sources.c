@@ -69,8 +69,9 @@ size_t fc_emitters_step(fc_world *w, double dt)
         size_t layer = fc_emitter_layer_size(e, spacing);
         e->pending += (double)e->rate * dt;
         while (e->pending >= (double)layer) {
-            if (w->particles.count + layer > (size_t)w->params.max_particles) {
-                e->pending = (double)layer; /* full: wait, owing at most one emission */
+            if (w->particles.count + layer > (size_t)w->params.max_particles ||
+                fc_world_reserve_fluid(w, w->particles.count + layer)) {
+                e->pending = (double)layer; /* full, or the server's budget is: wait, owing one emission */
                 break;
             }
             emission em = {.w = w, .e = e};

@@ -25,6 +25,7 @@ void fc_world_init(fc_world *w)
 
 void fc_world_free(fc_world *w)
 {
+    if (w->budget) fc_budget_set(w->budget, &w->budget_held, (fc_cost){0.0, 0.0});
     if (w->solver && w->solver_state) w->solver->destroy(w->solver_state);
     fc_particles_free(&w->particles);
     fc_boundary_free(&w->boundary);
@@ -63,6 +64,14 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     previous->destroy(w->solver_state);
     w->solver_state = state;
     return 0;
+}
+
+int fc_world_reserve_fluid(fc_world *w, size_t fluid)
+{
+    if (!w->budget) return 0;
+    fc_cost want = fc_world_cost(w, (double)fluid);
+    if (want.particles <= w->budget_held.particles && want.bytes <= w->budget_held.bytes) return 0;
+    return fc_budget_try_change(w->budget, &w->budget_held, want, NULL, 0);
 }
 
 #define APPEND(array, count, item)                                             \
@@ -161,7 +170,7 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
     if (fc_boundary_build(&w->boundary, w)) {
         snprintf(err, errlen, "out of memory while sampling boundaries");
-        return -1;
+        return FC_BUILD_OUT_OF_MEMORY;
     }
     w->boundary_dirty = 0;
     if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
@@ -173,6 +182,8 @@ int fc_world_step(fc_world *w)
     if (w->boundary_dirty) {
         if (fc_boundary_build(&w->boundary, w)) return -1;
         w->boundary_dirty = 0;
+        fc_cost now = fc_world_cost(w, (double)w->particles.count); /* a moved collider's skin */
+        if (w->budget && now.particles > w->budget_held.particles) fc_budget_set(w->budget, &w->budget_held, now);
     }
     double dt = w->params.time_step;
     if (w->solver->choose_dt) {
@@ -180,7 +191,8 @@ int fc_world_step(fc_world *w)
         if (limit > 0.0 && limit < dt) dt = limit;
     }
     fc_emitters_step(w, dt);
-    if (w->solver->step(w, w->solver_state, dt)) return -1;
+    int status = w->solver->step(w, w->solver_state, dt);
+    if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
     w->time += dt;
     w->last_dt = dt;

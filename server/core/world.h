@@ -2,9 +2,11 @@
 #ifndef FC_WORLD_H
 #define FC_WORLD_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/budget.h"
 #include "core/grid.h"
 #include "core/params.h"
 #include "core/particles.h"
@@ -22,6 +24,9 @@ typedef struct fc_shape {
     float offset;      /* plane: normal . x = offset on the plane */
     float velocity[3]; /* m/s, a moving collider's (collider_move); the collision response uses it */
 } fc_shape;
+
+/* Emitters one world may have at once (a request for more is refused with over_budget). */
+enum { FC_WORLD_MAX_EMITTERS = 64 };
 
 typedef struct fc_emitter {
     int id;
@@ -69,6 +74,16 @@ typedef struct fc_world {
     void *solver_state;
     float particle_mass;          /* kg, set by the solver from the rest spacing */
 
+    /* Set by whoever drives the world when the step in progress is no longer wanted (a stop, a
+     * reset or a load waits): a solver may then end its step between two phases, before it
+     * changes positions or velocities (NULL: never). */
+    const atomic_int *interrupt;
+
+    /* The server's budget (NULL: none, as in `fluidcast run`) and what this world reserves of
+     * it: its particles, fluid and boundary. Emitters take more before they emit. */
+    struct fc_budget *budget;
+    fc_cost budget_held;
+
     double time;                  /* simulated seconds */
     double last_dt;
     uint64_t step_count;
@@ -90,6 +105,10 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
  * unchanged). */
 int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen);
 
+/* Makes sure the world's budget covers `fluid` fluid particles with its boundary (always true
+ * without a budget); 0, or -1 when the server has no room (nothing changes). */
+int fc_world_reserve_fluid(fc_world *w, size_t fluid);
+
 /* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
@@ -100,13 +119,27 @@ int fc_world_add_sink(fc_world *w, const fc_sink *sink);
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3]);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3]);
 
+/* What building a world returns when memory ran out (other failures are -1). */
+enum { FC_BUILD_OUT_OF_MEMORY = -2 };
+
 /* Checks parameters, lays the grid over the domain, samples boundaries and starts the solver.
- * Call after the scene is set up and before stepping. */
+ * Call after the scene is set up and before stepping. 0, -1 with err, or FC_BUILD_OUT_OF_MEMORY. */
 int fc_world_start(fc_world *w, char *err, size_t errlen);
 
+/* What a step (fc_world_step, fc_solver.step) returns. */
+enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
+
 /* One time step: emitters, solver step (grid, forces, integration, collisions), sinks.
- * Returns 0, or -1 when the solver failed. */
+ * Returns FC_STEP_DONE, FC_STEP_FAILED when the solver failed, or FC_STEP_INTERRUPTED when
+ * w->interrupt ended it before it moved anything (time and positions as before; particles may
+ * be reordered and emitted ones added). */
 int fc_world_step(fc_world *w);
+
+/* 1 when the driver asked the step in progress to end (w->interrupt). */
+static inline int fc_world_interrupted(const fc_world *w)
+{
+    return w->interrupt && atomic_load_explicit(w->interrupt, memory_order_relaxed);
+}
 
 /* Statistics of the current state. */
 typedef struct fc_world_stats {

@@ -328,6 +328,20 @@ cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values)
     return o;
 }
 
+int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err)
+{
+    for (size_t i = 0; b && values && i < values->count; i++) {
+        const fc_param_value *v = &values->item[i];
+        if (strcmp(v->desc->name, "max_particles") != 0 || v->number <= b->limit.particles) continue;
+        char limit[32];
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, "values.max_particles",
+                             "max_particles %.0f is above the server's budget of %s particles (fluid and boundary, "
+                             "all worlds; --max-particles)", v->number, fc_format_count(b->limit.particles, limit, sizeof limit));
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- world checks ---------------------------------------------------------------------------- */
 
 static int inside_domain(const fc_world *w, const float p[3])
@@ -396,6 +410,32 @@ static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, c
     return 0;
 }
 
+/* What the server's budget allows of an emitter (after its fields are merged): a radius within
+ * half the domain's largest extent, and a rate whose second of emission fits the budget. */
+static int check_emitter_size(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err)
+{
+    char field[sizeof err->field];
+    double largest = 0.0;
+    for (int a = 0; a < 3; a++) largest = fmax(largest, (double)w->domain_hi[a] - w->domain_lo[a]);
+    if (e->radius > 0.5 * largest) {
+        member_path(field, sizeof field, object, "radius");
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field,
+                             "expected at most %g m (half the domain's largest extent), got %g", 0.5 * largest,
+                             e->radius);
+        return -1;
+    }
+    if (w->budget && e->rate > w->budget->limit.particles) {
+        char limit[32];
+        member_path(field, sizeof field, object, "rate");
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, field,
+                             "%g particles/s would not fit a second of emission into the server's budget of %s particles; "
+                             "give a rate of at most %.0f", e->rate, fc_format_count(w->budget->limit.particles, limit, sizeof limit),
+                             w->budget->limit.particles);
+        return -1;
+    }
+    return 0;
+}
+
 /* Copies the fields given onto e, the direction normalised (checked not zero). */
 static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
 {
@@ -449,6 +489,7 @@ static fc_shape *find_movable_collider(fc_world *w, int id)
 
 static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied, fc_message_error *err)
 {
+    if (fc_check_max_particles(w->budget, values, err)) return -1;
     fc_params next = w->params;
     if (fc_param_values_apply(&next, values, 0, err)) return -1;
     if (fc_json_attach(applied, "values", fc_param_values_json(&next, values))) return out_of_memory(err);
@@ -459,9 +500,15 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
 static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *applied, fc_message_error *err)
 {
     if (check_required_emitter_fields(f, "emitter", err) || check_emitter_fields(w, f, "emitter", err)) return -1;
+    if (w->emitter_count >= FC_WORLD_MAX_EMITTERS) {
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL, "a world has at most %d emitters; remove one first",
+                             FC_WORLD_MAX_EMITTERS);
+        return -1;
+    }
     fc_emitter e = {0};
     merge_emitter_fields(&e, f);
     if (!(f->has & FC_EMITTER_HAS_RATE)) e.rate = default_rate(w, &e);
+    if (check_emitter_size(w, &e, "emitter", err)) return -1;
     if (fc_world_add_emitter(w, &e) < 0) return out_of_memory(err);
     fc_emitter *added = &w->emitters[w->emitter_count - 1];
     if (fc_json_attach(applied, "emitter", fc_json_emitter(added))) {
@@ -479,6 +526,7 @@ static int apply_emitter_update(fc_world *w, int id, const fc_emitter_fields *ch
     if (check_emitter_fields(w, changes, "changes", err)) return -1;
     fc_emitter e = *target;
     merge_emitter_fields(&e, changes);
+    if (check_emitter_size(w, &e, "changes", err)) return -1;
     if (fc_json_attach(applied, "emitter", fc_json_emitter(&e))) return out_of_memory(err);
     *target = e;
     return 0;

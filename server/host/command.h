@@ -79,6 +79,10 @@ int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow
  * reset's and load_scene's ack). NULL when out of memory. */
 cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values);
 
+/* over_budget when values raise max_particles above the server's budget b (NULL: none): the cap
+ * is the server's to set (--max-particles); a world may only lower it. */
+int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err);
+
 /* World-level requests on the world's thread: set, emitter_add, emitter_update, emitter_remove,
  * collider_move. Checks against the world (unknown_emitter, unknown_collider, emitter position
  * inside the domain, direction not zero, fluid 0, relations between parameters), then applies,

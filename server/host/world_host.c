@@ -13,6 +13,7 @@
 #include <omp.h>
 #endif
 
+#include "core/budget.h"
 #include "core/params_json.h"
 #include "core/scene.h"
 #include "core/solver.h"
@@ -30,11 +31,18 @@ double fc_host_now(void)
 
 /* ---- the queue and the lock ---------------------------------------------------------------- */
 
+/* Requests after which the step in progress is wasted work: it may end between its phases. */
+static int discards_the_step(fc_message_type type)
+{
+    return type == FC_MSG_RESET || type == FC_MSG_LOAD_SCENE || type == FC_MSG_REWIND;
+}
+
 int fc_world_host_post(fc_world_host *h, fc_command *cmd)
 {
     pthread_mutex_lock(&h->lock);
     int full = h->queue_count == sizeof h->queue / sizeof h->queue[0];
     if (!full) h->queue[(h->queue_head + h->queue_count++) % (sizeof h->queue / sizeof h->queue[0])] = cmd;
+    if (!full && discards_the_step(cmd->type)) atomic_store(&h->interrupt, 1);
     pthread_cond_signal(&h->wake);
     pthread_mutex_unlock(&h->lock);
     return full ? -1 : 0;
@@ -55,12 +63,14 @@ void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state)
     pthread_mutex_unlock(&h->lock);
 }
 
-/* Takes the next queued command, or NULL; sets *stop when the thread must end. */
+/* Takes the next queued command, or NULL; sets *stop when the thread must end. The interrupt is
+ * cleared first: a request queued after this sets it again. */
 static fc_command *next_command(fc_world_host *h, int *stop)
 {
     pthread_mutex_lock(&h->lock);
     fc_command *cmd = NULL;
     *stop = h->stop;
+    if (!*stop) atomic_store(&h->interrupt, 0);
     if (!*stop && h->queue_count) {
         cmd = h->queue[h->queue_head];
         h->queue_head = (h->queue_head + 1) % (sizeof h->queue / sizeof h->queue[0]);
@@ -206,8 +216,10 @@ static int step_once(fc_world_host *h)
 {
     use_thread_share(h);
     double t0 = fc_host_now();
-    int failed = fc_world_step(&h->world);
+    int status = fc_world_step(&h->world);
     double t1 = fc_host_now();
+    if (status == FC_STEP_INTERRUPTED) return 0; /* a stop or a rebuild waits; nothing moved */
+    int failed = status != FC_STEP_DONE;
     h->rate_steps++;
     pthread_mutex_lock(&h->lock);
     h->info.step_ms = 1e3 * (t1 - t0);
@@ -245,9 +257,30 @@ static int step_frames(fc_world_host *h, int frames)
 
 /* ---- loading scenes ------------------------------------------------------------------------ */
 
-/* Builds a world from a scene file with values on top and, if given, another solver. */
-static int build_world(const char *path, const fc_param_values *values, const char *solver, fc_world *out,
-                       fc_message_error *err)
+/* Reserves what the scene will take in place of *held (the world it replaces, 0 for a new one);
+ * over_budget, with the estimate and what is free, when it does not fit. */
+static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_message_error *err)
+{
+    if (!b) return 0;
+    fc_scene_estimate e;
+    fc_scene_estimate_size(scene, &e);
+    char why[256], fluid[32], boundary[32], bytes[32];
+    if (fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0) return 0;
+    fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
+                         "the scene '%s' would take about %s fluid and %s boundary particles and %s; %s "
+                         "(--max-particles); use a larger particle_spacing or a smaller scene",
+                         scene->name, fc_format_count(e.fluid, fluid, sizeof fluid),
+                         fc_format_count(e.boundary, boundary, sizeof boundary), fc_format_bytes(e.cost.bytes, bytes, sizeof bytes),
+                         why);
+    return -1;
+}
+
+/* Builds a world from a scene file with values on top and, if given, another solver. With a
+ * budget, the reservation of the world it replaces (*held, 0 for a new world) moves to the new
+ * world, which is estimated first and refused with over_budget before anything is built; on
+ * failure *held is as it was. */
+static int build_world(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
+                       fc_cost *held, fc_world *out, fc_message_error *err)
 {
     char msg[1024];
     fc_scene scene;
@@ -264,12 +297,23 @@ static int build_world(const char *path, const fc_param_values *values, const ch
             snprintf(scene.solver, sizeof scene.solver, "%s", solver);
         }
     }
-    if (!failed && fc_scene_instantiate(&scene, out, msg, sizeof msg)) {
+    const fc_cost before = *held;
+    fc_cost reserved = before;
+    failed = failed || fc_check_max_particles(budget, values, err) || reserve_scene(budget, &scene, &reserved, err);
+    int built = failed ? -1 : fc_scene_instantiate(&scene, out, msg, sizeof msg);
+    if (!failed && built == FC_BUILD_OUT_OF_MEMORY) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s", msg);
+    } else if (!failed && built) {
         fc_message_error_set(err, FC_ERR_BAD_VALUE, values && values->count ? "values" : "scene", "%s", msg);
-        failed = 1;
+    } else if (!failed && budget) { /* the reservation now belongs to the new world, at its real size */
+        out->budget = budget;
+        out->budget_held = reserved;
+        fc_budget_set(budget, &out->budget_held, fc_world_cost(out, (double)out->particles.count));
+        *held = (fc_cost){0.0, 0.0};
     }
+    if (!failed && built && budget) fc_budget_set(budget, &reserved, before); /* the old world keeps its own */
     fc_scene_free(&scene);
-    return failed ? -1 : 0;
+    return failed || built ? -1 : 0;
 }
 
 /* Swaps in a freshly built world: a new epoch, clocks restarted, paused state kept. */
@@ -277,6 +321,7 @@ static void adopt_world(fc_world_host *h, fc_world *fresh)
 {
     fc_world_free(&h->world);
     h->world = *fresh;
+    h->world.interrupt = &h->interrupt;
     h->epoch++;
     restart_clocks(h);
 }
@@ -303,7 +348,9 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         return -1;
     }
     fc_world fresh;
-    if (build_world(path, &cmd->u.load.values, h->world.solver->name, &fresh, err)) return -1;
+    if (build_world(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held, &fresh,
+                    err))
+        return -1;
     adopt_world(h, &fresh);
     if (cmd->type == FC_MSG_LOAD_SCENE) {
         snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", path);
@@ -399,11 +446,13 @@ static int load_initial_world(fc_world_host *h)
     memset(&err, 0, sizeof err);
     snprintf(err.id, sizeof err.id, "%s", h->create_id);
     snprintf(err.request, sizeof err.request, "create_world");
-    if (build_world(h->spec.scene_path, &h->spec.values, h->spec.solver, &h->world, &err)) {
+    fc_cost none = {0.0, 0.0};
+    if (build_world(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
         return -1;
     }
     h->world_ready = 1;
+    h->world.interrupt = &h->interrupt;
     pthread_mutex_lock(&h->lock);
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
@@ -440,10 +489,9 @@ static double realtime_wait(fc_world_host *h, double now)
     return h->world.time - wall_target;
 }
 
-static void *world_thread(void *arg)
+static void run_world(fc_world_host *h)
 {
-    fc_world_host *h = arg;
-    if (load_initial_world(h)) return NULL;
+    if (load_initial_world(h)) return;
     const double interval = 1.0 / h->spec.fps;
     h->next_publish = fc_host_now();
     for (;;) {
@@ -473,6 +521,14 @@ static void *world_thread(void *arg)
         }
         if (now >= h->next_state) publish_state(h);
     }
+}
+
+static void *world_thread(void *arg)
+{
+    fc_world_host *h = arg;
+    run_world(h);
+    atomic_store(&h->finished, 1);
+    fc_mailbox_wake(h->mailbox); /* the network thread reaps a closed world */
     return NULL;
 }
 
@@ -490,6 +546,8 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     atomic_init(&h->threads, threads);
     atomic_init(&h->published, 0);
     atomic_init(&h->state_version, 0);
+    atomic_init(&h->interrupt, 0);
+    atomic_init(&h->finished, 0);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -498,23 +556,39 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     pthread_condattr_destroy(&attr);
     h->info.realtime = spec->realtime;
     if (failed || pthread_create(&h->thread, NULL, world_thread, h)) {
-        fc_world_host_stop(h);
+        fc_world_host_free(h);
         return NULL;
     }
     h->thread_started = 1;
     return h;
 }
 
+void fc_world_host_request_stop(fc_world_host *h)
+{
+    if (!h || !h->thread_started) return;
+    pthread_mutex_lock(&h->lock);
+    h->stop = 1;
+    atomic_store(&h->interrupt, 1);
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+}
+
+int fc_world_host_finished(fc_world_host *h)
+{
+    return !h->thread_started || atomic_load(&h->finished);
+}
+
 void fc_world_host_stop(fc_world_host *h)
 {
     if (!h) return;
-    if (h->thread_started) {
-        pthread_mutex_lock(&h->lock);
-        h->stop = 1;
-        pthread_cond_signal(&h->wake);
-        pthread_mutex_unlock(&h->lock);
-        pthread_join(h->thread, NULL);
-    }
+    fc_world_host_request_stop(h);
+    fc_world_host_free(h);
+}
+
+void fc_world_host_free(fc_world_host *h)
+{
+    if (!h) return;
+    if (h->thread_started) pthread_join(h->thread, NULL);
     while (h->queue_count) {
         free(h->queue[h->queue_head]);
         h->queue_head = (h->queue_head + 1) % (sizeof h->queue / sizeof h->queue[0]);

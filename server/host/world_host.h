@@ -22,6 +22,7 @@ typedef struct fc_world_spec {
     char solver[36];       /* "" = the scene's */
     int realtime;          /* 1: simulated time never runs ahead of the wall clock */
     double fps;            /* frames published per wall second, at most */
+    fc_budget *budget;     /* the server's particle budget, shared by its worlds (NULL: none) */
     fc_param_values values;
 } fc_world_spec;
 
@@ -44,6 +45,8 @@ typedef struct fc_world_host {
     atomic_int threads;          /* OpenMP threads this world may use */
     atomic_uint_fast64_t published; /* publications so far: the network thread compares */
     atomic_uint_fast64_t state_version;
+    atomic_int interrupt;        /* a stop, reset, load or rewind waits: the step may end early */
+    atomic_int finished;         /* the thread returned: fc_world_host_free will not wait */
 
     pthread_t thread;
     int thread_started;
@@ -84,7 +87,14 @@ int fc_world_host_post(fc_world_host *h, fc_command *cmd);
 void fc_world_host_wake(fc_world_host *h);
 /* A consistent copy of the world's info, and a new reference to its newest state message. */
 void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state);
-/* Stops the thread (after its current step), joins it and frees everything. */
+/* Asks the thread to end: it stops after its current step (which may end between its phases,
+ * fc_world_interrupted) and wakes the mailbox when it has returned. Never waits. */
+void fc_world_host_request_stop(fc_world_host *h);
+/* 1 once the thread has returned (or never started): fc_world_host_free is then immediate. */
+int fc_world_host_finished(fc_world_host *h);
+/* Joins the thread (waits for it unless finished) and frees everything. */
+void fc_world_host_free(fc_world_host *h);
+/* fc_world_host_request_stop, then fc_world_host_free: waits for the current step. */
 void fc_world_host_stop(fc_world_host *h);
 
 /* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, realtime,

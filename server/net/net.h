@@ -81,11 +81,14 @@ typedef struct fc_server {
     int world_count;
     fc_world_host *starting[FC_WORLDS_MAX]; /* created, scene still loading */
     int starting_count;
+    fc_world_host *closing[FC_WORLDS_MAX];  /* closed, thread asked to stop: freed once it returned */
+    int closing_count;
     uint32_t next_world_id;
     fc_session *sessions;
     int session_count;
     uint64_t next_session_id;
     fc_metrics metrics;
+    fc_budget budget;            /* --max-particles and memory, shared by the worlds */
     int web_dir_ok;
     cJSON *scenes_json;          /* the shipped scenes, read once at start */
     volatile int shutting_down;
@@ -106,8 +109,13 @@ void fc_server_share_threads(fc_server *s);
 void fc_server_update_demands(fc_server *s, fc_world_host *host);
 /* Sends `worlds` to every client that said hello. */
 void fc_server_broadcast_worlds(fc_server *s);
-/* Closes a world: unsubscribes its viewers, stops its thread. */
+/* Closes a world: unsubscribes its viewers and asks its thread to stop, without waiting for it
+ * (fc_server_reap_worlds frees it once the thread has returned). */
 void fc_server_close_world(fc_server *s, fc_world_host *host);
+/* Frees the closed worlds whose threads have returned. Never waits. */
+void fc_server_reap_worlds(fc_server *s);
+/* Worlds counted against --max-worlds: running, starting and still closing. */
+int fc_server_world_slots_used(const fc_server *s);
 /* The worlds message (reply to list_worlds when id is given, else unsolicited). */
 fc_blob *fc_server_worlds_message(fc_server *s, const char *id);
 

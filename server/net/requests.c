@@ -63,6 +63,8 @@ static cJSON *limits_json(const fc_server *s)
     cJSON_AddNumberToObject(o, "max_fps", 120);
     cJSON_AddNumberToObject(o, "max_worlds", s->options.max_worlds);
     cJSON_AddNumberToObject(o, "max_clients", s->options.max_clients);
+    cJSON_AddNumberToObject(o, "max_particles", s->budget.limit.particles);
+    cJSON_AddNumberToObject(o, "max_emitters", FC_WORLD_MAX_EMITTERS);
     return o;
 }
 
@@ -192,9 +194,10 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     fc_world_spec spec;
     memset(&spec, 0, sizeof spec);
     int failed = fc_command_from_message(msg, c->id, cmd, err);
-    if (!failed && s->world_count + s->starting_count >= s->options.max_worlds) {
-        fc_message_error_set(err, FC_ERR_WORLD_LIMIT, NULL, "the server runs its maximum of %d worlds; close one first",
-                             s->options.max_worlds);
+    if (!failed && fc_server_world_slots_used(s) >= s->options.max_worlds) {
+        fc_message_error_set(err, FC_ERR_WORLD_LIMIT, NULL,
+                             "the server runs its maximum of %d worlds (closed ones count until their step ends); "
+                             "close one first", s->options.max_worlds);
         failed = 1;
     }
     if (!failed && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
@@ -218,6 +221,7 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     spec.realtime = cmd->u.load.realtime;
     spec.fps = s->options.fps;
     spec.values = cmd->u.load.values;
+    spec.budget = &s->budget;
     free(cmd);
     fc_world_host *host = fc_world_host_start(s->next_world_id, &spec, 1, &s->mailbox, c->id, err->id);
     if (!host) {

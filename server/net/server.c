@@ -2,6 +2,9 @@
  * the mailbox from world threads, signals and shutdown. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -17,6 +20,7 @@
 #include "net/net.h"
 
 #define SHUTDOWN_GRACE_S 2.0   /* clients get this long to receive bye before the server exits */
+#define WORLD_STOP_GRACE_S 0.5 /* after that, world threads still in a step are left behind */
 #define TICK_US (250 * 1000)   /* housekeeping: stats, tier changes, shutdown */
 
 /* The WebSocket protocol first: it also takes upgrades that name no subprotocol. */
@@ -92,21 +96,43 @@ void fc_server_broadcast_worlds(fc_server *s)
         if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL));
 }
 
-static void remove_from(fc_world_host **list, int *count, fc_world_host *host)
+/* 1 when host was in the list (and is no more). */
+static int remove_from(fc_world_host **list, int *count, fc_world_host *host)
 {
     for (int i = 0; i < *count; i++)
         if (list[i] == host) {
             list[i] = list[--*count];
-            return;
+            return 1;
         }
+    return 0;
 }
 
 void fc_server_close_world(fc_server *s, fc_world_host *host)
 {
     remove_from(s->worlds, &s->world_count, host);
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_forget_world(c, host);
-    fc_world_host_stop(host);
+    fc_world_host_request_stop(host);
+    s->closing[s->closing_count++] = host;
     fc_server_share_threads(s);
+}
+
+int fc_server_world_slots_used(const fc_server *s)
+{
+    return s->world_count + s->starting_count + s->closing_count;
+}
+
+void fc_server_reap_worlds(fc_server *s)
+{
+    for (int i = 0; i < s->closing_count;) {
+        fc_world_host *host = s->closing[i];
+        if (!fc_world_host_finished(host)) {
+            i++;
+            continue;
+        }
+        fc_server_take_posts(s); /* what it posted before it returned, while its pointer is valid */
+        s->closing[i] = s->closing[--s->closing_count];
+        fc_world_host_free(host);
+    }
 }
 
 /* ---- the mailbox --------------------------------------------------------------------------------- */
@@ -128,19 +154,17 @@ static void deliver(fc_server *s, fc_post *p)
     fc_blob *text = p->text;
     p->text = NULL;
     count_error_reply(s, text);
-    if (p->kind == FC_POST_WORLD_READY) {
-        remove_from(s->starting, &s->starting_count, p->host);
-        s->worlds[s->world_count++] = p->host;
-    }
+    int was_starting = p->host && remove_from(s->starting, &s->starting_count, p->host);
+    if (p->kind == FC_POST_WORLD_READY && was_starting) s->worlds[s->world_count++] = p->host;
     if (c) fc_session_fill(c, p->host, text);
     else fc_blob_unref(text);
     /* the world published the state its request caused before it posted the reply: send the newest
      * state again after the reply, so the first state a client gets after an ack shows its effect */
     for (int k = 0; c && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
         if (c->sub[k].host == p->host) c->sub[k].state_version = 0;
-    if (p->kind == FC_POST_WORLD_FAILED) {
-        remove_from(s->starting, &s->starting_count, p->host);
-        fc_world_host_stop(p->host);
+    if (p->kind == FC_POST_WORLD_FAILED && was_starting) { /* its thread has returned or is about to */
+        fc_world_host_request_stop(p->host);
+        s->closing[s->closing_count++] = p->host;
     }
     if (p->kind == FC_POST_WORLD_READY || p->kind == FC_POST_WORLD_FAILED) fc_server_share_threads(s);
     if (p->kind == FC_POST_WORLD_READY) fc_server_broadcast_worlds(s);
@@ -157,13 +181,26 @@ void fc_server_take_posts(fc_server *s)
     }
 }
 
+/* Every world is asked to stop at once; shutdown waits for none of them. */
+static void stop_all_worlds(fc_server *s)
+{
+    while (s->world_count) fc_server_close_world(s, s->worlds[0]);
+    while (s->starting_count) {
+        fc_world_host *h = s->starting[--s->starting_count];
+        fc_world_host_request_stop(h);
+        s->closing[s->closing_count++] = h;
+    }
+}
+
 void fc_server_on_wake(fc_server *s)
 {
     fc_server_take_posts(s);
+    fc_server_reap_worlds(s);
     if (atomic_load(&signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
         s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
         for (fc_session *c = s->sessions; c; c = c->next) c->closing = 1;
+        stop_all_worlds(s);
     }
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
 }
@@ -192,6 +229,7 @@ static void *signal_thread(void *arg)
 static void tick(lws_sorted_usec_list_t *sul)
 {
     fc_server *s = lws_container_of(sul, fc_server, tick);
+    fc_server_reap_worlds(s);
     if (s->shutting_down && (!s->sessions || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
@@ -248,6 +286,7 @@ static int start_default_world(fc_server *s)
     spec.realtime = s->options.realtime;
     spec.fps = s->options.fps;
     spec.values = s->options.values;
+    spec.budget = &s->budget;
     fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
     if (!host) {
         fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
@@ -284,8 +323,11 @@ static void print_banner(fc_server *s, int port)
     const char *host = s->options.bind;
     int ipv6 = strchr(host, ':') != NULL;
     if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) host = "localhost";
-    printf("fluidcast %s: world 1 '%s' (%s, %zu particles, %d threads)\n", FLUIDCAST_VERSION, info.name, info.solver,
-           info.particles, s->options.threads);
+    char budget[32], bytes[32];
+    printf("fluidcast %s: world 1 '%s' (%s, %zu particles, %d threads; budget %s particles and %s for all worlds)\n",
+           FLUIDCAST_VERSION, info.name, info.solver, info.particles, s->options.threads,
+           fc_format_count(s->budget.limit.particles, budget, sizeof budget),
+           fc_format_bytes(s->budget.limit.bytes, bytes, sizeof bytes));
     printf("fluidcast: open http://%s%s%s:%d/ in a browser%s\n", ipv6 && host == s->options.bind ? "[" : "", host,
            ipv6 && host == s->options.bind ? "]" : "", port,
            s->options.token ? " (controllers add ?token=... to the URL)" : "");
@@ -295,12 +337,22 @@ static void print_banner(fc_server *s, int port)
     fflush(stdout);
 }
 
-static void shut_down(fc_server *s)
+/* Stops every world, waiting for their threads until the deadline; returns how many are still in
+ * a step then (the caller exits without them). */
+static int shut_down(fc_server *s, double deadline)
 {
-    while (s->world_count) fc_server_close_world(s, s->worlds[0]);
-    while (s->starting_count) {
-        fc_world_host *h = s->starting[--s->starting_count];
-        fc_world_host_stop(h);
+    stop_all_worlds(s);
+    for (;;) {
+        for (int i = 0; i < s->closing_count;)
+            if (fc_world_host_finished(s->closing[i])) {
+                fc_world_host_free(s->closing[i]);
+                s->closing[i] = s->closing[--s->closing_count];
+            } else {
+                i++;
+            }
+        if (!s->closing_count || fc_host_now() >= deadline) return s->closing_count;
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
     }
 }
 
@@ -325,6 +377,7 @@ int fc_server_run(const fc_server_options *options)
     pthread_sigmask(SIG_BLOCK, &watch.set, NULL); /* every thread started from here blocks them */
     signal(SIGPIPE, SIG_IGN);
     if (fc_mailbox_init(&s->mailbox)) return 1;
+    if (fc_budget_init(&s->budget, (double)options->max_particles, options->max_bytes)) return 1;
     s->scenes_json = fc_json_scenes();
     int status = 1;
     if (start_default_world(s)) goto out;
@@ -360,21 +413,27 @@ int fc_server_run(const fc_server_options *options)
     lws_cancel_service(s->context); /* deliver what the world posted before the loop ran */
     while (!s->done && lws_service(s->context, 0) >= 0) {}
     fc_mailbox_set_wake(&s->mailbox, NULL, NULL);
-    shut_down(s);
+    int abandoned = shut_down(s, s->shutdown_deadline + WORLD_STOP_GRACE_S);
     lws_context_destroy(s->context);
     if (watching) {
         pthread_kill(watcher, SIGUSR1);
         pthread_join(watcher, NULL);
     }
+    if (abandoned) { /* their threads still use the worlds: exit without freeing what they hold */
+        printf("fluidcast: stopped (%d world%s left mid-step)\n", abandoned, abandoned == 1 ? "" : "s");
+        fflush(NULL);
+        _exit(0);
+    }
     status = 0;
     printf("fluidcast: stopped\n");
 out:
-    shut_down(s);
+    shut_down(s, INFINITY);
     for (fc_post *p = fc_mailbox_take(&s->mailbox, 0), *next; p; p = next) {
         next = p->next;
         fc_post_free(p);
     }
     fc_mailbox_free(&s->mailbox);
+    fc_budget_free(&s->budget);
     cJSON_Delete(s->scenes_json);
     fc_message_cleanup();
     return status;

@@ -16,6 +16,8 @@ typedef struct fc_server_options {
     const char *token;       /* NULL: every client may control */
     int max_clients, max_worlds;
     int threads;             /* OpenMP threads shared by all worlds */
+    long max_particles;      /* the particle budget of all worlds together, fluid and boundary */
+    double max_bytes;        /* the memory budget of all worlds together */
     double fps;              /* frames published per second and world, at most */
     int realtime;            /* the default world follows the wall clock */
     const char *web_dir;     /* the built viewer (web/dist) */

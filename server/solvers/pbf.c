@@ -528,15 +528,16 @@ static int pbf_step(fc_world *w, void *state, double dt)
     if (pbf_reserve(st, w->particles.count)) return -1;
     pbf_constants k;
     constants_init(&k, w, st);
-    if (predict_and_find_neighbours(w, st, (float)dt)) return -1;
+    if (predict_and_find_neighbours(w, st, (float)dt)) return FC_STEP_FAILED;
     for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
+        if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED; /* x* lives in st, not yet in w */
         compute_lambda(w, st, &k);
         apply_corrections(w, st, &k);
     }
     update_velocities(w, st, (float)dt);
     compute_vorticity_density_xsph(w, st, &k);
     apply_confinement_and_viscosity(w, st, &k, (float)dt);
-    return 0;
+    return FC_STEP_DONE;
 }
 
 int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)

@@ -265,10 +265,12 @@ static int sph_step(fc_world *w, void *state, double dt)
     if (fc_grid_sort(&st->grid, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ], p->count)) return -1;
     fc_particles_permute(p, st->grid.order);
     compute_density_pressure(w, st);
+    if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     compute_accelerations(w, st);
+    if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt);
     fc_collide_particles(w);
-    return 0;
+    return FC_STEP_DONE;
 }
 
 static double sph_mean_neighbours(const fc_world *w, const void *state)

@@ -1,0 +1,164 @@
+/* Budgets: a scene's size estimated from its shapes, and reservations against a shared limit. */
+#include "core/budget.h"
+
+#include "core/scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* Measured on the dam break (bench/RESULTS.md, "Budgets"): SPH takes about 100 bytes per fluid
+ * particle, PBF about 160 plus 8 bytes per neighbour (its fluid and boundary lists); boundary
+ * samples about 50. Each checkpoint (world_host.c) keeps 36 bytes per particle, three of them. */
+enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 8, BYTES_PER_BOUNDARY = 64 };
+
+double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
+{
+    double neighbours = 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
+    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours) + boundary * BYTES_PER_BOUNDARY;
+}
+
+static double smoothing_ratio(const fc_params *p)
+{
+    return p->smoothing_radius / p->particle_spacing;
+}
+
+fc_cost fc_world_cost(const fc_world *w, double fluid)
+{
+    double boundary = (double)w->boundary.count;
+    fc_cost c = {fluid + boundary, fc_cost_bytes(fluid, boundary, smoothing_ratio(&w->params))};
+    return c;
+}
+
+/* Lattice points at spacing s along an extent, as fc_world_fill_box places them. */
+static double points_along(double extent, double s)
+{
+    return extent >= s ? floor((extent - s) / s + 1e-4) + 1.0 : 1.0;
+}
+
+static double box_volume(const float lo[3], const float hi[3], double grow)
+{
+    double v = 1.0;
+    for (int a = 0; a < 3; a++) v *= fmax(0.0, (double)hi[a] - lo[a] + 2.0 * grow);
+    return v;
+}
+
+/* Solid skin one smoothing radius deep behind a shape's surface (boundary.c samples it). */
+static double skin_volume(const fc_shape *shape, const float domain_lo[3], const float domain_hi[3], double h)
+{
+    switch (shape->kind) {
+    case FC_SHAPE_SPHERE: {
+        double r = shape->radius;
+        return 4.0 / 3.0 * PI * (r * r * r - pow(fmax(0.0, r - h), 3));
+    }
+    case FC_SHAPE_BOX: {
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; a++) lo[a] = shape->center[a] - shape->half[a], hi[a] = shape->center[a] + shape->half[a];
+        return box_volume(lo, hi, 0.0) - box_volume(lo, hi, -h);
+    }
+    case FC_SHAPE_PLANE: { /* at most the largest cross-section of the domain, h deep */
+        double e[3], largest = 0.0;
+        for (int a = 0; a < 3; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
+        for (int a = 0; a < 3; a++) largest = fmax(largest, e[(a + 1) % 3] * e[(a + 2) % 3]);
+        return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / fmax(fmax(e[0], e[1]), e[2]) * largest * h;
+    }
+    }
+    return 0.0;
+}
+
+void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
+{
+    const fc_params *p = &scene->params;
+    const double s = p->particle_spacing, h = p->smoothing_radius, cell = s * s * s;
+    double fluid = 0.0;
+    for (size_t i = 0; i < scene->block_count; i++) {
+        const fc_scene_block *b = &scene->blocks[i];
+        if (b->kind == FC_SHAPE_BOX) {
+            double n = 1.0;
+            for (int a = 0; a < 3; a++) n *= points_along((double)b->max[a] - b->min[a], s);
+            fluid += n;
+        } else {
+            fluid += 4.0 / 3.0 * PI * pow(b->radius, 3) / cell;
+        }
+    }
+    fluid = fmin(fluid, (double)p->max_particles);
+    /* the container's skin: the domain grown by h on every side, less the domain */
+    double boundary = (box_volume(scene->domain_min, scene->domain_max, h) -
+                       box_volume(scene->domain_min, scene->domain_max, 0.0)) / cell;
+    for (size_t c = 0; c < scene->collider_count; c++)
+        boundary += skin_volume(&scene->colliders[c], scene->domain_min, scene->domain_max, h) / cell;
+    out->fluid = fluid;
+    out->boundary = boundary;
+    out->cost.particles = fluid + boundary;
+    out->cost.bytes = fc_cost_bytes(fluid, boundary, h / s);
+}
+
+int fc_budget_init(fc_budget *b, double particles, double bytes)
+{
+    memset(b, 0, sizeof *b);
+    b->limit.particles = particles;
+    b->limit.bytes = bytes;
+    return pthread_mutex_init(&b->lock, NULL) ? -1 : 0;
+}
+
+void fc_budget_free(fc_budget *b)
+{
+    pthread_mutex_destroy(&b->lock);
+}
+
+static void move_reservation(fc_budget *b, fc_cost *held, fc_cost want)
+{
+    b->used.particles += want.particles - held->particles;
+    b->used.bytes += want.bytes - held->bytes;
+    *held = want;
+}
+
+int fc_budget_try_change(fc_budget *b, fc_cost *held, fc_cost want, char *why, size_t whylen)
+{
+    pthread_mutex_lock(&b->lock);
+    double free_particles = b->limit.particles - (b->used.particles - held->particles);
+    double free_bytes = b->limit.bytes - (b->used.bytes - held->bytes);
+    int fits = want.particles <= free_particles && want.bytes <= free_bytes;
+    if (fits) move_reservation(b, held, want);
+    pthread_mutex_unlock(&b->lock);
+    if (!fits && why && whylen) {
+        char n1[32], n2[32], b1[32], b2[32];
+        snprintf(why, whylen, "%s particles and %s are free of the server's %s particles and %s",
+                 fc_format_count(fmax(0.0, free_particles), n1, sizeof n1), fc_format_bytes(fmax(0.0, free_bytes), b1, sizeof b1),
+                 fc_format_count(b->limit.particles, n2, sizeof n2), fc_format_bytes(b->limit.bytes, b2, sizeof b2));
+    }
+    return fits ? 0 : -1;
+}
+
+void fc_budget_set(fc_budget *b, fc_cost *held, fc_cost want)
+{
+    pthread_mutex_lock(&b->lock);
+    move_reservation(b, held, want);
+    pthread_mutex_unlock(&b->lock);
+}
+
+fc_cost fc_budget_free_now(fc_budget *b)
+{
+    pthread_mutex_lock(&b->lock);
+    fc_cost c = {b->limit.particles - b->used.particles, b->limit.bytes - b->used.bytes};
+    pthread_mutex_unlock(&b->lock);
+    return c;
+}
+
+const char *fc_format_count(double n, char *buf, size_t len)
+{
+    if (n >= 1e6) snprintf(buf, len, "%.3g M", n / 1e6);
+    else if (n >= 1e4) snprintf(buf, len, "%.0f k", n / 1e3);
+    else snprintf(buf, len, "%.0f", n);
+    return buf;
+}
+
+const char *fc_format_bytes(double bytes, char *buf, size_t len)
+{
+    if (bytes >= 1e9) snprintf(buf, len, "%.3g GB", bytes / 1e9);
+    else if (bytes >= 1e6) snprintf(buf, len, "%.3g MB", bytes / 1e6);
+    else snprintf(buf, len, "%.0f kB", bytes / 1e3);
+    return buf;
+}

@@ -1,0 +1,54 @@
+/* The particle and memory budget a server's worlds share, and what a scene would cost before it
+ * is built: each world holds a reservation that covers its particles (fluid and boundary). */
+#ifndef FC_BUDGET_H
+#define FC_BUDGET_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+struct fc_scene;
+struct fc_world;
+
+/* Particles (fluid and boundary) and the bytes they take. */
+typedef struct fc_cost {
+    double particles, bytes;
+} fc_cost;
+
+/* A scene's size, estimated from its shapes before anything is allocated. */
+typedef struct fc_scene_estimate {
+    double fluid;      /* particles its fluid blocks hold, at most max_particles */
+    double boundary;   /* boundary samples behind the container and the colliders */
+    fc_cost cost;      /* both, with their memory */
+} fc_scene_estimate;
+
+/* Shared by the worlds of one server; every call takes the lock, none waits for anything else. */
+typedef struct fc_budget {
+    pthread_mutex_t lock;
+    fc_cost limit;     /* the whole server's */
+    fc_cost used;      /* reserved by worlds, together */
+} fc_budget;
+
+/* Bytes per particle (fluid or boundary) at a smoothing ratio h / spacing: the fields, the grid,
+ * the solvers' state, neighbour lists proportional to the neighbour count, and checkpoints. */
+double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
+/* The cost of a world of `fluid` particles with its current boundary. */
+fc_cost fc_world_cost(const struct fc_world *w, double fluid);
+
+void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);
+
+int fc_budget_init(fc_budget *b, double particles, double bytes);
+void fc_budget_free(fc_budget *b);
+/* Replaces the reservation *held with want when the server's limit allows it (counting what
+ * *held already reserves). 0, or -1 with why ("N particles and B bytes are free ...") and
+ * nothing changed. */
+int fc_budget_try_change(fc_budget *b, fc_cost *held, fc_cost want, char *why, size_t whylen);
+/* Replaces *held with want whatever the limit (a release, or a size already built). */
+void fc_budget_set(fc_budget *b, fc_cost *held, fc_cost want);
+/* What is free now, for messages. */
+fc_cost fc_budget_free_now(fc_budget *b);
+
+/* "2.1 M" / "350 k" / "900" particles and "1.2 GB" / "35 MB" for messages. */
+const char *fc_format_count(double n, char *buf, size_t len);
+const char *fc_format_bytes(double bytes, char *buf, size_t len);
+
+#endif
