@@ -382,19 +382,168 @@ static void describe_root(const cJSON *v, char *out, size_t n)
         snprintf(out, n, "null");
 }
 
-/* Fills err->id and err->request from whatever of them is valid, for the error reply. */
-static void note_request(const fc_schema *s, const cJSON *root, fc_message_error *err)
+/* ---- the request id, exactly as sent --------------------------------------------------------- */
+
+/* The largest id (PROTOCOL.md 2.1): 2^63 - 1, which a double cannot hold. */
+static const char id_max_digits[] = "9223372036854775807";
+
+static size_t skip_space(const char *s, size_t i, size_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The index after the string literal that opens at s[i]. */
+static size_t skip_string(const char *s, size_t i, size_t n)
+{
+    for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\')
+            i++;
+    return i < n ? i + 1 : n;
+}
+
+/* The index after the JSON value that starts at s[i] (the text is known to be valid JSON). */
+static size_t skip_value(const char *s, size_t i, size_t n)
+{
+    if (i < n && s[i] == '"')
+        return skip_string(s, i, n);
+    if (i < n && (s[i] == '{' || s[i] == '[')) {
+        int depth = 0;
+        while (i < n) {
+            if (s[i] == '"') {
+                i = skip_string(s, i, n);
+                continue;
+            }
+            if (s[i] == '{' || s[i] == '[')
+                depth++;
+            else if ((s[i] == '}' || s[i] == ']') && --depth == 0)
+                return i + 1;
+            i++;
+        }
+        return n;
+    }
+    while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
+           s[i] != '\r')
+        i++;
+    return i;
+}
+
+/* 1 when the member name literal s[a, b) (quotes included) is "id", escaped or not. */
+static int name_is_id(const char *s, size_t a, size_t b)
+{
+    if (b - a == 4)
+        return memcmp(s + a, "\"id\"", 4) == 0;
+    if (b - a > 32 || !memchr(s + a, '\\', b - a))
+        return 0;
+    char quoted[40];
+    memcpy(quoted, s + a, b - a);
+    quoted[b - a] = '\0';
+    cJSON *name = cJSON_Parse(quoted);
+    int is_id = cJSON_IsString(name) && strcmp(name->valuestring, "id") == 0;
+    cJSON_Delete(name);
+    return is_id;
+}
+
+/* Where the value of the top-level member "id" is in the text of a valid JSON object: 1 with
+ * [*start, *end), or 0 when there is none. Members are unique (check_duplicates ran). */
+static int find_id_literal(const char *s, size_t n, size_t *start, size_t *end)
+{
+    size_t i = skip_space(s, 0, n);
+    if (i >= n || s[i] != '{')
+        return 0;
+    for (i = skip_space(s, i + 1, n); i < n && s[i] == '"';) {
+        size_t name_end = skip_string(s, i, n);
+        int is_id = name_is_id(s, i, name_end);
+        i = skip_space(s, name_end, n);
+        if (i >= n || s[i] != ':')
+            return 0;
+        size_t value = skip_space(s, i + 1, n), value_end = skip_value(s, value, n);
+        if (is_id) {
+            *start = value, *end = value_end;
+            return 1;
+        }
+        i = skip_space(s, value_end, n);
+        if (i >= n || s[i] != ',')
+            return 0;
+        i = skip_space(s, i + 1, n);
+    }
+    return 0;
+}
+
+/* 1 when the number literal (JSON grammar, at most FC_MESSAGE_MAX_NUMBER_CHARS characters) is
+ * at most 2^63 - 1, compared exactly on its digits: 9223372036854775808 and 9.3e18 are not. */
+static int id_number_in_range(const char *s, size_t n)
+{
+    char digits[FC_MESSAGE_MAX_NUMBER_CHARS + 1];
+    size_t count = 0, i = 0;
+    long fraction = 0, exponent = 0;
+    int negative = i < n && s[i] == '-';
+    i += (size_t)negative;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        if (count || s[i] != '0')
+            digits[count++] = s[i];
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fraction++)
+            if (count || s[i] != '0')
+                digits[count++] = s[i];
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int minus = ++i < n && s[i] == '-';
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (exponent < 100000)
+                exponent = exponent * 10 + (s[i] - '0');
+        if (minus)
+            exponent = -exponent;
+    }
+    if (count == 0)
+        return 1; /* zero, also -0 and 0e5 */
+    if (negative)
+        return 0;
+    /* the value is digits * 10^(exponent - fraction); its integer part has this many digits: */
+    long integer_digits = (long)count + exponent - fraction;
+    long max_digits = (long)sizeof id_max_digits - 1;
+    if (integer_digits != max_digits)
+        return integer_digits < max_digits;
+    for (long k = 0; k < max_digits; k++) {
+        char d = k < (long)count ? digits[k] : '0';
+        if (d != id_max_digits[k])
+            return d < id_max_digits[k];
+    }
+    for (size_t k = (size_t)max_digits; k < count; k++) /* a fraction above 2^63 - 1 */
+        if (digits[k] != '0')
+            return 0;
+    return 1;
+}
+
+/* Fills err->id and err->request from whatever of them is valid, for the error reply. The id is
+ * its literal text in the message when that is known (a Raw item that fc_message_parse left in the
+ * tree, or text given), so that the reply carries back exactly the bytes the client sent. */
+static void note_request(const fc_schema *s, const cJSON *root, const char *text, size_t len,
+                         fc_message_error *err)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
     const cJSON *id_schema = fc_schema_resolve(s, "#/$defs/request_id");
-    if (id && id_schema && fc_schema_validate(s, id_schema, id, NULL) && cJSON_IsNumber(id)) {
-        /* an integer up to 2^53 - 1; cJSON would print it with 15 significant digits only */
-        snprintf(err->id, sizeof err->id, "%.0f", id->valuedouble);
+    size_t start = 0, end = 0;
+    if (cJSON_IsRaw(id) && id->valuestring && strlen(id->valuestring) < sizeof err->id) {
+        snprintf(err->id, sizeof err->id, "%s", id->valuestring);
     } else if (id && id_schema && fc_schema_validate(s, id_schema, id, NULL)) {
-        char *text = cJSON_PrintUnformatted(id);
-        if (text && strlen(text) < sizeof err->id)
-            snprintf(err->id, sizeof err->id, "%s", text);
-        free(text);
+        int literal = text && find_id_literal(text, len, &start, &end);
+        if (literal && cJSON_IsNumber(id) && !id_number_in_range(text + start, end - start)) {
+            /* above 2^63 - 1: not a valid id (fc_message_parse says bad_value) */
+        } else if (literal && end - start < sizeof err->id) {
+            snprintf(err->id, sizeof err->id, "%.*s", (int)(end - start), text + start);
+        } else if (cJSON_IsNumber(id)) {
+            /* an integer; cJSON would print it with 15 significant digits only */
+            snprintf(err->id, sizeof err->id, "%.0f", id->valuedouble);
+        } else {
+            /* a string whose escapes make its literal too long: the same string, re-escaped */
+            char *printed = cJSON_PrintUnformatted(id);
+            if (printed && strlen(printed) < sizeof err->id)
+                snprintf(err->id, sizeof err->id, "%s", printed);
+            free(printed);
+        }
     }
     fc_message_type t = fc_message_type_of(root);
     if (t != FC_MSG_TYPE_COUNT)
@@ -407,7 +556,35 @@ void fc_message_note_request(const cJSON *message, fc_message_error *err)
     snprintf(err->id, sizeof err->id, "null");
     err->request[0] = '\0';
     const fc_schema *s = get_schema(reason, sizeof reason);
-    if (s && cJSON_IsObject(message)) note_request(s, message, err);
+    if (s && cJSON_IsObject(message)) note_request(s, message, NULL, 0, err);
+}
+
+/* After the schema: an id above 2^63 - 1 is bad_value (the schema's doubles cannot tell
+ * 9223372036854775808 from 9223372036854775807), and a valid id is replaced in the tree by a Raw
+ * item holding its literal text. -1 with err filled, or 0. */
+static int settle_id(cJSON *root, const char *text, size_t len, fc_message_error *err)
+{
+    size_t start, end;
+    cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+    if (!id || !find_id_literal(text, len, &start, &end))
+        return 0;
+    if (cJSON_IsNumber(id) && !id_number_in_range(text + start, end - start)) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "id", "expected an integer from 0 to %s, got %.*s", id_max_digits,
+                             (int)(end - start), text + start);
+        return -1;
+    }
+    if (end - start >= sizeof err->id)
+        return 0; /* a long escaped string: note_request re-escapes it */
+    char literal[sizeof err->id];
+    memcpy(literal, text + start, end - start);
+    literal[end - start] = '\0';
+    cJSON *raw = cJSON_CreateRaw(literal);
+    if (!raw || !cJSON_ReplaceItemInObjectCaseSensitive(root, "id", raw)) {
+        cJSON_Delete(raw);
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static fc_error_code code_of_schema_failure(const fc_schema_error *e)
@@ -487,16 +664,23 @@ int fc_message_parse(const char *text, size_t len, fc_message_error *err, cJSON 
         goto reject;
     }
     fc_schema_error se;
+    size_t id_start, id_end;
     if (!fc_schema_validate(s, NULL, root, &se)) {
+        if (se.fail == FC_SCHEMA_RANGE && strcmp(se.path, "id") == 0 && find_id_literal(text, len, &id_start, &id_end))
+            /* the schema's bound is a double (2^63): say it exactly, and what was sent */
+            snprintf(se.message, sizeof se.message, "expected an integer from 0 to %s, got %.*s", id_max_digits,
+                     (int)(id_end - id_start), text + id_start);
         fc_message_error_set(err, code_of_schema_failure(&se), se.path, "%s", se.message);
         goto reject_noted;
     }
+    if (settle_id(root, text, len, err) < 0)
+        goto reject_noted;
     *out = root;
     return 0;
 
 reject_noted:
     if (cJSON_IsObject(root))
-        note_request(s, root, err);
+        note_request(s, root, text, len, err);
 reject:
     cJSON_Delete(root);
     return -1;

@@ -102,13 +102,18 @@ int fc_message_init(char *err, size_t errlen);
 void fc_message_cleanup(void);
 
 /* Checks one text message of len bytes (text need not be NUL-terminated; no byte past len is
- * read): size, UTF-8, nesting depth and number length, then JSON syntax, duplicate members, and
- * the schema. Returns 0 with the parsed message in *out (free with cJSON_Delete), or -1 with
- * *out NULL and err filled (id and request filled as far as the message got). */
+ * read): size, UTF-8, nesting depth and number length, then JSON syntax, duplicate members, the
+ * schema, and an integer id above 2^63 - 1 (bad_value). Returns 0 with the parsed message in *out
+ * (free with cJSON_Delete), or -1 with *out NULL and err filled (id and request filled as far as
+ * the message got). In *out the "id" member, when there is one, is a cJSON Raw item holding the
+ * id's literal text as sent ("2.0", "\"a\\u0041\""), so that replies echo it byte for byte
+ * (a string id whose literal is longer than fc_message_error.id can hold stays a string). */
 int fc_message_parse(const char *text, size_t len, fc_message_error *err, cJSON **out);
 
-/* Fills err->id (the message's id as JSON text, exact for integers up to 2^53 - 1, "null" when
- * absent or invalid) and err->request (its type's name) from a parsed message. */
+/* Fills err->id (the message's id as JSON text: the literal as sent for a message from
+ * fc_message_parse, else exact for integers up to 2^53 - 1; "null" when absent or invalid) and
+ * err->request (its type's name) from a parsed message. Replies put err->id in with
+ * cJSON_CreateRaw, never cJSON_Parse (which would round a large integer to 15 digits). */
 void fc_message_note_request(const cJSON *message, fc_message_error *err);
 
 #endif

@@ -262,6 +262,80 @@ static void check_limits(void)
           "long key shortened to whole characters: '%s'", err.field);
 }
 
+/* The id of an accepted message, as fc_message_note_request gives it to replies; "" on rejection. */
+static const char *noted_id(const char *text, char out[400])
+{
+    fc_message_error err;
+    cJSON *msg = NULL;
+    out[0] = '\0';
+    if (fc_message_parse(text, strlen(text), &err, &msg) == 0) {
+        fc_message_note_request(msg, &err);
+        snprintf(out, 400, "%s", err.id);
+    }
+    cJSON_Delete(msg);
+    return out;
+}
+
+/* Ids come back as the very bytes of their literal (PROTOCOL.md 2.1): integers up to 2^63 - 1,
+ * other spellings of an integer, strings with escapes; above 2^63 - 1 is bad_value on id. */
+static void check_exact_ids(void)
+{
+    static const char *const literals[] = {
+        "0", "7", "9007199254740991", "9007199254740993", "9223372036854775807", "2.0", "1e3", "9.223372036854775807e18",
+        "922337203685477580.7e1", "92233720368547758070e-1", "\"r-7\"", "\"a\\u0041\\\"b\\/\\n\"", "\"\\ud83d\\ude00 caf\\u00e9\"", "\"\xc3\xa9t\xc3\xa9\"",
+    };
+    char msg[256], id[400];
+    for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++) {
+        snprintf(msg, sizeof msg, "{\"type\": \"list_worlds\", \"id\": %s}", literals[i]);
+        CHECK(strcmp(noted_id(msg, id), literals[i]) == 0, "id %s is echoed exactly, got '%s'", literals[i], id);
+        snprintf(msg, sizeof msg, "{\"id\"  :\t%s , \"type\": \"pause\", \"world\": 3}", literals[i]);
+        CHECK(strcmp(noted_id(msg, id), literals[i]) == 0, "id %s first and spaced is echoed exactly, got '%s'", literals[i],
+              id);
+    }
+    /* the member's name may be escaped; nested "id" members are not the request's */
+    CHECK(strcmp(noted_id("{\"type\": \"list_worlds\", \"\\u0069d\": 12}", id), "12") == 0, "an escaped name: %s", id);
+    CHECK(strcmp(noted_id("{\"type\": \"set\", \"world\": 1, \"values\": {\"id\": 5, \"x\": \"id\"}, \"id\": 6}", id), "6") == 0,
+          "the top-level id, not a nested one: %s", id);
+    CHECK(strcmp(noted_id("{\"type\": \"list_worlds\"}", id), "null") == 0, "no id: %s", id);
+
+    static const char *const too_large[] = {"9223372036854775808", "18446744073709551616", "9.3e18", "1e19",
+                                            "9223372036854775807.5", "92233720368547758080e-1"};
+    for (size_t i = 0; i < sizeof too_large / sizeof too_large[0]; i++) {
+        fc_message_error err;
+        snprintf(msg, sizeof msg, "{\"type\": \"list_worlds\", \"id\": %s}", too_large[i]);
+        char want[200];
+        snprintf(want, sizeof want, "id: expected an integer from 0 to 9223372036854775807, got %s", too_large[i]);
+        int rc = parse_exact(msg, strlen(msg), &err);
+        CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "id") == 0 && strcmp(err.message, want) == 0 &&
+                  strcmp(err.id, "null") == 0,
+              "id %s: bad_value on id, not echoed: %s %s '%s' (id %s)", too_large[i], fc_error_code_name(err.code), err.field,
+              err.message, err.id);
+    }
+    /* an id past 2^63 - 1 in a message with another fault: the reply echoes no id */
+    fc_message_error err;
+    const char *both = "{\"type\": \"subscribe\", \"id\": 9223372036854775808, \"world\": 1, \"max_fps\": 500}";
+    parse_exact(both, strlen(both), &err);
+    CHECK(strcmp(err.id, "null") == 0, "an out-of-range id is never echoed: %s", err.id);
+    const char *other = "{\"type\": \"subscribe\", \"id\": 9223372036854775807, \"world\": 1, \"max_fps\": 500}";
+    parse_exact(other, strlen(other), &err);
+    CHECK(err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "max_fps") == 0 && strcmp(err.id, "9223372036854775807") == 0,
+          "a rejected message echoes its id exactly: %s %s", err.field, err.id);
+    const char *negative = "{\"type\": \"list_worlds\", \"id\": -1}";
+    parse_exact(negative, strlen(negative), &err);
+    CHECK(err.code == FC_ERR_BAD_VALUE && strcmp(err.message, "id: expected an integer from 0 to 9223372036854775807, got -1") == 0,
+          "a negative id: %s", err.message);
+
+    /* a 64-character string id of escapes whose literal does not fit err.id is echoed re-escaped */
+    char escapes[1024] = "{\"type\": \"list_worlds\", \"id\": \"";
+    for (int i = 0; i < 64; i++) strcat(escapes, "\\ud83d\\ude00");
+    strcat(escapes, "\"}");
+    noted_id(escapes, id);
+    cJSON *echoed = cJSON_Parse(id);
+    CHECK(cJSON_IsString(echoed) && strlen(echoed->valuestring) == 64 * 4, "a long escaped id comes back as the same string (%zu bytes)",
+          strlen(id));
+    cJSON_Delete(echoed);
+}
+
 static void check_schema_interpreter(void)
 {
     char err[512];
@@ -357,6 +431,7 @@ int main(int argc, char **argv)
     CHECK(valid >= 19, "at least one valid example per message type: %d", valid);
     CHECK(invalid >= 40, "at least 40 invalid examples: %d", invalid);
     check_limits();
+    check_exact_ids();
     printf("test_messages: %d valid and %d invalid examples\n", valid, invalid);
     fc_message_cleanup();
     return check_summary("test_messages");
