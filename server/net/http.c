@@ -54,10 +54,73 @@ static int route(struct lws *wsi, fc_http_session *h)
     return respond(wsi, h, HTTP_STATUS_NOT_FOUND, "text/plain", missing, sizeof missing - 1, 0);
 }
 
+/* ---- request limits ---------------------------------------------------------------------------- */
+
+const struct lws_token_limits *fc_http_token_limits(void)
+{
+    static struct lws_token_limits limits;
+    if (!limits.token_limit[0])
+        for (int t = 0; t < WSI_TOKEN_COUNT; t++) limits.token_limit[t] = FC_HTTP_MAX_HEADER + 1;
+    return &limits;
+}
+
+/* The tokens that hold the request's path (one per method) and its query arguments. */
+static int is_url_token(int t)
+{
+    static const int url[] = {WSI_TOKEN_GET_URI,   WSI_TOKEN_POST_URI,   WSI_TOKEN_OPTIONS_URI,   WSI_TOKEN_PATCH_URI,
+                              WSI_TOKEN_PUT_URI,   WSI_TOKEN_DELETE_URI, WSI_TOKEN_HEAD_URI,      WSI_TOKEN_HTTP_URI_ARGS};
+    for (size_t i = 0; i < sizeof url / sizeof url[0]; i++)
+        if (t == url[i]) return 1;
+    return 0;
+}
+
+/* Answers status with a short text and asks libwebsockets to close; -1. */
+static int refuse_request(struct lws *wsi, unsigned status, const char *title, const char *text)
+{
+    unsigned char buf[LWS_PRE + 512];
+    char *p = (char *)buf + LWS_PRE;
+    int n = snprintf(p, 512,
+                     "HTTP/1.1 %u %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %zu\r\n"
+                     "Cache-Control: no-store\r\nConnection: close\r\n\r\n%s",
+                     status, title, strlen(text), text);
+    if (n > 0 && n < 512) lws_write(wsi, (unsigned char *)p, (size_t)n, LWS_WRITE_HTTP);
+    return -1;
+}
+
+int fc_http_check_request(struct lws *wsi)
+{
+    fc_server *s = lws_context_user(lws_get_context(wsi));
+    long url = 0, headers = 0, longest = 0;
+    for (int t = 0; t < _WSI_TOKEN_CLIENT_SENT_PROTOCOLS; t++) {
+        int n = lws_hdr_total_length(wsi, (enum lws_token_indexes)t);
+        if (n <= 0) continue;
+        if (is_url_token(t)) {
+            url += n;
+        } else {
+            headers += n;
+            if (n > longest) longest = n;
+        }
+    }
+    /* a value cut at its token limit (FC_HTTP_MAX_HEADER + 1) is longer than the limit, as sent */
+    if (url > FC_HTTP_MAX_URL) {
+        s->metrics.http_414++;
+        return refuse_request(wsi, 414, "URI Too Long", "the URL is longer than 4096 bytes\n");
+    }
+    if (longest > FC_HTTP_MAX_HEADER || headers > FC_HTTP_MAX_HEADERS) {
+        s->metrics.http_431++;
+        return refuse_request(wsi, 431, "Request Header Fields Too Large",
+                              "a header is longer than 4096 bytes, or all of them longer than 8192\n");
+    }
+    return 0;
+}
+
 int fc_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     fc_http_session *h = user;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return fc_session_callback(wsi, reason, NULL, in, len); /* the checks all requests get */
     case LWS_CALLBACK_HTTP:
         return route(wsi, h) ? -1 : 0;
     case LWS_CALLBACK_HTTP_WRITEABLE: {

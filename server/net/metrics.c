@@ -76,6 +76,18 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
     put(&t, "fluidcast_clients %d\n", clients);
     family(&t, "fluidcast_connections_total", "counter", "WebSocket clients accepted since start.");
     put(&t, "fluidcast_connections_total %llu\n", (unsigned long long)m->connections_total);
+    family(&t, "fluidcast_connections_refused_total", "counter",
+           "Connections refused: WebSockets closed with 1013 (server full), sockets closed at accept (address limit).");
+    put(&t, "fluidcast_connections_refused_total{reason=\"server_full\"} %llu\n", (unsigned long long)m->refused_full);
+    put(&t, "fluidcast_connections_refused_total{reason=\"address_limit\"} %llu\n",
+        (unsigned long long)m->refused_address);
+    family(&t, "fluidcast_clients_evicted_total", "counter", "Watchers closed with 1013 to let a token holder in.");
+    put(&t, "fluidcast_clients_evicted_total %llu\n", (unsigned long long)m->evicted);
+    family(&t, "fluidcast_hello_timeouts_total", "counter", "WebSockets closed with 1008 for want of a hello.");
+    put(&t, "fluidcast_hello_timeouts_total %llu\n", (unsigned long long)m->hello_timeouts);
+    family(&t, "fluidcast_http_rejected_total", "counter", "HTTP requests answered 414 (URL) or 431 (headers).");
+    put(&t, "fluidcast_http_rejected_total{status=\"414\"} %llu\n", (unsigned long long)m->http_414);
+    put(&t, "fluidcast_http_rejected_total{status=\"431\"} %llu\n", (unsigned long long)m->http_431);
     family(&t, "fluidcast_frames_sent_total", "counter", "Particle frames sent to clients.");
     put(&t, "fluidcast_frames_sent_total %llu\n", (unsigned long long)m->frames_sent);
     family(&t, "fluidcast_bytes_sent_total", "counter", "Bytes of WebSocket messages sent to clients.");

@@ -12,6 +12,8 @@ typedef struct fc_metrics {
     uint64_t frames_sent, bytes_sent, frames_skipped, commands;
     uint64_t errors[FC_ERR_COUNT];
     uint64_t connections_total;
+    /* slots (slots.c) and HTTP limits (http.c) */
+    uint64_t refused_full, refused_address, evicted, hello_timeouts, http_414, http_431;
 } fc_metrics;
 
 /* Writes the exposition into a malloc'd string (*len its length); NULL when out of memory. */

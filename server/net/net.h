@@ -17,6 +17,24 @@ enum {
     FC_FRAGMENTS_PER_WRITABLE = 16       /* at most this many fragments per writable callback */
 };
 
+/* Connection slots (slots.c, PROTOCOL.md section 1). */
+enum {
+    FC_RESERVED_SLOTS = 16,              /* WebSockets beyond --max-clients, for clients before hello */
+    FC_HALF_OPEN_PER_ADDRESS = 64,       /* connections of one address before a request or hello */
+    FC_HANDSHAKE_TIMEOUT_S = 5,          /* to complete an HTTP request or the WebSocket handshake */
+    FC_HELLO_TIMEOUT_S = 5,              /* from the WebSocket handshake to hello */
+    FC_CLOSE_TRY_AGAIN_LATER = 1013      /* WebSocket close code: the server is full */
+};
+
+/* HTTP requests the server answers with 414 or 431 (http.c); libwebsockets keeps each header
+ * below FC_HTTP_MAX_HEADER + 1 bytes and all of them below FC_HTTP_HEADER_BUFFER. */
+enum {
+    FC_HTTP_MAX_URL = 4096,              /* path and query, after percent-decoding */
+    FC_HTTP_MAX_HEADER = 4096,           /* one header's value */
+    FC_HTTP_MAX_HEADERS = 8192,          /* all header values together */
+    FC_HTTP_HEADER_BUFFER = 16384        /* info.max_http_header_data */
+};
+
 /* One world a session watches, and where it is in that world's stream. */
 typedef struct fc_subscription {
     fc_world_host *host;        /* NULL: the slot is free */
@@ -71,7 +89,18 @@ typedef struct fc_session {
     int next_sub;               /* round robin over subscriptions */
     uint64_t bytes_sent, bytes_window, bytes_per_s;
     double window_start;
+    /* slots (slots.c): ending the session; bye_reason NULL closes without a bye */
+    double opened_at;           /* the WebSocket handshake, for the hello timeout */
+    int end_code;               /* 0, or the close code it ends with (1008, 1013) */
+    const char *end_reason, *bye_reason;
 } fc_session;
+
+/* A connection from accept to close, for the limit of half-open connections per address. */
+typedef struct fc_connection {
+    struct lws *wsi;
+    unsigned char address[16];  /* IPv6, or IPv4 as ::ffff:a.b.c.d */
+    int half_open;              /* no HTTP request completed and no hello yet */
+} fc_connection;
 
 typedef struct fc_server {
     fc_server_options options;
@@ -95,6 +124,8 @@ typedef struct fc_server {
     double shutdown_deadline;
     int done;
     lws_sorted_usec_list_t tick;
+    fc_connection *connections;  /* slots.c */
+    int connection_count, connection_cap;
 } fc_server;
 
 /* ---- server.c ---- */
@@ -130,6 +161,29 @@ void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text);
 fc_session *fc_session_find(fc_server *s, uint64_t id);
 /* Drops every subscription to host (the world closes). */
 void fc_session_forget_world(fc_session *c, fc_world_host *host);
+/* Ends the session with a close code and reason (libwebsockets keeps at most 123 bytes): with
+ * bye_reason, after its replies and a bye {"reason": bye_reason, "message": reason}; without, at
+ * the next writable callback. Messages from it are ignored from now on. */
+void fc_session_end(fc_session *c, int code, const char *reason, const char *bye_reason);
+
+/* ---- slots.c: connection slots (PROTOCOL.md section 1) ---- */
+/* LWS_CALLBACK_FILTER_NETWORK_CONNECTION: 1 refuses the connection (its address has
+ * FC_HALF_OPEN_PER_ADDRESS half-open connections). */
+int fc_slots_filter_connection(fc_server *s, const struct lws_filter_network_conn_args *a);
+/* A connection was accepted (LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED): it is half-open. */
+void fc_slots_accepted(fc_server *s, struct lws *wsi);
+/* It completed an HTTP request (0), said hello (0) or upgraded to a WebSocket (1). */
+void fc_slots_half_open(fc_server *s, struct lws *wsi, int half_open);
+/* LWS_CALLBACK_WSI_DESTROY. */
+void fc_slots_destroyed(fc_server *s, struct lws *wsi);
+void fc_slots_free(fc_server *s);
+/* 1 when a new WebSocket must be refused: --max-clients + FC_RESERVED_SLOTS sessions are open. */
+int fc_slots_full(const fc_server *s);
+/* A hello: 0 when c may go on (a slot of --max-clients is free, or control takes the oldest
+ * watcher's, which is evicted); -1 when the server is full (c ends with bye "full" and 1013). */
+int fc_slots_admit(fc_session *c, int control);
+/* From the tick: ends the sessions that did not say hello within FC_HELLO_TIMEOUT_S (1008). */
+void fc_slots_tick(fc_server *s);
 
 /* ---- requests.c: what each client message does on the network thread ---- */
 void fc_requests_handle(fc_session *c, const char *text, size_t len);
@@ -142,5 +196,10 @@ typedef struct fc_http_session {
     size_t len;
 } fc_http_session;
 int fc_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
+/* The header limits for info.token_limits (each header at most FC_HTTP_MAX_HEADER + 1 bytes). */
+const struct lws_token_limits *fc_http_token_limits(void);
+/* A complete request's size checks (LWS_CALLBACK_FILTER_HTTP_CONNECTION and
+ * LWS_CALLBACK_HTTP_CONFIRM_UPGRADE): 0 to go on, or -1 after answering 414 or 431 (close). */
+int fc_http_check_request(struct lws *wsi);
 
 #endif

@@ -72,11 +72,13 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
 {
     fc_server *s = c->server;
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(msg, "token");
+    int control = !s->options.token || (cJSON_IsString(token) && same_secret(token->valuestring, s->options.token));
+    if (fc_slots_admit(c, control) != 0) return; /* the server is full: bye "full", close 1013 */
     c->said_hello = 1;
-    c->control = !s->options.token || (cJSON_IsString(token) && same_secret(token->valuestring, s->options.token));
+    c->control = control;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "welcome");
-    cJSON_AddItemToObject(o, "id", cJSON_Parse(request->id));
+    cJSON_AddItemToObject(o, "id", cJSON_CreateRaw(request->id)); /* the id's literal, as sent */
     cJSON *server = cJSON_AddObjectToObject(o, "server");
     cJSON_AddStringToObject(server, "name", "fluidcast");
     cJSON_AddStringToObject(server, "version", FLUIDCAST_VERSION);

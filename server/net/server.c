@@ -74,7 +74,7 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "worlds");
-    cJSON_AddItemToObject(o, "id", id ? cJSON_Parse(id) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
     cJSON *list = cJSON_AddArrayToObject(o, "worlds");
     for (int i = 0; i < s->world_count; i++) {
         fc_world_info info;
@@ -230,6 +230,7 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     fc_server *s = lws_container_of(sul, fc_server, tick);
     fc_server_reap_worlds(s);
+    fc_slots_tick(s);
     if (s->shutting_down && (!s->sessions || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
@@ -395,8 +396,12 @@ int fc_server_run(const fc_server_options *options)
      * invalid UTF-8 with bad_json and keeps it (fc_message_parse checks UTF-8 itself). */
     info.options = LWS_SERVER_OPTION_DISABLE_IPV6 * !strchr(options->bind, ':');
     info.count_threads = 1;
-    info.fd_limit_per_thread = (unsigned)(options->max_clients + 64);
-    info.timeout_secs = 10;
+    /* sessions, the slots before hello, and room for HTTP and half-open connections (slots.c) */
+    info.fd_limit_per_thread = (unsigned)(options->max_clients + FC_RESERVED_SLOTS + 4 * FC_HALF_OPEN_PER_ADDRESS);
+    info.timeout_secs = FC_HANDSHAKE_TIMEOUT_S; /* accept to complete request (and other waits) */
+    info.timeout_secs_ah_idle = FC_HANDSHAKE_TIMEOUT_S; /* a request's headers, from their first byte */
+    info.max_http_header_data = FC_HTTP_HEADER_BUFFER;
+    info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
     if (!s->context) {
         fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (in use, or not an address of this machine)\n",
@@ -434,6 +439,7 @@ out:
     }
     fc_mailbox_free(&s->mailbox);
     fc_budget_free(&s->budget);
+    fc_slots_free(s);
     cJSON_Delete(s->scenes_json);
     fc_message_cleanup();
     return status;

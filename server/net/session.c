@@ -114,6 +114,7 @@ static void message_error(fc_session *c, fc_error_code code, const char *text)
 static void message_complete(fc_session *c)
 {
     c->server->metrics.commands++;
+    if (c->closing || c->end_code) return; /* it is leaving: nothing it sends applies */
     if (over_rate_limit(c)) return;
     if (c->rx_binary)
         message_error(c, FC_ERR_BAD_MESSAGE, "binary messages are server to client only; send JSON text");
@@ -299,11 +300,19 @@ static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
     return b;
 }
 
-static fc_blob *bye_message(void)
+static fc_blob *bye_message(const fc_session *c)
 {
     static const char bye[] = "{\"type\":\"bye\",\"id\":null,\"reason\":\"shutdown\","
                               "\"message\":\"the server is shutting down\"}";
-    return fc_blob_new(bye, sizeof bye - 1);
+    if (!c->bye_reason) return fc_blob_new(bye, sizeof bye - 1);
+    cJSON *o = cJSON_CreateObject(); /* fc_session_end's bye: "full", "evicted" */
+    cJSON_AddStringToObject(o, "type", "bye");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddStringToObject(o, "reason", c->bye_reason);
+    cJSON_AddStringToObject(o, "message", c->end_reason ? c->end_reason : "");
+    fc_blob *b = fc_reply_json(o);
+    cJSON_Delete(o);
+    return b;
 }
 
 /* The next text message to send, in priority order: replies, bye, states, stats. */
@@ -325,7 +334,7 @@ static fc_blob *next_text(fc_session *c)
     if (c->closing) {
         if (c->bye_sent) return NULL;
         c->bye_sent = 1;
-        return bye_message();
+        return bye_message(c);
     }
     double now = fc_host_now();
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
@@ -347,8 +356,29 @@ static fc_blob *next_text(fc_session *c)
     return NULL;
 }
 
+/* Closes with the session's end code and reason (fc_session_end); -1 for the callback. */
+static int end_now(fc_session *c)
+{
+    const char *reason = c->end_reason ? c->end_reason : "";
+    size_t len = strlen(reason);
+    lws_close_reason(c->wsi, (enum lws_close_status)c->end_code, (unsigned char *)reason, len > 123 ? 123 : len);
+    return -1;
+}
+
+void fc_session_end(fc_session *c, int code, const char *reason, const char *bye_reason)
+{
+    if (c->end_code || c->closing) return; /* already leaving */
+    c->end_code = code;
+    c->end_reason = reason;
+    c->bye_reason = bye_reason;
+    c->closing = bye_reason != NULL; /* replies first, then the bye, then the close */
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 5); /* also when it reads nothing any more */
+    lws_callback_on_writable(c->wsi);
+}
+
 static int writable(fc_session *c)
 {
+    if (c->end_code && !c->bye_reason) return end_now(c);
     if (c->out.frame) return continue_frame(c);
     /* Replies go before states: taking the world's posts first sends an ack before the state
      * that deliver() queued again behind it, whichever wake-up libwebsockets delivers first. */
@@ -362,6 +392,7 @@ static int writable(fc_session *c)
     }
     if (c->closing) {
         if (c->reply_count) return 0; /* a world's reply is still to come */
+        if (c->end_code) return end_now(c);
         lws_close_reason(c->wsi, LWS_CLOSE_STATUS_GOINGAWAY, (unsigned char *)"shutdown", 8);
         return -1;
     }
@@ -398,6 +429,8 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
     s->session_count++;
     s->metrics.connections_total++;
     if (s->shutting_down) c->closing = 1;
+    c->opened_at = fc_host_now();
+    fc_slots_half_open(s, wsi, 1); /* until hello */
     return 0;
 }
 
@@ -435,14 +468,73 @@ static void roll_window(fc_session *c)
     c->window_start = now;
 }
 
+/* 1 when s[0, n) is UTF-8 without overlong forms, surrogates or code points past U+10FFFF. */
+static int valid_utf8(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!len || i + len > n) return 0;
+        for (size_t k = 1; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+        if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0) || (c == 0xF0 && s[i + 1] < 0x90) ||
+            (c == 0xF4 && s[i + 1] >= 0x90))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* The client's close frame (RFC 6455 5.5.1, 7.4): libwebsockets 4.1.6 turns the codes it knows to
+ * be invalid into 1002 itself, but lets a 1-byte payload, codes from 5000 and a reason that is not
+ * UTF-8 through; those fail the connection with 1002 here. 0, or -1 to close. */
+static int check_peer_close(struct lws *wsi, const unsigned char *p, size_t len)
+{
+    const char *why = NULL;
+    if (len == 1) {
+        why = "a close payload of 1 byte";
+    } else if (len >= 2) {
+        unsigned code = (unsigned)p[0] << 8 | p[1];
+        int valid = (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+        if (!valid) why = "an invalid close code";
+        else if (!valid_utf8(p + 2, len - 2)) why = "a close reason that is not UTF-8";
+    }
+    if (!why) return 0;
+    lws_close_reason(wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)why, strlen(why));
+    return -1;
+}
+
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     fc_server *s = lws_context_user(lws_get_context(wsi));
     fc_session *c = user;
     switch (reason) {
+    /* every connection, HTTP or not (protocols[0] gets these): slots.c, http.c */
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return fc_slots_filter_connection(s, user);
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        fc_slots_accepted(s, wsi);
+        return 0;
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+        if (fc_http_check_request(wsi)) return -1;
+        fc_slots_half_open(s, wsi, 0);
+        return 0;
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return fc_http_check_request(wsi);
+    case LWS_CALLBACK_WSI_DESTROY:
+        fc_slots_destroyed(s, wsi);
+        return 0;
+    /* WebSocket sessions */
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return s->shutting_down || s->session_count >= s->options.max_clients;
+        return s->shutting_down; /* a full server answers 1013 once upgraded (ESTABLISHED) */
     case LWS_CALLBACK_ESTABLISHED:
+        if (fc_slots_full(s)) { /* no session: closed with 1013 at the first writable callback */
+            memset(c, 0, sizeof *c);
+            c->wsi = wsi;
+            s->metrics.refused_full++;
+            fc_session_end(c, FC_CLOSE_TRY_AGAIN_LATER, "the server is full; try again later", NULL);
+            return 0;
+        }
         if (open_session(s, c, wsi)) {
             free(c->rx), free(c->chunk);
             c->rx = NULL, c->chunk = NULL;
@@ -453,9 +545,11 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
         if (c->rx) receive(c, in, len);
         return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        if (!c->rx) return -1;
+        if (!c->rx) return c->end_code ? end_now(c) : -1;
         roll_window(c);
         return writable(c);
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        return check_peer_close(wsi, in, len);
     case LWS_CALLBACK_CLOSED:
         if (c->rx) close_session(s, c);
         return 0;

@@ -310,14 +310,19 @@ static int response_complete(const char *raw, size_t len)
 
 int http_get(int port, const char *path, int timeout_ms, http_response *r)
 {
+    char req[2048];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", path, port);
+    return http_request_raw(port, req, (size_t)n, timeout_ms, r);
+}
+
+int http_request_raw(int port, const char *req, size_t n, int timeout_ms, http_response *r)
+{
     memset(r, 0, sizeof *r);
     int64_t deadline = ws_now_ms() + timeout_ms;
     int fd = ws_tcp_connect(port, 0, timeout_ms);
     if (fd < 0) return -1;
-    char req[2048];
-    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", path, port);
     capture cap = {fd, NULL, 0, 0};
-    int ok = ws_write_all(fd, req, (size_t)n, timeout_ms) == 0;
+    int ok = ws_write_all(fd, req, n, timeout_ms) == 0;
     while (ok && cap.fd >= 0 && ws_fd_wait(fd, POLLIN, deadline) > 0 && capture_read(&cap)) {
         cap.data[cap.len] = '\0';
         if (response_complete(cap.data, cap.len)) break;

@@ -50,6 +50,8 @@ typedef struct {
 /* GET of path exactly as given (no normalisation) with Connection: close. 0, or -1 when no complete
  * answer came within the time. Free with http_response_free. */
 int http_get(int port, const char *path, int timeout_ms, http_response *r);
+/* Sends request (len bytes, any size) as it is and reads the answer as http_get does. */
+int http_request_raw(int port, const char *request, size_t len, int timeout_ms, http_response *r);
 void http_response_free(http_response *r);
 /* The value of header name in a response head, copied into out; 0 or -1 when absent. */
 int http_header(const http_response *r, const char *name, char *out, size_t outlen);

@@ -278,29 +278,48 @@ int ws_send_bytes_raw(ws_client *c, const void *bytes, size_t len)
     return ws_write_all(c->fd, bytes, len, WS_WRITE_TIMEOUT_MS);
 }
 
-int ws_send_frame_raw(ws_client *c, int opcode, int fin, const void *payload, size_t len)
+static int send_frame(ws_client *c, int opcode, int fin, const void *payload, size_t len, int masked)
 {
-    uint8_t head[14];
+    uint8_t head[14], bit = masked ? 0x80 : 0;
     size_t h = 0;
     head[h++] = (uint8_t)((fin ? 0x80 : 0) | (opcode & 0x0f));
     if (len < 126) {
-        head[h++] = (uint8_t)(0x80 | len);
+        head[h++] = (uint8_t)(bit | len);
     } else if (len <= 0xffff) {
-        head[h++] = 0x80 | 126;
+        head[h++] = bit | 126;
         head[h++] = (uint8_t)(len >> 8), head[h++] = (uint8_t)len;
     } else {
-        head[h++] = 0x80 | 127;
+        head[h++] = bit | 127;
         for (int i = 7; i >= 0; i--) head[h++] = (uint8_t)((uint64_t)len >> (8 * i));
     }
-    uint32_t mask = next_random(c);
-    for (int i = 0; i < 4; i++) head[h++] = (uint8_t)(mask >> (8 * i));
+    uint8_t key[4] = {0, 0, 0, 0};
+    if (masked) {
+        uint32_t mask = next_random(c);
+        for (int i = 0; i < 4; i++) head[h++] = key[i] = (uint8_t)(mask >> (8 * i));
+    }
     uint8_t *frame = malloc(h + len + 1);
     if (!frame) return -1;
     memcpy(frame, head, h);
-    for (size_t i = 0; i < len; i++) frame[h + i] = ((const uint8_t *)payload)[i] ^ head[h - 4 + (i & 3)];
+    for (size_t i = 0; i < len; i++) frame[h + i] = ((const uint8_t *)payload)[i] ^ key[i & 3];
     int rc = ws_send_bytes_raw(c, frame, h + len);
     free(frame);
     return rc;
+}
+
+int ws_send_frame_raw(ws_client *c, int opcode, int fin, const void *payload, size_t len)
+{
+    return send_frame(c, opcode, fin, payload, len, 1);
+}
+
+int ws_send_frame_unmasked(ws_client *c, int opcode, int fin, const void *payload, size_t len)
+{
+    return send_frame(c, opcode, fin, payload, len, 0);
+}
+
+int ws_send_close_raw(ws_client *c, const void *payload, size_t len)
+{
+    c->close_sent = 1;
+    return send_frame(c, WS_OP_CLOSE, 1, payload, len, 1);
 }
 
 int ws_send_text_len(ws_client *c, const void *text, size_t len) { return ws_send_frame_raw(c, WS_OP_TEXT, 1, text, len); }

@@ -50,6 +50,11 @@ void ws_free(ws_client *c);
 
 /* Sends one masked frame (any opcode, FIN or not, any payload length); 0 or -1. */
 int ws_send_frame_raw(ws_client *c, int opcode, int fin, const void *payload, size_t len);
+/* The same without the mask (a client must mask every frame: RFC 6455 5.1); 0 or -1. */
+int ws_send_frame_unmasked(ws_client *c, int opcode, int fin, const void *payload, size_t len);
+/* Sends a close frame with this exact payload (any code, any bytes, also 1 byte) and remembers that
+ * it was sent, so that the server's close is not answered again; 0 or -1. */
+int ws_send_close_raw(ws_client *c, const void *payload, size_t len);
 int ws_send_text(ws_client *c, const char *text);
 int ws_send_text_len(ws_client *c, const void *text, size_t len);
 int ws_send_binary(ws_client *c, const void *data, size_t len);
