@@ -201,6 +201,7 @@ static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const f
     json_field(f, "wall_ms", wall_ms, ",");
     fprintf(f, "\"particles\":%zu,", st->particles);
     json_field(f, "max_speed", st->max_speed, ",");
+    json_field(f, "rms_speed", st->rms_speed, ",");
     json_field(f, "mean_density_error", st->mean_density_error, ",");
     json_field(f, "max_density_error", st->max_density_error, ",");
     json_field(f, "mean_neighbours", st->mean_neighbours, "}\n");

@@ -52,6 +52,15 @@ long fc_particles_add(fc_particles *p, float x, float y, float z, float vx, floa
     return (long)i;
 }
 
+int fc_particles_copy(fc_particles *dst, const fc_particles *src)
+{
+    if (fc_particles_reserve(dst, src->count)) return -1;
+    memcpy(dst->id, src->id, src->count * sizeof *dst->id);
+    for (int f = 0; f < FC_FIELD_COUNT; f++) memcpy(dst->field[f], src->field[f], src->count * sizeof(float));
+    dst->count = src->count;
+    return 0;
+}
+
 size_t fc_particles_compact(fc_particles *p, const uint8_t *keep)
 {
     size_t out = 0;

@@ -33,6 +33,10 @@ int fc_particles_reserve(fc_particles *p, size_t capacity);
 /* Appends one particle with a fresh id at rest; returns its index or -1 when out of memory. */
 long fc_particles_add(fc_particles *p, float x, float y, float z, float vx, float vy, float vz);
 
+/* Makes dst hold the particles of src (count, ids and every field; dst keeps its own next_id and
+ * scratch). 0, or -1 when out of memory (dst unchanged). */
+int fc_particles_copy(fc_particles *dst, const fc_particles *src);
+
 /* Removes particles whose keep[i] is 0, keeping the order of the others; returns how many went. */
 size_t fc_particles_compact(fc_particles *p, const uint8_t *keep);
 

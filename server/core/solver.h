@@ -23,6 +23,10 @@ typedef struct fc_solver {
      * between two phases, before positions or velocities changed. */
     int (*step)(fc_world *w, void *state, double dt);
 
+    /* The speed of sound of its equation of state (weakly compressible solvers; NULL for others):
+     * the stability checks compare the flow with it (core/stability.h). */
+    double (*sound_speed)(const fc_params *p);
+
     /* Mean neighbour count of the last step (the rest of fc_world_stats comes from particles). */
     double (*mean_neighbours)(const fc_world *w, const void *state);
 

@@ -145,6 +145,7 @@ static inline int fc_world_interrupted(const fc_world *w)
 typedef struct fc_world_stats {
     size_t particles;
     double max_speed;            /* m/s */
+    double rms_speed;            /* m/s, root mean square over the particles: the bulk flow's speed */
     double mean_density_error;   /* mean of max(rho - rho0, 0) / rho0: compression */
     double max_density_error;    /* max of max(rho - rho0, 0) / rho0 */
     double mean_neighbours;      /* fluid neighbours within h, self excluded (from the solver) */

@@ -256,6 +256,7 @@ static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *
     case FC_MSG_SET_SOLVER:
         string_or_empty(message, "solver", cmd->u.set_solver.solver, sizeof cmd->u.set_solver.solver);
         return 0;
+    case FC_MSG_REWIND: cmd->u.rewind.seconds = number_or(message, "seconds", -1.0); return 0;
     default: return 0; /* hello, list_worlds, subscribe, ...: the network layer reads them itself */
     }
 }

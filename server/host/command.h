@@ -63,6 +63,7 @@ typedef struct fc_command {
             fc_param_values values;
         } load;
         struct { char solver[36]; } set_solver;
+        struct { double seconds; } rewind; /* < 0: to before the blow-up, or the newest checkpoint */
     } u;
 } fc_command;
 

@@ -18,11 +18,11 @@ fc_blob *fc_reply_json(const cJSON *object)
     return b;
 }
 
-/* The id as JSON: a request id is always valid JSON text, "null" when absent. */
+/* The id as JSON: a request id is always valid JSON text, "null" when absent, echoed byte for
+ * byte (an integer above 2^53 would not survive a double). */
 static cJSON *id_json(const char *id)
 {
-    cJSON *parsed = id && id[0] ? cJSON_Parse(id) : NULL;
-    return parsed ? parsed : cJSON_CreateNull();
+    return id && id[0] ? cJSON_CreateRaw(id) : cJSON_CreateNull();
 }
 
 static cJSON *string_or_null(const char *s)

@@ -20,6 +20,7 @@
 #include "host/world_json.h"
 
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
+#define STATE_MIN_INTERVAL_S 0.25 /* and at most this often: requests in between share one state */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
 
 double fc_host_now(void)
@@ -55,12 +56,33 @@ void fc_world_host_wake(fc_world_host *h)
     pthread_mutex_unlock(&h->lock);
 }
 
-void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state)
+void fc_world_host_info(fc_world_host *h, fc_world_info *info)
 {
     pthread_mutex_lock(&h->lock);
     *info = h->info;
-    if (state) *state = fc_blob_ref(h->state);
     pthread_mutex_unlock(&h->lock);
+}
+
+fc_blob *fc_world_host_notice(fc_world_host *h, fc_notice kind)
+{
+    pthread_mutex_lock(&h->lock);
+    fc_blob *b = fc_blob_ref(h->notice[kind]);
+    pthread_mutex_unlock(&h->lock);
+    return b;
+}
+
+/* Makes o the newest notice of its kind (takes it) and wakes the network thread. */
+static void publish_notice(fc_world_host *h, fc_notice kind, cJSON *o)
+{
+    fc_blob *b = fc_reply_json(o);
+    cJSON_Delete(o);
+    if (!b) return; /* out of memory: the previous one stays */
+    pthread_mutex_lock(&h->lock);
+    fc_blob_assign(&h->notice[kind], b);
+    pthread_mutex_unlock(&h->lock);
+    fc_blob_unref(b);
+    atomic_fetch_add(&h->notice_version[kind], 1);
+    fc_mailbox_wake(h->mailbox);
 }
 
 /* Takes the next queued command, or NULL; sets *stop when the thread must end. The interrupt is
@@ -128,7 +150,7 @@ static void publish_state(fc_world_host *h)
 {
     update_info(h);
     fc_world_info info;
-    fc_world_host_info(h, &info, NULL);
+    fc_world_host_info(h, &info);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "state");
     cJSON_AddNullToObject(o, "id");
@@ -141,16 +163,24 @@ static void publish_state(fc_world_host *h)
     cJSON_AddNumberToObject(o, "sequence", info.sequence);
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
     fc_json_add_world_content(o, &h->world);
-    fc_blob *state = fc_reply_json(o);
-    cJSON_Delete(o);
-    if (!state) return; /* out of memory: the previous state stays */
-    pthread_mutex_lock(&h->lock);
-    fc_blob_assign(&h->state, state);
-    pthread_mutex_unlock(&h->lock);
-    fc_blob_unref(state);
-    atomic_fetch_add(&h->state_version, 1);
-    fc_mailbox_wake(h->mailbox);
-    h->next_state = fc_host_now() + STATE_INTERVAL_S;
+    cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
+    publish_notice(h, FC_NOTICE_STATE, o);
+    h->last_state = fc_host_now();
+    h->next_state = h->last_state + STATE_INTERVAL_S;
+    h->state_due = 0;
+}
+
+/* The world changed: its state goes out now, or STATE_MIN_INTERVAL_S after the last one. */
+static void request_state(fc_world_host *h)
+{
+    if (fc_host_now() - h->last_state >= STATE_MIN_INTERVAL_S) publish_state(h);
+    else h->state_due = 1;
+}
+
+/* Seconds until a deferred state is due (< 0: none is). */
+static double state_due_in(const fc_world_host *h, double now)
+{
+    return h->state_due ? fmax(0.0, h->last_state + STATE_MIN_INTERVAL_S - now) : -1.0;
 }
 
 /* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */
@@ -211,11 +241,59 @@ static void restart_clocks(fc_world_host *h)
     h->rate_steps = 0;
 }
 
+/* Withdraws a notice: subscribers that have not had it will not get it. */
+static void withdraw_notice(fc_world_host *h, fc_notice kind)
+{
+    pthread_mutex_lock(&h->lock);
+    fc_blob_assign(&h->notice[kind], NULL);
+    pthread_mutex_unlock(&h->lock);
+    atomic_fetch_add(&h->notice_version[kind], 1);
+}
+
+/* The world blew up, or its solver failed (history.why): it pauses, every subscriber gets the
+ * unstable event (PROTOCOL.md 2.3) and a state that carries it, and rewind can take it back. */
+static void become_unstable(fc_world_host *h)
+{
+    h->paused = 1;
+    restart_clocks(h);
+    fprintf(stderr, "fluidcast: world %u is unstable at t = %.4g s (%s): %s; paused\n", (unsigned)h->id,
+            h->world.time, h->history.why.check, h->history.why.message);
+    cJSON *o = fc_history_unstable_json(&h->history);
+    cJSON_AddStringToObject(o, "type", "unstable");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", h->id);
+    cJSON_AddNumberToObject(o, "step", (double)h->world.step_count);
+    publish_notice(h, FC_NOTICE_UNSTABLE, o);
+    fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAULT, 0, NULL, h); /* counted in /metrics */
+    publish_state(h);
+}
+
+/* The world is stable again (rewound, rebuilt, resumed): the event is withdrawn. */
+static void clear_unstable(fc_world_host *h)
+{
+    h->history.unstable = 0;
+    h->history.watch.strikes = 0;
+    withdraw_notice(h, FC_NOTICE_UNSTABLE);
+}
+
+/* Tests stand a long step in with FLUIDCAST_TEST_STEP_DELAY="SCENE:SECONDS": every step of a world
+ * built from that scene also sleeps that long, and cannot be interrupted. */
+static double test_step_delay(const char *scene)
+{
+    const char *spec = getenv("FLUIDCAST_TEST_STEP_DELAY"), *colon = spec ? strchr(spec, ':') : NULL;
+    if (!colon || (size_t)(colon - spec) != strlen(scene) || strncmp(spec, scene, strlen(scene)) != 0) return 0.0;
+    return atof(colon + 1);
+}
+
 /* One solver step with its timing. -1 when the solver failed: the world pauses itself. */
 static int step_once(fc_world_host *h)
 {
     use_thread_share(h);
     double t0 = fc_host_now();
+    if (h->test_step_delay_s > 0.0) {
+        struct timespec delay = {(time_t)h->test_step_delay_s, (long)(fmod(h->test_step_delay_s, 1.0) * 1e9)};
+        nanosleep(&delay, NULL);
+    }
     int status = fc_world_step(&h->world);
     double t1 = fc_host_now();
     if (status == FC_STEP_INTERRUPTED) return 0; /* a stop or a rebuild waits; nothing moved */
@@ -229,14 +307,12 @@ static int step_once(fc_world_host *h)
         h->rate_steps = 0;
     }
     pthread_mutex_unlock(&h->lock);
-    if (failed) {
-        h->paused = 1;
-        fprintf(stderr, "fluidcast: world %u: the solver failed at step %llu; the world is paused\n",
-                (unsigned)h->id, (unsigned long long)h->world.step_count);
-        fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAULT, 0, NULL, h);
-        publish_state(h);
+    if (failed) fc_history_solver_failed(&h->history, &h->world);
+    if (failed || fc_history_after_step(&h->history, &h->world)) {
+        become_unstable(h);
+        return -1;
     }
-    return failed ? -1 : 0;
+    return 0;
 }
 
 /* Advances whole frames (substeps steps each), publishing after each; stops early on shutdown. */
@@ -324,6 +400,8 @@ static void adopt_world(fc_world_host *h, fc_world *fresh)
     h->world.interrupt = &h->interrupt;
     h->epoch++;
     restart_clocks(h);
+    fc_history_restart(&h->history, &h->world);
+    withdraw_notice(h, FC_NOTICE_UNSTABLE);
 }
 
 /* The values of the named parameters as the world stores them. */
@@ -387,6 +465,21 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
     return 0;
 }
 
+/* Back to a checkpoint (history.h chooses which); a new epoch, the paused state kept. */
+static int apply_rewind(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    double back;
+    if (fc_history_rewind(&h->history, &h->world, cmd->u.rewind.seconds, &back, err)) return -1;
+    clear_unstable(h);
+    h->epoch++;
+    restart_clocks(h);
+    cJSON_AddNumberToObject(applied, "time", h->world.time);
+    cJSON_AddNumberToObject(applied, "step", (double)h->world.step_count);
+    cJSON_AddNumberToObject(applied, "back", back);
+    cJSON_AddNumberToObject(applied, "particles", (double)h->world.particles.count);
+    return 0;
+}
+
 static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     switch (cmd->type) {
@@ -395,8 +488,10 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_EMITTER_UPDATE:
     case FC_MSG_EMITTER_REMOVE:
     case FC_MSG_COLLIDER_MOVE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:
     case FC_MSG_RESUME:
+        if (cmd->type == FC_MSG_RESUME && h->history.unstable) clear_unstable(h); /* checked again as it runs */
         h->paused = cmd->type == FC_MSG_PAUSE;
         restart_clocks(h);
         cJSON_AddBoolToObject(applied, "paused", h->paused);
@@ -430,7 +525,7 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     int failed = apply_command(h, cmd, applied, &err);
     fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
     cJSON_Delete(applied);
-    if (!failed) publish_state(h); /* the network thread sends it again after the ack (deliver) */
+    if (!failed) request_state(h); /* the network thread sends the newest again after the ack (deliver) */
     fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
     if (!failed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
@@ -453,6 +548,8 @@ static int load_initial_world(fc_world_host *h)
     }
     h->world_ready = 1;
     h->world.interrupt = &h->interrupt;
+    fc_history_restart(&h->history, &h->world);
+    h->test_step_delay_s = test_step_delay(h->spec.scene);
     pthread_mutex_lock(&h->lock);
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
@@ -462,7 +559,7 @@ static int load_initial_world(fc_world_host *h)
     fc_blob *ack = NULL;
     if (h->create_client) {
         fc_world_info info;
-        fc_world_host_info(h, &info, NULL);
+        fc_world_host_info(h, &info);
         cJSON *applied = cJSON_CreateObject();
         cJSON_AddNumberToObject(applied, "world", h->id);
         cJSON_AddStringToObject(applied, "name", info.name);
@@ -500,13 +597,15 @@ static void run_world(fc_world_host *h)
         if (stop) break;
         double now = fc_host_now();
         if (fc_streams_key_wanted(&h->streams)) publish_frame(h);
+        double state_wait = state_due_in(h, now);
+        if (state_wait == 0.0) publish_state(h), state_wait = -1.0;
         if (h->paused) {
-            wait_for_work(h, -1.0);
+            wait_for_work(h, state_wait);
             continue;
         }
         double wait = realtime_wait(h, now);
         if (wait > 0.0) {
-            wait_for_work(h, wait);
+            wait_for_work(h, state_wait > 0.0 ? fmin(wait, state_wait) : wait);
             continue;
         }
         if (step_once(h)) continue;
@@ -545,7 +644,7 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     snprintf(h->create_id, sizeof h->create_id, "%s", request_id && request_id[0] ? request_id : "null");
     atomic_init(&h->threads, threads);
     atomic_init(&h->published, 0);
-    atomic_init(&h->state_version, 0);
+    for (int k = 0; k < FC_NOTICE_COUNT; k++) atomic_init(&h->notice_version[k], 0);
     atomic_init(&h->interrupt, 0);
     atomic_init(&h->finished, 0);
     pthread_condattr_t attr;
@@ -595,8 +694,9 @@ void fc_world_host_free(fc_world_host *h)
         h->queue_count--;
     }
     if (h->world_ready) fc_world_free(&h->world);
+    fc_history_free(&h->history);
     fc_snapshot_buffer_free(&h->snapshot);
-    fc_blob_unref(h->state);
+    for (int k = 0; k < FC_NOTICE_COUNT; k++) fc_blob_unref(h->notice[k]);
     fc_streams_free(&h->streams);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->lock);

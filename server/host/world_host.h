@@ -10,6 +10,7 @@
 #include "core/world.h"
 #include "host/blob.h"
 #include "host/command.h"
+#include "host/history.h"
 #include "host/replies.h"
 #include "host/snapshot.h"
 #include "host/streams.h"
@@ -38,13 +39,17 @@ typedef struct fc_world_info {
     uint32_t sequence, epoch;
 } fc_world_info;
 
+/* Messages every subscriber gets in their newest version only (never a queue): the state, and
+ * the unstable event of a world that blew up. */
+typedef enum { FC_NOTICE_STATE, FC_NOTICE_UNSTABLE, FC_NOTICE_COUNT } fc_notice;
+
 typedef struct fc_world_host {
     uint32_t id;
     fc_mailbox *mailbox;
     fc_streams streams;          /* shared with the network thread (own lock) */
     atomic_int threads;          /* OpenMP threads this world may use */
     atomic_uint_fast64_t published; /* publications so far: the network thread compares */
-    atomic_uint_fast64_t state_version;
+    atomic_uint_fast64_t notice_version[FC_NOTICE_COUNT]; /* grows with each new notice */
     atomic_int interrupt;        /* a stop, reset, load or rewind waits: the step may end early */
     atomic_int finished;         /* the thread returned: fc_world_host_free will not wait */
 
@@ -57,7 +62,7 @@ typedef struct fc_world_host {
     unsigned queue_head, queue_count;
     int stop;
     fc_world_info info;
-    fc_blob *state;              /* the newest "state" message */
+    fc_blob *notice[FC_NOTICE_COUNT]; /* the newest of each (NULL: none yet) */
 
     /* the world thread's own */
     fc_world_spec spec;
@@ -69,10 +74,13 @@ typedef struct fc_world_host {
     uint32_t epoch, sequence;
     fc_snapshot_buffer snapshot;
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
-    double next_publish, last_publish, next_state, rate_start;
+    double next_publish, last_publish, next_state, last_state, rate_start;
+    int state_due;               /* a changed state waits for STATE_MIN_INTERVAL_S to pass */
     uint64_t rate_steps;
     int omp_threads;
     int publish_after_step;      /* a request changed the world: publish after the next step */
+    fc_world_history history;    /* checkpoints and the blow-up watch */
+    double test_step_delay_s;    /* tests only: each step of this world also sleeps this long */
 } fc_world_host;
 
 /* Starts a world thread that loads the spec's scene, then posts FC_POST_WORLD_READY (with the
@@ -85,8 +93,10 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
 int fc_world_host_post(fc_world_host *h, fc_command *cmd);
 /* Wakes the world thread: a client waits for a key frame. */
 void fc_world_host_wake(fc_world_host *h);
-/* A consistent copy of the world's info, and a new reference to its newest state message. */
-void fc_world_host_info(fc_world_host *h, fc_world_info *info, fc_blob **state);
+/* A consistent copy of the world's info. */
+void fc_world_host_info(fc_world_host *h, fc_world_info *info);
+/* A new reference to the newest notice of that kind (NULL: none). */
+fc_blob *fc_world_host_notice(fc_world_host *h, fc_notice kind);
 /* Asks the thread to end: it stops after its current step (which may end between its phases,
  * fc_world_interrupted) and wakes the mailbox when it has returned. Never waits. */
 void fc_world_host_request_stop(fc_world_host *h);

@@ -76,6 +76,11 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
     put(&t, "fluidcast_clients %d\n", clients);
     family(&t, "fluidcast_connections_total", "counter", "WebSocket clients accepted since start.");
     put(&t, "fluidcast_connections_total %llu\n", (unsigned long long)m->connections_total);
+    family(&t, "fluidcast_clients_dropped_total", "counter",
+           "Clients closed with 1008 because they did not read their replies or left too many requests pending.");
+    put(&t, "fluidcast_clients_dropped_total %llu\n", (unsigned long long)m->clients_dropped);
+    family(&t, "fluidcast_worlds_unstable_total", "counter", "Worlds that blew up and were paused (unstable events).");
+    put(&t, "fluidcast_worlds_unstable_total %llu\n", (unsigned long long)m->worlds_unstable);
     family(&t, "fluidcast_connections_refused_total", "counter",
            "Connections refused: WebSockets closed with 1013 (server full), sockets closed at accept (address limit).");
     put(&t, "fluidcast_connections_refused_total{reason=\"server_full\"} %llu\n", (unsigned long long)m->refused_full);
@@ -105,7 +110,7 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
     put(&t, "fluidcast_worlds %d\n", world_count);
     fc_world_info info[64];
     int n = world_count < 64 ? world_count : 64;
-    for (int w = 0; w < n; w++) fc_world_host_info(worlds[w], &info[w], NULL);
+    for (int w = 0; w < n; w++) fc_world_host_info(worlds[w], &info[w]);
     for (size_t k = 0; k < sizeof world_metrics / sizeof world_metrics[0]; k++) {
         family(&t, world_metrics[k].name, world_metrics[k].type, world_metrics[k].help);
         for (int w = 0; w < n; w++)

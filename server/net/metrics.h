@@ -12,6 +12,8 @@ typedef struct fc_metrics {
     uint64_t frames_sent, bytes_sent, frames_skipped, commands;
     uint64_t errors[FC_ERR_COUNT];
     uint64_t connections_total;
+    uint64_t clients_dropped;    /* closed 1008: replies not read, or too many requests pending */
+    uint64_t worlds_unstable;    /* blow-ups caught (world_host.c) */
     /* slots (slots.c) and HTTP limits (http.c) */
     uint64_t refused_full, refused_address, evicted, hello_timeouts, http_414, http_431;
 } fc_metrics;

@@ -12,7 +12,11 @@
 
 enum {
     FC_SESSION_MAX_SUBSCRIPTIONS = 16,
-    FC_SESSION_MAX_REPLIES = 256,        /* unsent replies; past this the client is disconnected */
+    FC_SESSION_MAX_REPLIES = 256,        /* reply slots: replies not yet sent and requests in worlds */
+    FC_SESSION_MAX_UNREAD = 192,         /* replies written but not taken: past this the client is
+                                            dropped (it does not read) */
+    FC_SESSION_PAUSE_AT = 48,            /* requests waiting in worlds: stop reading the client ... */
+    FC_SESSION_RESUME_AT = 16,           /* ... until no more than this many wait */
     FC_FRAGMENT_BYTES = 16384,           /* WebSocket fragment of a particle frame */
     FC_FRAGMENTS_PER_WRITABLE = 16       /* at most this many fragments per writable callback */
 };
@@ -46,7 +50,7 @@ typedef struct fc_subscription {
     uint32_t key_asked_at;      /* the stream's newest sequence when it was asked */
     uint32_t last_sequence;     /* of the last frame sent */
     double clean_since;         /* the last time it missed a frame or changed tier */
-    uint64_t state_version;     /* of the last state sent */
+    uint64_t notice_version[FC_NOTICE_COUNT]; /* of the last state and unstable event sent */
     uint64_t frames_sent, frames_skipped;
     double next_stats;
 } fc_subscription;
@@ -82,6 +86,9 @@ typedef struct fc_session {
     /* sending */
     fc_reply_slot replies[FC_SESSION_MAX_REPLIES];
     unsigned reply_head, reply_count;
+    unsigned waiting_count;     /* slots still waiting for a world's reply */
+    int rx_paused;              /* lws_rx_flow_control stopped reading: worlds owe many replies */
+    const char *drop_reason;    /* close the connection with 1008 and this reason */
     fc_outgoing_frame out;
     int out_sub;                /* subscription whose frame is being written */
     unsigned char *chunk;       /* LWS_PRE + FC_FRAGMENT_BYTES */

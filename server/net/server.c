@@ -78,7 +78,7 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
     cJSON *list = cJSON_AddArrayToObject(o, "worlds");
     for (int i = 0; i < s->world_count; i++) {
         fc_world_info info;
-        fc_world_host_info(s->worlds[i], &info, NULL);
+        fc_world_host_info(s->worlds[i], &info);
         cJSON *w = cJSON_CreateObject();
         cJSON_AddNumberToObject(w, "id", s->worlds[i]->id);
         fc_world_info_add_summary(w, &info);
@@ -154,6 +154,7 @@ static void deliver(fc_server *s, fc_post *p)
     fc_blob *text = p->text;
     p->text = NULL;
     count_error_reply(s, text);
+    if (p->kind == FC_POST_WORLD_FAULT) s->metrics.worlds_unstable++;
     int was_starting = p->host && remove_from(s->starting, &s->starting_count, p->host);
     if (p->kind == FC_POST_WORLD_READY && was_starting) s->worlds[s->world_count++] = p->host;
     if (c) fc_session_fill(c, p->host, text);
@@ -161,7 +162,7 @@ static void deliver(fc_server *s, fc_post *p)
     /* the world published the state its request caused before it posted the reply: send the newest
      * state again after the reply, so the first state a client gets after an ack shows its effect */
     for (int k = 0; c && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
-        if (c->sub[k].host == p->host) c->sub[k].state_version = 0;
+        if (c->sub[k].host == p->host) c->sub[k].notice_version[FC_NOTICE_STATE] = 0;
     if (p->kind == FC_POST_WORLD_FAILED && was_starting) { /* its thread has returned or is about to */
         fc_world_host_request_stop(p->host);
         s->closing[s->closing_count++] = p->host;
@@ -320,7 +321,7 @@ static int start_default_world(fc_server *s)
 static void print_banner(fc_server *s, int port)
 {
     fc_world_info info;
-    fc_world_host_info(s->worlds[0], &info, NULL);
+    fc_world_host_info(s->worlds[0], &info);
     const char *host = s->options.bind;
     int ipv6 = strchr(host, ':') != NULL;
     if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) host = "localhost";

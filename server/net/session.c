@@ -23,18 +23,40 @@ static fc_reply_slot *slot_at(fc_session *c, unsigned i)
     return &c->replies[(c->reply_head + i) % FC_SESSION_MAX_REPLIES];
 }
 
-/* A client that lets this many replies pile up unread is dropped: its memory stays bounded. */
+/* Closes the connection with 1008 and the reason at the next writable callback, or within a few
+ * seconds if the client reads nothing any more. */
+static void drop_client(fc_session *c, const char *reason)
+{
+    if (c->drop_reason) return;
+    c->drop_reason = reason;
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 3);
+    lws_callback_on_writable(c->wsi);
+}
+
+/* Reading the client stops while worlds owe it many replies, and resumes when they answered. */
+static void pace_reading(fc_session *c)
+{
+    int pause = c->waiting_count >= FC_SESSION_PAUSE_AT, resume = c->waiting_count <= FC_SESSION_RESUME_AT;
+    if ((pause && !c->rx_paused) || (resume && c->rx_paused)) {
+        c->rx_paused = pause;
+        lws_rx_flow_control(c->wsi, !pause);
+    }
+}
+
+/* Replies that exist count against the client: one that lets FC_SESSION_MAX_UNREAD pile up unread
+ * is dropped, so its memory stays bounded. Requests still in a world only pause its reading. */
 static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for)
 {
-    if (c->reply_count == FC_SESSION_MAX_REPLIES) {
+    if (c->reply_count - c->waiting_count >= FC_SESSION_MAX_UNREAD || c->reply_count == FC_SESSION_MAX_REPLIES) {
         fc_blob_unref(text);
-        if (!c->closing) lws_set_timeout(c->wsi, PENDING_TIMEOUT_KILLED_BY_PARENT, LWS_TO_KILL_ASYNC);
-        c->closing = 1;
+        drop_client(c, c->reply_count - c->waiting_count >= FC_SESSION_MAX_UNREAD ? "replies not read"
+                                                                                     : "too many requests pending");
         return -1;
     }
     fc_reply_slot *slot = slot_at(c, c->reply_count++);
     slot->text = text;
     slot->waiting_for = waiting_for;
+    if (waiting_for) c->waiting_count++, pace_reading(c);
     lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -57,6 +79,8 @@ void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
         if (!slot->text && slot->waiting_for == host) {
             slot->text = text;
             slot->waiting_for = NULL;
+            c->waiting_count--;
+            pace_reading(c);
             lws_callback_on_writable(c->wsi);
             return;
         }
@@ -74,7 +98,8 @@ void fc_session_forget_world(fc_session *c, fc_world_host *host)
             memset(&c->sub[k], 0, sizeof c->sub[k]);
         }
     for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
-        if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL;
+        if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
+    pace_reading(c);
 }
 
 /* ---- receiving ------------------------------------------------------------------------------- */
@@ -282,7 +307,7 @@ static fc_blob *next_frame(fc_session *c, fc_subscription *sub)
 static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
 {
     fc_world_info info;
-    fc_world_host_info(sub->host, &info, NULL);
+    fc_world_host_info(sub->host, &info);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "stats");
     cJSON_AddNullToObject(o, "id");
@@ -340,13 +365,12 @@ static fc_blob *next_text(fc_session *c)
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
         fc_subscription *sub = &c->sub[k];
         if (!sub->host) continue;
-        uint64_t version = atomic_load(&sub->host->state_version);
-        if (version != sub->state_version) {
-            fc_world_info info;
-            fc_blob *state = NULL;
-            fc_world_host_info(sub->host, &info, &state);
-            sub->state_version = version;
-            if (state) return state;
+        for (int kind = FC_NOTICE_COUNT - 1; kind >= 0; kind--) { /* an unstable event before the state */
+            uint64_t version = atomic_load(&sub->host->notice_version[kind]);
+            if (version == sub->notice_version[kind]) continue;
+            sub->notice_version[kind] = version;
+            fc_blob *notice = fc_world_host_notice(sub->host, (fc_notice)kind);
+            if (notice) return notice; /* NULL: withdrawn (a rewound world is stable again) */
         }
         if (now >= sub->next_stats) {
             sub->next_stats = now + STATS_INTERVAL_S;
@@ -378,6 +402,12 @@ void fc_session_end(fc_session *c, int code, const char *reason, const char *bye
 
 static int writable(fc_session *c)
 {
+    if (c->drop_reason) {
+        c->server->metrics.clients_dropped++;
+        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)c->drop_reason,
+                         strlen(c->drop_reason));
+        return -1;
+    }
     if (c->end_code && !c->bye_reason) return end_now(c);
     if (c->out.frame) return continue_frame(c);
     /* Replies go before states: taking the world's posts first sends an ack before the state

@@ -285,6 +285,7 @@ const fc_solver fc_solver_sph = {
     .param_bit = FC_SOLVER_SPH,
     .init = sph_init,
     .choose_dt = sph_choose_dt,
+    .sound_speed = sound_speed,
     .step = sph_step,
     .mean_neighbours = sph_mean_neighbours,
     .destroy = sph_destroy,

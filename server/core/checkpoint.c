@@ -1,0 +1,65 @@
+/* Checkpoints: copies of a world's state, and putting one back. */
+#include "core/checkpoint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies n items into *dst, resized; 0 or -1 when out of memory (*dst unchanged). */
+static int copy_array(void **dst, const void *src, size_t n, size_t size)
+{
+    void *grown = realloc(*dst, (n ? n : 1) * size);
+    if (!grown) return -1;
+    if (n) memcpy(grown, src, n * size);
+    *dst = grown;
+    return 0;
+}
+
+int fc_checkpoint_take(fc_checkpoint *c, const fc_world *w)
+{
+    c->taken = 0;
+    if (fc_particles_copy(&c->particles, &w->particles) ||
+        copy_array((void **)&c->emitters, w->emitters, w->emitter_count, sizeof *w->emitters) ||
+        copy_array((void **)&c->colliders, w->colliders, w->collider_count, sizeof *w->colliders))
+        return -1;
+    c->emitter_count = w->emitter_count;
+    c->collider_count = w->collider_count;
+    c->params = w->params;
+    c->time = w->time;
+    c->step_count = w->step_count;
+    c->emitted_total = w->emitted_total;
+    c->removed_total = w->removed_total;
+    c->taken = 1;
+    return 0;
+}
+
+int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
+{
+    if (!c->taken || c->collider_count != w->collider_count) return -1;
+    if (fc_world_reserve_fluid(w, c->particles.count) || fc_particles_reserve(&w->particles, c->particles.count) ||
+        copy_array((void **)&w->emitters, c->emitters, c->emitter_count, sizeof *c->emitters))
+        return -1;
+    fc_particles_copy(&w->particles, &c->particles); /* cannot fail: reserved above */
+    w->emitter_count = c->emitter_count;
+    memcpy(w->colliders, c->colliders, c->collider_count * sizeof *c->colliders);
+    w->params = c->params;
+    w->time = c->time;
+    w->step_count = c->step_count;
+    w->emitted_total = c->emitted_total;
+    w->removed_total = c->removed_total;
+    w->boundary_dirty = 1; /* colliders may have moved since */
+    return 0;
+}
+
+void fc_checkpoint_free(fc_checkpoint *c)
+{
+    fc_particles_free(&c->particles);
+    free(c->emitters);
+    free(c->colliders);
+    memset(c, 0, sizeof *c);
+}
+
+size_t fc_checkpoint_bytes(const fc_checkpoint *c)
+{
+    return c->particles.capacity * (sizeof(uint32_t) * 2 + sizeof(float) * (FC_FIELD_COUNT + 1)) +
+           c->emitter_count * sizeof *c->emitters + c->collider_count * sizeof *c->colliders;
+}

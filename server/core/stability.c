@@ -1,0 +1,138 @@
+/* Blow-up checks after a step, and their likely causes from the world's parameters. */
+#include "core/stability.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/solver.h"
+
+#define MAX_MEAN_COMPRESSION 0.10  /* weakly compressible SPH aims at about 0.01 */
+#define MAX_FLOW_MACH 0.2          /* of the bulk flow (RMS speed): density varies as Mach^2, so the
+                                      1% of weak compressibility needs 0.1 (Monaghan 1992); at 0.2, 4% */
+#define STABLE_ACOUSTIC_CFL 0.4    /* c dt / h: Monaghan 1992 and Becker & Teschner 2007 use 0.4 */
+#define STABLE_FORCE_CFL 0.25      /* dt <= 0.25 sqrt(h / |a|) (Monaghan 1992) */
+
+static double gravity_magnitude(const fc_params *p)
+{
+    return sqrt(p->gravity_x * p->gravity_x + p->gravity_y * p->gravity_y + p->gravity_z * p->gravity_z);
+}
+
+static double domain_diagonal(const fc_world *w)
+{
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++) d2 += pow((double)w->domain_hi[a] - w->domain_lo[a], 2);
+    return sqrt(d2);
+}
+
+/* What gravity over the whole domain, the emitters and the moving colliders can explain. */
+static double explainable_speed(const fc_world *w)
+{
+    double v = sqrt(2.0 * gravity_magnitude(&w->params) * domain_diagonal(w));
+    double fastest_emitter = 0.0, fastest_collider = 0.0;
+    for (size_t i = 0; i < w->emitter_count; i++) fastest_emitter = fmax(fastest_emitter, w->emitters[i].speed);
+    for (size_t i = 0; i < w->collider_count; i++) {
+        const float *c = w->colliders[i].velocity;
+        fastest_collider = fmax(fastest_collider, sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]));
+    }
+    return 2.0 * v + fastest_emitter + fastest_collider + 1.0;
+}
+
+static double sound_speed(const fc_world *w)
+{
+    return w->solver && w->solver->sound_speed ? w->solver->sound_speed(&w->params) : 0.0;
+}
+
+void fc_stability_cause(const fc_world *w, const fc_world_stats *s, char *out, size_t outlen)
+{
+    const fc_params *p = &w->params;
+    const double dt = p->time_step, h = p->smoothing_radius, g = gravity_magnitude(p), c = sound_speed(w);
+    const int linear = p->equation_of_state == FC_EOS_LINEAR;
+    const double acoustic = c * dt / h;
+    if (c > 0.0 && acoustic > STABLE_ACOUSTIC_CFL && p->cfl_number <= 0.0) {
+        char sound[96];
+        if (linear) snprintf(sound, sizeof sound, "stiffness %g Pa m^3/kg (a speed of sound of %g m/s)", p->stiffness, c);
+        else snprintf(sound, sizeof sound, "speed_of_sound %g m/s", c);
+        snprintf(out, outlen,
+                 "time_step %g s is too large for %s and smoothing_radius %g m: the acoustic CFL number c dt / h is "
+                 "%.3g, stable below about %.1f; use time_step %.2g s or less, a lower %s, or cfl_number 0.4",
+                 dt, sound, h, acoustic, STABLE_ACOUSTIC_CFL, STABLE_ACOUSTIC_CFL * h / c,
+                 linear ? "stiffness" : "speed_of_sound");
+        return;
+    }
+    if (g > 0.0 && dt > STABLE_FORCE_CFL * sqrt(h / g)) {
+        snprintf(out, outlen,
+                 "time_step %g s is too large for gravity %g m/s^2 and smoothing_radius %g m: keep it below "
+                 "0.25 sqrt(h / |g|) = %.2g s, or lower the gravity", dt, g, h, STABLE_FORCE_CFL * sqrt(h / g));
+        return;
+    }
+    double expected = sqrt(2.0 * g * domain_diagonal(w));
+    for (size_t i = 0; i < w->emitter_count; i++) expected = fmax(expected, w->emitters[i].speed);
+    if (c > 0.0 && expected > 0.1 * c) {
+        snprintf(out, outlen,
+                 "flows of about %.3g m/s (gravity %g m/s^2 across the %.3g m domain, or an emitter) need a speed of "
+                 "sound of 10 times that, %.3g m/s, and the model has %.3g m/s: raise %s, or lower the gravity or the "
+                 "emitters' speed", expected, g, domain_diagonal(w), 10.0 * expected, c,
+                 linear ? "stiffness" : "speed_of_sound");
+        return;
+    }
+    snprintf(out, outlen,
+             "the fastest particle (%.3g m/s) crosses %.2g smoothing radii per step: lower time_step (%g s)%s",
+             s ? s->max_speed : 0.0, s ? s->max_speed * dt / h : 0.0, dt, c > 0.0 ? " or set cfl_number 0.4" : "");
+}
+
+int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_instability *r)
+{
+    const fc_params *p = &w->params;
+    const double dt = w->last_dt > 0.0 ? w->last_dt : p->time_step, h = p->smoothing_radius, c = sound_speed(w);
+    const double limit = explainable_speed(w);
+    memset(r, 0, sizeof *r);
+    if (s->has_nan) {
+        r->check = "non_finite";
+        snprintf(r->message, sizeof r->message, "a particle's position or velocity is not a finite number");
+    } else if (s->max_speed * dt / h > 1.0) {
+        r->check = "speed";
+        snprintf(r->message, sizeof r->message,
+                 "a particle moves at %.3g m/s, %.2g smoothing radii per step (CFL number v dt / h above 1): the "
+                 "neighbour search cannot follow it", s->max_speed, s->max_speed * dt / h);
+    } else if (s->rms_speed > limit) {
+        r->check = "speed";
+        snprintf(r->message, sizeof r->message,
+                 "the fluid moves at %.3g m/s (RMS), more than the %.3g m/s that gravity, emitters and colliders can "
+                 "explain", s->rms_speed, limit);
+    } else if (c > 0.0 && s->rms_speed > MAX_FLOW_MACH * c) {
+        r->check = "mach";
+        snprintf(r->message, sizeof r->message,
+                 "the bulk flow moves at %.3g m/s (RMS), Mach %.2g against the model's speed of sound of %.3g m/s: "
+                 "weakly compressible SPH needs Mach 0.1 or less to stay within 1%% of rest density",
+                 s->rms_speed, s->rms_speed / c, c);
+    } else if (s->mean_density_error > MAX_MEAN_COMPRESSION) {
+        r->check = "compression";
+        snprintf(r->message, sizeof r->message,
+                 "the fluid is compressed by %.3g%% on average (at most %.3g%%); a liquid stays within about 1%%",
+                 100.0 * s->mean_density_error, 100.0 * s->max_density_error);
+    } else {
+        return 0;
+    }
+    fc_stability_cause(w, s, r->cause, sizeof r->cause);
+    return 1;
+}
+
+void fc_instability_solver_failed(const fc_world *w, fc_instability *r)
+{
+    memset(r, 0, sizeof *r);
+    r->check = "solver_failed";
+    snprintf(r->message, sizeof r->message, "the %s solver failed at step %llu (out of memory, or a state it cannot step)",
+             w->solver ? w->solver->name : "world's", (unsigned long long)w->step_count);
+    fc_stability_cause(w, NULL, r->cause, sizeof r->cause);
+}
+
+int fc_stability_watch_step(fc_stability_watch *watch, const fc_world *w, const fc_world_stats *s, fc_instability *r)
+{
+    if (!fc_world_check_stability(w, s, r)) {
+        watch->strikes = 0;
+        return 0;
+    }
+    watch->strikes++;
+    return strcmp(r->check, "non_finite") == 0 || watch->strikes >= FC_STABILITY_STRIKES;
+}

@@ -1,0 +1,47 @@
+/* Is a world blowing up? A cheap check of its state after a step, and the likely cause read
+ * from its parameters, so that a server can pause it and say what to change. */
+#ifndef FC_STABILITY_H
+#define FC_STABILITY_H
+
+#include <stddef.h>
+
+#include "core/world.h"
+
+typedef struct fc_instability {
+    const char *check;   /* "non_finite", "speed", "mach", "compression", "solver_failed"; NULL: stable */
+    char message[320];   /* what was seen, with figures */
+    char cause[480];     /* the likely cause and what to change */
+} fc_instability;
+
+/* A world is unstable when a check fails on FC_STABILITY_STRIKES steps in a row (a NaN at once):
+ * a single fast particle in a splash is not a blow-up, a blow-up does not heal. */
+enum { FC_STABILITY_STRIKES = 10 };
+typedef struct fc_stability_watch {
+    int strikes;
+} fc_stability_watch;
+
+/* Checks the state after a step (fc_world_stats_compute's stats) and counts strikes; 1 with r
+ * filled when the world is unstable. */
+int fc_stability_watch_step(fc_stability_watch *watch, const fc_world *w, const fc_world_stats *s, fc_instability *r);
+
+/* Checks the stats of the state after a step (fc_world_stats_compute); 0 when it looks sound,
+ * else 1 with r filled:
+ *   non_finite   a position or velocity is NaN or infinite;
+ *   speed        the fastest particle moves more than a smoothing radius per step (CFL v dt/h > 1),
+ *                or the bulk flow (RMS speed) is faster than falling through the whole domain, the
+ *                emitters and the colliders together could make it (twice sqrt(2 |g| L) + their
+ *                speeds + 1 m/s; a lone particle thrown out of a splash is not a blow-up);
+ *   mach         (solvers with a speed of sound) the bulk flow (RMS speed) is faster than 0.2 of the
+ *                model's speed of sound (Monaghan 1992: c >= 10 v keeps density within 1%);
+ *   compression  the mean compression exceeds 10% (weakly compressible fluids stay near 1%). */
+int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_instability *r);
+
+/* Fills r for a solver step that failed. */
+void fc_instability_solver_failed(const fc_world *w, fc_instability *r);
+
+/* The likely cause, from the parameters: an acoustic CFL number c dt / h above 0.4, a time step
+ * too long for gravity (dt > 0.25 sqrt(h / |g|)), flows faster than a tenth of the speed of sound,
+ * or (none of these) the step size against the fastest particle. */
+void fc_stability_cause(const fc_world *w, const fc_world_stats *s, char *out, size_t outlen);
+
+#endif

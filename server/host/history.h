@@ -1,0 +1,43 @@
+/* A world's recent past: checkpoints every simulated second (three kept), the blow-up watch
+ * after each step, and rewinding to a checkpoint (PROTOCOL.md, `rewind` and `unstable`). */
+#ifndef FC_HISTORY_H
+#define FC_HISTORY_H
+
+#include <cjson/cJSON.h>
+
+#include "core/checkpoint.h"
+#include "core/stability.h"
+#include "message.h"
+
+#define FC_HISTORY_CHECKPOINTS 3
+#define FC_HISTORY_INTERVAL_S 1.0 /* simulated seconds between checkpoints */
+#define FC_HISTORY_MARGIN_S 0.5   /* rewinding an unstable world skips checkpoints this close to the blow-up */
+
+typedef struct fc_world_history {
+    fc_checkpoint checkpoint[FC_HISTORY_CHECKPOINTS];
+    double next_checkpoint;     /* simulated time of the next one */
+    fc_stability_watch watch;
+    int unstable;               /* the world blew up (or its solver failed) and waits for rewind */
+    fc_instability why;
+    double unstable_time;
+} fc_world_history;
+
+/* Forgets every checkpoint and the blow-up, then takes a checkpoint of w (a new or rebuilt world). */
+void fc_history_restart(fc_world_history *hist, const fc_world *w);
+/* After a step: 1 when the world has just become unstable (hist->why says why); otherwise a
+ * checkpoint is taken when one is due. */
+int fc_history_after_step(fc_world_history *hist, const fc_world *w);
+/* The solver failed: the world is unstable with check "solver_failed". */
+void fc_history_solver_failed(fc_world_history *hist, const fc_world *w);
+/* Puts w back to a checkpoint: with seconds < 0, the newest taken at least FC_HISTORY_MARGIN_S
+ * before the blow-up (or the newest, when the world is stable); else the newest at least seconds
+ * before w's time (the oldest when none is that old). Newer checkpoints are forgotten, the
+ * blow-up too. 0 with *back = simulated seconds gone back, or -1 with err (w unchanged). */
+int fc_history_rewind(fc_world_history *hist, fc_world *w, double seconds, double *back, fc_message_error *err);
+/* The time rewind without seconds would go back to, or -1 when there is no checkpoint. */
+double fc_history_rewind_target(const fc_world_history *hist);
+/* {"check", "message", "cause", "time", "rewind_to"} of the blow-up. */
+cJSON *fc_history_unstable_json(const fc_world_history *hist);
+void fc_history_free(fc_world_history *hist);
+
+#endif

@@ -1,0 +1,188 @@
+/* The blow-up checks (core/stability.h) against real blow-ups and real flows: the configurations
+ * that blow up are caught within 2 s of simulated time and name their cause; the shipped scenes
+ * run 2 s without a false alarm; a checkpoint puts a world back exactly; a step interrupted by its
+ * driver moves nothing. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/checkpoint.h"
+#include "core/scene.h"
+#include "core/solver.h"
+#include "core/stability.h"
+#include "core/world.h"
+
+/* Loads a shipped scene with parameter assignments ("name=value") on top; 0 on success. */
+static int load(fc_world *w, const char *scene_name, const char *const *sets)
+{
+    char path[4096], err[512];
+    fc_scene scene;
+    if (fc_scene_resolve(scene_name, path, sizeof path) || fc_scene_parse_file(&scene, path, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", scene_name, err);
+        return -1;
+    }
+    int failed = 0;
+    for (const char *const *s = sets; s && *s && !failed; s++)
+        if (fc_param_assign(&scene.params, *s, err, sizeof err)) fprintf(stderr, "%s: %s\n", *s, err), failed = 1;
+    failed = failed || fc_scene_instantiate(&scene, w, err, sizeof err) != 0;
+    if (failed) fprintf(stderr, "%s: %s\n", scene_name, err);
+    fc_scene_free(&scene);
+    return failed ? -1 : 0;
+}
+
+/* Steps until the check fires or `seconds` pass; the simulated time it fired at, or -1. */
+static double run_until_unstable(fc_world *w, double seconds, fc_instability *r)
+{
+    fc_stability_watch watch = {0};
+    memset(r, 0, sizeof *r);
+    while (w->time < seconds) {
+        if (fc_world_step(w) != FC_STEP_DONE) {
+            fc_instability_solver_failed(w, r);
+            return w->time;
+        }
+        fc_world_stats s;
+        fc_world_stats_compute(w, &s);
+        if (fc_stability_watch_step(&watch, w, &s, r)) return w->time;
+    }
+    return -1.0;
+}
+
+/* The coarse versions (2 cm -> 4 cm spacing, 8 times fewer particles) keep the flows' speeds. */
+#define COARSE "particle_spacing=0.04", "smoothing_radius=0.08", "particle_radius=0.02"
+
+static void test_blow_ups_are_caught(void)
+{
+    static const struct {
+        const char *what, *scene, *sets[8], *cause_mentions;
+    } cases[] = {
+        {"time_step 0.02 with viscosity 0", "dam_break", {COARSE, "time_step=0.02", "viscosity=0", NULL}, "time_step"},
+        {"speed_of_sound at its maximum", "dam_break", {COARSE, "speed_of_sound=1000", NULL}, "speed_of_sound"},
+        {"stiffness at its maximum (linear)", "dam_break",
+         {COARSE, "equation_of_state=linear", "stiffness=1000000", NULL}, "stiffness"},
+        {"gravity 100 up", "dam_break", {COARSE, "gravity_y=100", NULL}, "gravity"},
+        {"gravity 100 down", "dam_break", {COARSE, "gravity_y=-100", NULL}, "gravity"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fc_world w;
+        if (load(&w, cases[i].scene, cases[i].sets)) {
+            CHECK(0, "%s: the scene loads", cases[i].what);
+            continue;
+        }
+        fc_instability r;
+        double t = run_until_unstable(&w, 2.0, &r);
+        printf("%-36s caught at t = %.3f s by %s: %s\n    cause: %s\n", cases[i].what, t, r.check ? r.check : "-",
+               r.message, r.cause);
+        CHECK(t >= 0.0 && t <= 2.0, "%s: caught within 2 s of simulated time (t = %g)", cases[i].what, t);
+        CHECK(strstr(r.cause, cases[i].cause_mentions) != NULL, "%s: the cause names %s: %s", cases[i].what,
+              cases[i].cause_mentions, r.cause);
+        fc_world_free(&w);
+    }
+}
+
+static void test_shipped_scenes_raise_no_alarm(void)
+{
+    /* the small ones as shipped, the big ones coarse (their flows keep their speeds) */
+    static const struct {
+        const char *scene;
+        int coarse;
+        double seconds;
+    } runs[] = {{"dam_break", 1, 2.0}, {"double_dam_break", 1, 2.0}, {"dam_break_pbf", 1, 1.0}, {"fountain", 0, 1.0},
+                {"water_drop", 1, 1.0}};
+    static const char *const coarse[] = {COARSE, NULL}, *const pbf_coarse[] = {COARSE, "relaxation_epsilon=150", NULL};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        const char *const *sets = !runs[i].coarse ? NULL : strstr(runs[i].scene, "pbf") ? pbf_coarse : coarse;
+        fc_world w;
+        if (load(&w, runs[i].scene, sets)) {
+            CHECK(0, "%s loads", runs[i].scene);
+            continue;
+        }
+        fc_instability r;
+        double t = run_until_unstable(&w, runs[i].seconds, &r);
+        CHECK(t < 0.0, "%s: no alarm, but %s at t = %g: %s", runs[i].scene, r.check, t, r.message);
+        fc_world_free(&w);
+    }
+}
+
+static void test_non_finite_is_caught(void)
+{
+    fc_world w;
+    static const char *const coarse[] = {COARSE, NULL};
+    if (load(&w, "dam_break", coarse)) { CHECK(0, "dam_break loads"); return; }
+    w.particles.field[FC_VY][7] = NAN;
+    fc_world_stats s;
+    fc_world_stats_compute(&w, &s);
+    fc_instability r;
+    CHECK(fc_world_check_stability(&w, &s, &r) == 1 && strcmp(r.check, "non_finite") == 0, "a NaN velocity is caught");
+    fc_world_free(&w);
+}
+
+/* Sum over particles of id-weighted positions: the same set of particles at the same places. */
+static double position_signature(const fc_world *w)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < w->particles.count; i++)
+        sum += (w->particles.id[i] % 97 + 1) * ((double)w->particles.field[FC_PX][i] + 3.0 * w->particles.field[FC_PY][i] +
+                                                7.0 * w->particles.field[FC_PZ][i]);
+    return sum;
+}
+
+static void test_checkpoint_restores_the_state(void)
+{
+    fc_world w;
+    static const char *const coarse[] = {COARSE, NULL};
+    if (load(&w, "fountain", coarse)) { CHECK(0, "fountain loads"); return; }
+    for (int i = 0; i < 100; i++) fc_world_step(&w);
+    fc_checkpoint c = {0};
+    CHECK(fc_checkpoint_take(&c, &w) == 0, "a checkpoint is taken");
+    const double time = w.time, signature = position_signature(&w);
+    const size_t count = w.particles.count;
+    const uint32_t next_id = w.particles.next_id;
+    const double gravity = w.params.gravity_y;
+    w.params.gravity_y = 50.0;
+    for (int i = 0; i < 200; i++) fc_world_step(&w);
+    CHECK(w.particles.count != count || position_signature(&w) != signature, "the world moved on");
+    CHECK(fc_checkpoint_restore(&c, &w) == 0, "the checkpoint is put back");
+    CHECK(w.time == time && w.particles.count == count, "time %g and count %zu are back (%g, %zu)", time, count, w.time,
+          w.particles.count);
+    CHECK(position_signature(&w) == signature, "every particle is back where it was");
+    CHECK(w.params.gravity_y == gravity, "the parameters are back");
+    CHECK(w.particles.next_id >= next_id, "ids emitted since are not given again (next id %u >= %u)",
+          (unsigned)w.particles.next_id, (unsigned)next_id);
+    CHECK(fc_world_step(&w) == FC_STEP_DONE, "the world steps on");
+    fc_checkpoint_free(&c);
+    fc_world_free(&w);
+}
+
+static void test_interrupted_step_moves_nothing(void)
+{
+    static const char *const solvers[] = {"sph", "pbf"};
+    static const char *const coarse[] = {COARSE, NULL};
+    for (int k = 0; k < 2; k++) {
+        fc_world w;
+        if (load(&w, "dam_break", coarse)) { CHECK(0, "dam_break loads"); return; }
+        char err[256];
+        fc_world_switch_solver(&w, solvers[k], err, sizeof err);
+        for (int i = 0; i < 20; i++) fc_world_step(&w);
+        atomic_int interrupt;
+        atomic_init(&interrupt, 1);
+        w.interrupt = &interrupt;
+        const double time = w.time, signature = position_signature(&w);
+        CHECK(fc_world_step(&w) == FC_STEP_INTERRUPTED, "%s: the step ends early", solvers[k]);
+        CHECK(w.time == time, "%s: the clock did not move", solvers[k]);
+        CHECK(fabs(position_signature(&w) - signature) <= 1e-9 * fabs(signature), "%s: no particle moved", solvers[k]);
+        atomic_store(&interrupt, 0);
+        CHECK(fc_world_step(&w) == FC_STEP_DONE && w.time > time, "%s: the next step runs", solvers[k]);
+        fc_world_free(&w);
+    }
+}
+
+int main(void)
+{
+    test_non_finite_is_caught();
+    test_interrupted_step_moves_nothing();
+    test_checkpoint_restores_the_state();
+    test_blow_ups_are_caught();
+    test_shipped_scenes_raise_no_alarm();
+    return check_summary("test_stability");
+}
