@@ -20,7 +20,8 @@
 #include "host/world_json.h"
 
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
-#define STATE_MIN_INTERVAL_S 0.25 /* and at most this often: requests in between share one state */
+#define STATE_BURST 4              /* states a world sends at once after requests, ... */
+#define STATE_BURST_WINDOW_S 1.0   /* ... within this window; beyond, requests share one state */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
 
 double fc_host_now(void)
@@ -166,21 +167,29 @@ static void publish_state(fc_world_host *h)
     cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
     publish_notice(h, FC_NOTICE_STATE, o);
     h->last_state = fc_host_now();
+    h->recent_states[h->recent_state_next++ % STATE_BURST] = h->last_state;
     h->next_state = h->last_state + STATE_INTERVAL_S;
     h->state_due = 0;
 }
 
-/* The world changed: its state goes out now, or STATE_MIN_INTERVAL_S after the last one. */
+/* When the next state may go out: at once, unless STATE_BURST went out within the window (a
+ * flood of requests), then when the oldest of them leaves it. States stay few and small. */
+static double state_allowed_at(const fc_world_host *h)
+{
+    return h->recent_states[h->recent_state_next % STATE_BURST] + STATE_BURST_WINDOW_S;
+}
+
+/* The world changed: its state goes out now, or as soon as the burst allows. */
 static void request_state(fc_world_host *h)
 {
-    if (fc_host_now() - h->last_state >= STATE_MIN_INTERVAL_S) publish_state(h);
+    if (fc_host_now() >= state_allowed_at(h)) publish_state(h);
     else h->state_due = 1;
 }
 
 /* Seconds until a deferred state is due (< 0: none is). */
 static double state_due_in(const fc_world_host *h, double now)
 {
-    return h->state_due ? fmax(0.0, h->last_state + STATE_MIN_INTERVAL_S - now) : -1.0;
+    return h->state_due ? fmax(0.0, state_allowed_at(h) - now) : -1.0;
 }
 
 /* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */

@@ -75,7 +75,9 @@ typedef struct fc_world_host {
     fc_snapshot_buffer snapshot;
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
     double next_publish, last_publish, next_state, last_state, rate_start;
-    int state_due;               /* a changed state waits for STATE_MIN_INTERVAL_S to pass */
+    int state_due;               /* a changed state waits for the burst window (world_host.c) */
+    double recent_states[4];     /* when the last STATE_BURST states went out */
+    unsigned recent_state_next;
     uint64_t rate_steps;
     int omp_threads;
     int publish_after_step;      /* a request changed the world: publish after the next step */

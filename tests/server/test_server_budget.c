@@ -1,0 +1,137 @@
+/* Server over real sockets: the particle budget (--max-particles). Requests that would need more
+ * than the budget, with values inside every parameter's range, are refused with over_budget before
+ * anything is built, and the world they named keeps stepping unchanged; emitters are bounded. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expect.h"
+#include "test_env.h"
+
+#define BUDGET 200000
+
+static test_env env;
+
+/* Sends json; CHECKs an over_budget error on field (NULL: null) whose message says part. */
+static void expect_over_budget(peer *p, const char *json, const char *field, const char *part)
+{
+    cJSON *r = peer_request(p, json, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, "over_budget", field) && jstr_has(r, "message", part), "%s: over_budget (%s) saying '%s', got %s",
+          json, field ? field : "null", part, jtext(r));
+    cJSON_Delete(r);
+}
+
+/* After refused requests world 1 has its particles, values and epoch, and steps on. */
+static void check_world_unchanged(peer *p, const cJSON *before, const char *after_what)
+{
+    peer_pump(p, 1200); /* a running world sends its state every second */
+    cJSON *after = peer_fresh_state(p, 1);
+    CHECK(after && jnum(after, "particles") == jnum(before, "particles") && jnum(after, "epoch") == jnum(before, "epoch") &&
+              cJSON_Compare(jget(after, "values"), jget(before, "values"), 1),
+          "after %s world 1 has its %g particles, epoch and values: %s", after_what, jnum(before, "particles"), jtext(after));
+    CHECK(after && jnum(after, "time") > jnum(before, "time") && cJSON_IsFalse(jget(after, "paused")),
+          "after %s world 1 steps on (time %g -> %g)", after_what, jnum(before, "time"), jnum(after, "time"));
+    cJSON_Delete(after);
+}
+
+static void check_builds_refused(peer *p)
+{
+    cJSON *before = peer_fresh_state(p, 1);
+    CHECK(before != NULL, "a state of world 1");
+    /* a client cannot raise the cap above the server's budget */
+    expect_over_budget(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"particle_spacing\":0.001,\"smoothing_radius\":0.002,"
+                          "\"max_particles\":50000000}}",
+                       "values.max_particles", "budget of 200 k particles");
+    expect_over_budget(p, "{\"type\":\"set\",\"world\":1,\"values\":{\"max_particles\":300000}}", "values.max_particles",
+                       "--max-particles");
+    /* fine spacing: 270 k fluid particles and their boundary, estimated before building */
+    expect_over_budget(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"particle_spacing\":0.004,\"smoothing_radius\":0.008}}",
+                       NULL, "would take about");
+    expect_over_budget(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"dam_break\",\"values\":{\"particle_spacing\":0.008,"
+                          "\"smoothing_radius\":0.016}}",
+                       NULL, "boundary particles");
+    check_world_unchanged(p, before, "refused resets and loads");
+    expect_over_budget(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"values\":{\"particle_spacing\":0.008,"
+                          "\"smoothing_radius\":0.016}}",
+                       NULL, "free of the server's 200 k particles");
+    cJSON *worlds = peer_request(p, "{\"type\":\"list_worlds\"}", PEER_TIMEOUT_MS);
+    CHECK(cJSON_GetArraySize(jget(worlds, "worlds")) == 1, "the refused world was never added: %s", jtext(worlds));
+    cJSON_Delete(worlds);
+    /* what fits is built: a coarser reset, then the scene's own */
+    cJSON *ack = expect_ack(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"particle_spacing\":0.03,\"smoothing_radius\":0.06}}");
+    CHECK(jnum(ack, "applied.particles") > 0 && jnum(ack, "applied.particles") < jnum(before, "particles"),
+          "a reset within the budget is built (%g particles): %s", jnum(ack, "applied.particles"), jtext(ack));
+    cJSON_Delete(ack);
+    cJSON_Delete(expect_ack(p, "{\"type\":\"reset\",\"world\":1}"));
+    cJSON_Delete(before);
+}
+
+static int no_emitters(const cJSON *state, const void *ctx)
+{
+    (void)ctx;
+    return cJSON_IsArray(jget(state, "emitters")) && cJSON_GetArraySize(jget(state, "emitters")) == 0;
+}
+
+static void check_emitters_bounded(peer *p)
+{
+    cJSON *before = peer_fresh_state(p, 1);
+    /* the domain is 0.6 x 0.5 x 0.4 m: a radius of at most 0.3 m */
+    expect_error(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],"
+                    "\"radius\":10,\"speed\":100,\"rate\":10000000}}",
+                 "bad_value", "emitter.radius");
+    expect_over_budget(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],"
+                          "\"radius\":0.05,\"speed\":1,\"rate\":10000000}}",
+                       "emitter.rate", "at most 200000");
+    int first = 0, last = 0;
+    for (int i = 0; i < 64; i++) {
+        sleep_ms(12); /* within 100 messages a second */
+        cJSON *r = expect_ack(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.3,0.4,0.2],"
+                                 "\"direction\":[0,-1,0],\"radius\":0.02,\"speed\":1,\"rate\":0}}");
+        last = (int)jnum(r, "applied.emitter.id");
+        if (!first) first = last;
+        cJSON_Delete(r);
+    }
+    expect_over_budget(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],"
+                          "\"radius\":0.02,\"speed\":1,\"rate\":0}}",
+                       NULL, "at most 64 emitters");
+    char msg[200];
+    snprintf(msg, sizeof msg, "{\"type\":\"emitter_update\",\"world\":1,\"emitter\":%d,\"changes\":{\"rate\":5000000}}", last);
+    expect_over_budget(p, msg, "changes.rate", "budget");
+    long since = p->states;
+    for (int id = first; id <= last; id++) {
+        sleep_ms(12);
+        snprintf(msg, sizeof msg, "{\"type\":\"emitter_remove\",\"world\":1,\"emitter\":%d}", id);
+        cJSON_Delete(expect_ack(p, msg));
+    }
+    /* after a flood of requests the world's states come at most 4 a second: the one showing it */
+    cJSON *after = peer_state_where(p, since, no_emitters, NULL, PEER_TIMEOUT_MS);
+    CHECK(after && jnum(after, "particles") == jnum(before, "particles"),
+          "the idle emitters are gone and emitted nothing: %s", jtext(after));
+    cJSON_Delete(after);
+    cJSON_Delete(before);
+}
+
+int main(int argc, char **argv)
+{
+    test_env_init(&env, argc, argv);
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--max-particles", "200000",
+                          NULL) != 0) {
+        CHECK(0, "the server starts");
+        return check_summary("test_server_budget");
+    }
+    peer p;
+    if (expect_hello(&p, server.port, "budget", NULL, "control") == 0) {
+        cJSON *w = peer_request(&p, "{\"type\":\"hello\",\"client\":\"budget\"}", PEER_TIMEOUT_MS);
+        CHECK(jnum(w, "limits.max_particles") == BUDGET && jnum(w, "limits.max_emitters") == 64,
+              "welcome.limits has max_particles %d and max_emitters 64: %s", BUDGET, jtext(jget(w, "limits")));
+        cJSON_Delete(w);
+        cJSON_Delete(peer_subscribe(&p, 1, ""));
+        check_builds_refused(&p);
+        check_emitters_bounded(&p);
+    }
+    peer_close(&p);
+    int status = test_server_stop(&server);
+    CHECK(status == 0, "the server exits 0 on SIGTERM (status %d)", status);
+    return check_summary("test_server_budget");
+}

@@ -1,0 +1,110 @@
+/* Budgets (core/budget.h): a scene's estimate against what building it really gives, reservations
+ * that add up, and emitters that stop where the server's budget ends. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/budget.h"
+#include "core/scene.h"
+#include "core/sources.h"
+#include "core/world.h"
+
+static int parse(fc_scene *scene, const char *name, const char *assignment)
+{
+    char path[4096], err[512];
+    if (fc_scene_resolve(name, path, sizeof path) || fc_scene_parse_file(scene, path, err, sizeof err)) return -1;
+    if (assignment && fc_param_assign(&scene->params, assignment, err, sizeof err)) return -1;
+    return 0;
+}
+
+/* The estimate, made from the shapes alone, against the built world: within 5% for the fluid and
+ * 15% for the boundary (the lattice's rounding at curved and small surfaces). */
+static void test_estimates_match_builds(void)
+{
+    static const char *const scenes[] = {"dam_break", "double_dam_break", "water_drop", "fountain", "dam_break_pbf"};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        fc_scene scene;
+        char err[512];
+        if (parse(&scene, scenes[i], NULL)) {
+            CHECK(0, "%s parses", scenes[i]);
+            continue;
+        }
+        fc_scene_estimate e;
+        fc_scene_estimate_size(&scene, &e);
+        fc_world w;
+        if (fc_scene_instantiate(&scene, &w, err, sizeof err) == 0) {
+            double fluid = (double)w.particles.count, boundary = (double)w.boundary.count;
+            printf("%-18s fluid %8.0f estimated %8.0f   boundary %8.0f estimated %8.0f\n", scenes[i], fluid, e.fluid,
+                   boundary, e.boundary);
+            CHECK(fabs(e.fluid - fluid) <= 0.05 * fluid, "%s: fluid estimate %g against %g built", scenes[i], e.fluid, fluid);
+            CHECK(fabs(e.boundary - boundary) <= 0.15 * boundary, "%s: boundary estimate %g against %g built", scenes[i],
+                  e.boundary, boundary);
+            fc_cost built = fc_world_cost(&w, fluid);
+            CHECK(fabs(built.particles - e.cost.particles) <= 0.1 * built.particles, "%s: the cost counts both", scenes[i]);
+            fc_world_free(&w);
+        } else {
+            CHECK(0, "%s builds: %s", scenes[i], err);
+        }
+        fc_scene_free(&scene);
+    }
+}
+
+static void test_reservations_add_up(void)
+{
+    fc_budget b;
+    CHECK(fc_budget_init(&b, 1000.0, 1e6) == 0, "a budget");
+    fc_cost a = {0, 0}, c = {0, 0};
+    char why[256] = "";
+    CHECK(fc_budget_try_change(&b, &a, (fc_cost){600, 1000}, why, sizeof why) == 0, "600 of 1000 particles fit");
+    CHECK(fc_budget_try_change(&b, &c, (fc_cost){600, 1000}, why, sizeof why) == -1, "600 more do not");
+    CHECK(strstr(why, "400") != NULL, "the refusal says what is free: %s", why);
+    CHECK(c.particles == 0 && b.used.particles == 600, "a refusal changes nothing");
+    CHECK(fc_budget_try_change(&b, &a, (fc_cost){900, 1000}, why, sizeof why) == 0,
+          "a world may grow into what it holds plus what is free (900 in place of its 600)");
+    CHECK(fc_budget_try_change(&b, &c, (fc_cost){0, 2e6}, why, sizeof why) == -1, "memory is a limit too");
+    fc_budget_set(&b, &a, (fc_cost){0, 0});
+    CHECK(b.used.particles == 0 && b.used.bytes == 0, "releasing gives everything back");
+    fc_budget_free(&b);
+}
+
+/* A fountain in a world whose budget leaves room for 3,000 more particles: it emits until the
+ * budget is used, then waits; the world never holds more than its budget. */
+static void test_emitters_stop_at_the_budget(void)
+{
+    fc_scene scene;
+    char err[512];
+    if (parse(&scene, "fountain", "max_particles=2000000")) {
+        CHECK(0, "fountain parses");
+        return;
+    }
+    fc_world w;
+    if (fc_scene_instantiate(&scene, &w, err, sizeof err)) {
+        CHECK(0, "fountain builds: %s", err);
+        return;
+    }
+    w.sink_count = 0; /* no drain: the fountain only grows */
+    fc_budget b;
+    fc_cost start = fc_world_cost(&w, (double)w.particles.count);
+    fc_budget_init(&b, start.particles + 3000.0, 1e12);
+    w.budget = &b;
+    CHECK(fc_budget_try_change(&b, &w.budget_held, start, NULL, 0) == 0, "the world's own particles fit");
+    for (int step = 0; step < 6000; step++) fc_emitters_step(&w, w.params.time_step * 4.0);
+    double total = (double)(w.particles.count + w.boundary.count);
+    CHECK(w.particles.count > (size_t)(start.particles - w.boundary.count) + 2000, "the fountain emitted (%zu particles)",
+          w.particles.count);
+    CHECK(total <= b.limit.particles, "it stopped within the budget: %g of %g particles", total, b.limit.particles);
+    CHECK(b.used.particles <= b.limit.particles && b.used.particles >= total, "the reservation covers them (%g)",
+          b.used.particles);
+    fc_world_free(&w);
+    CHECK(b.used.particles == 0, "freeing the world releases its reservation");
+    fc_budget_free(&b);
+    fc_scene_free(&scene);
+}
+
+int main(void)
+{
+    test_reservations_add_up();
+    test_estimates_match_builds();
+    test_emitters_stop_at_the_budget();
+    return check_summary("test_budget");
+}
