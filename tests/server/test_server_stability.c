@@ -1,0 +1,138 @@
+/* Server over real sockets: blow-ups caught and rewound. Each configuration that blows up (values
+ * inside every parameter's range) is caught within 2 s of simulated time: the world pauses, its
+ * subscribers get an `unstable` event naming the check and the likely cause, the state carries it,
+ * and `rewind` brings back a state that runs stably. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+#include "metrics_text.h"
+#include "test_env.h"
+
+static test_env env;
+
+/* The dam break at 4 cm (8 times fewer particles than shipped): the same flow, fast to step. */
+#define COARSE "\"particle_spacing\":0.04,\"smoothing_radius\":0.08,\"particle_radius\":0.02"
+
+/* A new world of the coarse dam break, stepping as fast as it can; its id, 0 on failure. */
+static int create_coarse_world(peer *p)
+{
+    cJSON *ack = expect_ack(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"realtime\":false,\"values\":{" COARSE "}}");
+    int id = (int)jnum(ack, "applied.world");
+    cJSON_Delete(ack);
+    return id > 0 ? id : 0;
+}
+
+static int state_is_paused_and_unstable(const cJSON *state, const void *ctx)
+{
+    (void)ctx;
+    return cJSON_IsTrue(jget(state, "paused")) && cJSON_IsObject(jget(state, "unstable"));
+}
+
+/* Sets values that blow the world up, and checks what follows: caught, reported, rewound. */
+static void check_blow_up(peer *p, const char *what, const char *values, const char *cause_names)
+{
+    int world = create_coarse_world(p);
+    if (!world) return;
+    char msg[600];
+    cJSON_Delete(peer_subscribe(p, (uint32_t)world, ""));
+    cJSON *before = peer_fresh_state(p, (uint32_t)world);
+    snprintf(msg, sizeof msg, "{\"type\":\"set\",\"world\":%d,\"values\":%s}", world, values);
+    cJSON_Delete(expect_ack(p, msg));
+    cJSON *event = peer_wait_type(p, "unstable", 60000);
+    CHECK(event && jnum(event, "world") == world, "%s: an unstable event for world %d: %s", what, world, jtext(event));
+    CHECK(jstr(event, "check") && *jstr(event, "check") && jstr(event, "message") && *jstr(event, "message"),
+          "%s: it names the check that fired and what it saw: %s", what, jtext(event));
+    CHECK(jstr_has(event, "cause", cause_names), "%s: the likely cause names %s: %s", what, cause_names,
+          jstr(event, "cause"));
+    CHECK(jnum(event, "time") - jnum(before, "time") <= 2.0, "%s: caught within 2 s of simulated time (%g s after %g s)",
+          what, jnum(event, "time"), jnum(before, "time"));
+    CHECK(cJSON_IsNumber(jget(event, "rewind_to")) && jnum(event, "rewind_to") <= jnum(event, "time"),
+          "%s: it says where rewind goes: %s", what, jtext(event));
+    cJSON *state = peer_state_where(p, 0, state_is_paused_and_unstable, NULL, PEER_TIMEOUT_MS);
+    CHECK(state != NULL, "%s: the world is paused and its state carries the event", what);
+    cJSON_Delete(state);
+
+    snprintf(msg, sizeof msg, "{\"type\":\"rewind\",\"world\":%d}", world);
+    cJSON *ack = expect_ack(p, msg);
+    CHECK(fabs(jnum(ack, "applied.time") - jnum(event, "rewind_to")) < 1e-9 && jnum(ack, "applied.back") > 0,
+          "%s: rewind goes back to %g s: %s", what, jnum(event, "rewind_to"), jtext(ack));
+    cJSON_Delete(ack);
+    cJSON *rewound = peer_fresh_state(p, (uint32_t)world);
+    CHECK(rewound && cJSON_IsNull(jget(rewound, "unstable")) && cJSON_Compare(jget(rewound, "values"), jget(before, "values"), 1),
+          "%s: the rewound world is stable with the values it had before: %s", what, jtext(rewound));
+    snprintf(msg, sizeof msg, "{\"type\":\"resume\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+    cJSON *late = peer_wait_type(p, "unstable", 2500);
+    CHECK(late == NULL, "%s: after rewind and resume no new unstable event in 2.5 s: %s", what, jtext(late));
+    cJSON_Delete(late);
+    cJSON *after = peer_fresh_state(p, (uint32_t)world);
+    CHECK(after && jnum(after, "time") > jnum(rewound, "time") + 0.05 && cJSON_IsFalse(jget(after, "paused")) &&
+              cJSON_IsNull(jget(after, "unstable")),
+          "%s: it runs on stably (time %g -> %g): %s", what, jnum(rewound, "time"), jnum(after, "time"), jtext(after));
+    cJSON_Delete(after);
+    cJSON_Delete(rewound);
+    cJSON_Delete(event);
+    cJSON_Delete(before);
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+}
+
+/* rewind by seconds, and the errors of rewind. */
+static void check_rewind_requests(peer *p)
+{
+    int world = create_coarse_world(p);
+    if (!world) return;
+    char msg[200];
+    cJSON_Delete(peer_subscribe(p, (uint32_t)world, ""));
+    for (int64_t deadline = ws_now_ms() + 60000; ws_now_ms() < deadline;) { /* past 2.2 s of simulated time */
+        cJSON *s = peer_fresh_state(p, (uint32_t)world);
+        double t = jnum(s, "time");
+        cJSON_Delete(s);
+        if (t > 2.2) break;
+        peer_pump(p, 300);
+    }
+    snprintf(msg, sizeof msg, "{\"type\":\"pause\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+    cJSON *paused = peer_fresh_state(p, (uint32_t)world);
+    snprintf(msg, sizeof msg, "{\"type\":\"rewind\",\"world\":%d,\"seconds\":1}", world);
+    cJSON *ack = expect_ack(p, msg);
+    double t = jnum(paused, "time"), to = jnum(ack, "applied.time");
+    CHECK(to <= t - 1.0 && to >= t - 3.0 && fabs(to - floor(to + 0.5)) < 0.01 && jnum(ack, "applied.back") >= 1.0,
+          "rewind 1 s from t = %g goes to the newest checkpoint at least 1 s back (a whole second): %s", t, jtext(ack));
+    cJSON_Delete(ack);
+    cJSON_Delete(paused);
+    snprintf(msg, sizeof msg, "{\"type\":\"rewind\",\"world\":%d,\"seconds\":-1}", world);
+    expect_error(p, msg, "bad_value", "seconds");
+    expect_error(p, "{\"type\":\"rewind\",\"world\":999}", "unknown_world", "world");
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+}
+
+int main(int argc, char **argv)
+{
+    test_env_init(&env, argc, argv);
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--threads", "1", NULL) !=
+        0) {
+        CHECK(0, "the server starts");
+        return check_summary("test_server_stability");
+    }
+    peer p;
+    if (expect_hello(&p, server.port, "stability", NULL, "control") == 0) {
+        check_blow_up(&p, "time_step 0.02 with viscosity 0", "{\"time_step\":0.02,\"viscosity\":0}", "time_step");
+        check_blow_up(&p, "speed_of_sound at its maximum", "{\"speed_of_sound\":1000}", "speed_of_sound");
+        check_blow_up(&p, "stiffness at its maximum", "{\"equation_of_state\":\"linear\",\"stiffness\":1000000}", "stiffness");
+        check_blow_up(&p, "gravity 100", "{\"gravity_y\":100}", "gravity");
+        check_rewind_requests(&p);
+        char *metrics = metrics_fetch(server.port);
+        CHECK(metric_or(metrics, "fluidcast_worlds_unstable_total", 0) == 4, "/metrics counts the 4 blow-ups");
+        free(metrics);
+    }
+    peer_close(&p);
+    int status = test_server_stop(&server);
+    CHECK(status == 0, "the server exits 0 on SIGTERM (status %d)", status);
+    return check_summary("test_server_stability");
+}
