@@ -19,8 +19,8 @@
 #include "host/world_json.h"
 #include "net/net.h"
 
-#define SHUTDOWN_GRACE_S 2.0   /* clients get this long to receive bye before the server exits */
-#define WORLD_STOP_GRACE_S 0.5 /* after that, world threads still in a step are left behind */
+#define SHUTDOWN_GRACE_S 2.0   /* clients get this long to receive bye, and worlds to end their step,
+                                  before the server exits (leaving worlds still in a step behind) */
 #define TICK_US (250 * 1000)   /* housekeeping: stats, tier changes, shutdown */
 
 /* The WebSocket protocol first: it also takes upgrades that name no subprotocol. */
@@ -419,7 +419,7 @@ int fc_server_run(const fc_server_options *options)
     lws_cancel_service(s->context); /* deliver what the world posted before the loop ran */
     while (!s->done && lws_service(s->context, 0) >= 0) {}
     fc_mailbox_set_wake(&s->mailbox, NULL, NULL);
-    int abandoned = shut_down(s, s->shutdown_deadline + WORLD_STOP_GRACE_S);
+    int abandoned = shut_down(s, s->shutdown_deadline); /* the worlds were asked to stop with the signal */
     lws_context_destroy(s->context);
     if (watching) {
         pthread_kill(watcher, SIGUSR1);

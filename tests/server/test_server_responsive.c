@@ -1,0 +1,162 @@
+/* Server over real sockets: the network thread never waits for a world. A world in a 20 s step
+ * (FLUIDCAST_TEST_STEP_DELAY stands it in) is closed within a second while another world's frames
+ * keep arriving; SIGTERM in such a step exits within 3 s; a controller's storm of 1000 emitter
+ * requests leaves the world's step rate within 20% and drops no client. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+#include "metrics_text.h"
+#include "test_env.h"
+
+static test_env env;
+
+#define SLOW_SCENE "water_drop" /* its worlds step for 20 s each */
+
+/* A world of the slow scene whose step has begun; its id, 0 on failure. */
+static int start_slow_world(peer *controller)
+{
+    cJSON *ack = expect_ack(controller, "{\"type\":\"create_world\",\"scene\":\"" SLOW_SCENE "\",\"values\":"
+                                        "{\"particle_spacing\":0.04,\"smoothing_radius\":0.08}}");
+    int id = (int)jnum(ack, "applied.world");
+    cJSON_Delete(ack);
+    peer_pump(controller, 1500); /* it loaded, and sleeps in its first step */
+    return id > 0 ? id : 0;
+}
+
+/* Frames of world 1 the watcher decodes within ms. */
+static long frames_within(peer *watcher, int ms)
+{
+    long before = watcher->follow.frames;
+    peer_pump(watcher, ms);
+    return watcher->follow.frames - before;
+}
+
+static void check_close_mid_step(server_process *server, peer *controller, peer *watcher)
+{
+    int slow = start_slow_world(controller);
+    if (!slow) return;
+    char msg[120];
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", slow);
+    int64_t t0 = ws_now_ms();
+    cJSON *ack = expect_ack(controller, msg);
+    int64_t took = ws_now_ms() - t0;
+    CHECK(jnum(ack, "applied.world") == slow && took <= 1000, "close_world of a world in a 20 s step is acked in %lld ms",
+          (long long)took);
+    cJSON_Delete(ack);
+    long frames = frames_within(watcher, 3000);
+    printf("close_world mid-step: acked in %lld ms; world 1 sent %ld frames in the next 3 s\n", (long long)took, frames);
+    CHECK(frames >= 20 && watcher->follow.corrupt == 0, "world 1's frames keep arriving meanwhile (%ld in 3 s)", frames);
+    http_response r;
+    t0 = ws_now_ms();
+    int answered = http_get(server->port, "/healthz", 2000, &r) == 0 && r.status == 200;
+    CHECK(answered && ws_now_ms() - t0 < 1000, "/healthz answers at once (%lld ms)", (long long)(ws_now_ms() - t0));
+    if (answered) http_response_free(&r);
+    cJSON *worlds = peer_request(controller, "{\"type\":\"list_worlds\"}", PEER_TIMEOUT_MS);
+    CHECK(cJSON_GetArraySize(jget(worlds, "worlds")) == 1, "the closed world is gone from the list: %s", jtext(worlds));
+    cJSON_Delete(worlds);
+}
+
+static void check_sigterm_mid_step(server_process *server, peer *controller, peer *watcher)
+{
+    if (!start_slow_world(controller)) return;
+    int64_t t0 = ws_now_ms();
+    int status = server_stop(server, SIGTERM, 10000);
+    int64_t took = ws_now_ms() - t0;
+    printf("SIGTERM mid-step: exit %d after %lld ms\n", status, (long long)took);
+    CHECK(status == 0 && took <= 3000, "SIGTERM during a 20 s step: exit %d within 3 s (%lld ms)", status, (long long)took);
+    cJSON *bye = peer_wait_type(watcher, "bye", 2000);
+    CHECK(bye != NULL, "the watcher got bye");
+    cJSON_Delete(bye);
+}
+
+/* The watcher's steps/s of world 1 averaged over the stats messages of ms milliseconds. */
+static double steps_per_second(peer *watcher, int ms)
+{
+    double sum = 0;
+    int n = 0;
+    for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+        cJSON *m = peer_next_text(watcher, (int)(end - ws_now_ms() > 0 ? end - ws_now_ms() : 1));
+        if (jtype_is(m, "stats") && jnum(m, "world") == 1 && jnum(m, "steps_per_s") > 0) sum += jnum(m, "steps_per_s"), n++;
+        cJSON_Delete(m);
+    }
+    return n ? sum / n : 0.0;
+}
+
+/* 50 emitters and 950 updates of them, at the rate limit, from one controller; a watcher follows. */
+static void check_request_storm(void)
+{
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--fast", "--threads", "1",
+                          NULL) != 0) {
+        CHECK(0, "the storm's server starts");
+        return;
+    }
+    peer controller, watcher;
+    if (expect_hello(&controller, server.port, "storm", NULL, "control") == 0 &&
+        expect_subscriber(&watcher, server.port, "storm-watcher", "\"max_fps\":30") == 0) {
+        double before = steps_per_second(&watcher, 3000);
+        int acks = 0, ids[50] = {0};
+        double during = 0;
+        for (int i = 0; i < 1000; i++) {
+            char msg[300];
+            if (i < 50)
+                snprintf(msg, sizeof msg, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.3,0.45,%g],"
+                                          "\"direction\":[0,-1,0],\"radius\":0.02,\"speed\":1,\"rate\":0}}", 0.05 + 0.006 * i);
+            else
+                snprintf(msg, sizeof msg, "{\"type\":\"emitter_update\",\"world\":1,\"emitter\":%d,\"changes\":{\"speed\":%g}}",
+                         ids[i % 50], 1.0 + (i % 7) * 0.25);
+            cJSON *r = peer_request(&controller, msg, PEER_TIMEOUT_MS);
+            if (jtype_is(r, "ack")) acks++;
+            if (i < 50) ids[i] = (int)jnum(r, "applied.emitter.id");
+            cJSON_Delete(r);
+            if (i == 700) during = steps_per_second(&watcher, 1); /* drains the watcher's messages */
+            sleep_ms(11); /* within 100 messages a second */
+            if (i % 50 == 0) peer_pump(&watcher, 0);
+        }
+        during = steps_per_second(&watcher, 3000);
+        printf("request storm: %d acks; %.0f steps/s before, %.0f during\n", acks, before, during);
+        CHECK(acks == 1000, "all 1000 requests were acked (%d)", acks);
+        CHECK(before > 0 && during >= 0.8 * before, "the step rate stays within 20%%: %.0f steps/s before, %.0f during",
+              before, during);
+        CHECK(ws_is_open(controller.ws) && ws_is_open(watcher.ws), "neither client was dropped");
+        cJSON *s = peer_fresh_state(&watcher, 1);
+        CHECK(cJSON_GetArraySize(jget(s, "emitters")) == 50, "the state lists the 50 emitters");
+        cJSON_Delete(s);
+        char *metrics = metrics_fetch(server.port);
+        CHECK(metric_or(metrics, "fluidcast_clients_dropped_total", -1) == 0, "/metrics: no client dropped");
+        free(metrics);
+    }
+    peer_close(&controller);
+    peer_close(&watcher);
+    CHECK(test_server_stop(&server) == 0, "the storm's server exits 0");
+}
+
+int main(int argc, char **argv)
+{
+    test_env_init(&env, argc, argv);
+    setenv("FLUIDCAST_TEST_STEP_DELAY", SLOW_SCENE ":20", 1);
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--threads", "1", NULL) !=
+        0) {
+        CHECK(0, "the server starts");
+        return check_summary("test_server_responsive");
+    }
+    peer controller, watcher;
+    if (expect_hello(&controller, server.port, "controller", NULL, "control") == 0 &&
+        expect_subscriber(&watcher, server.port, "watcher", "") == 0) {
+        check_close_mid_step(&server, &controller, &watcher);
+        check_sigterm_mid_step(&server, &controller, &watcher);
+    } else {
+        test_server_stop(&server);
+    }
+    peer_close(&controller);
+    peer_close(&watcher);
+    unsetenv("FLUIDCAST_TEST_STEP_DELAY");
+    check_request_storm();
+    return check_summary("test_server_responsive");
+}
