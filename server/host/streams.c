@@ -101,7 +101,7 @@ uint32_t fc_streams_attributes_wanted(fc_streams *s)
 /* The configuration the stream needs now: the world's epoch and bounds, at least the attributes
  * its subscribers want. */
 static fc_stream_config wanted_config(const fc_stream *st, unsigned bits, unsigned tier, uint32_t attributes,
-                                      const fc_stream_source *src)
+                                      const fc_stream_source *src, const fc_snapshot *snap)
 {
     fc_stream_config c;
     memset(&c, 0, sizeof c);
@@ -113,6 +113,9 @@ static fc_stream_config wanted_config(const fc_stream *st, unsigned bits, unsign
     memcpy(c.hi, src->hi, sizeof c.hi);
     /* keep carrying what the stream carries: dropping an attribute would restart the chain */
     c.attributes = attributes | (st->encoder && st->config.epoch == src->epoch ? st->config.attributes : 0);
+    /* a subscriber that asked for an attribute after the snapshot was taken gets it next time */
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        if (snap->count && !snap->attribute[a]) c.attributes &= ~(1u << a);
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (c.attributes & (1u << a)) c.attr_lo[a] = src->attr_lo[a], c.attr_hi[a] = src->attr_hi[a];
     return c;
@@ -180,7 +183,7 @@ int fc_streams_publish(fc_streams *s, const fc_snapshot *snap, const fc_stream_s
         }
         int due = !st->has_state || key_wanted || snap->sequence - st->last_sequence >= tier;
         if (!due) continue;
-        fc_stream_config config = wanted_config(st, bits, tier, demand.attributes, src);
+        fc_stream_config config = wanted_config(st, bits, tier, demand.attributes, src, snap);
         fc_blob *frame, *key;
         if (encode_stream(st, &config, key_wanted, snap, &s->scratch, &frame, &key, err, errlen)) {
             fc_blob_unref(frame);
