@@ -17,6 +17,7 @@
 #include "core/params_json.h"
 #include "core/scene.h"
 #include "core/solver.h"
+#include "host/world_build.h"
 #include "host/world_json.h"
 
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
@@ -342,65 +343,6 @@ static int step_frames(fc_world_host *h, int frames)
 
 /* ---- loading scenes ------------------------------------------------------------------------ */
 
-/* Reserves what the scene will take in place of *held (the world it replaces, 0 for a new one);
- * over_budget, with the estimate and what is free, when it does not fit. */
-static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_message_error *err)
-{
-    if (!b) return 0;
-    fc_scene_estimate e;
-    fc_scene_estimate_size(scene, &e);
-    char why[256], fluid[32], boundary[32], bytes[32];
-    if (fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0) return 0;
-    fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
-                         "the scene '%s' would take about %s fluid and %s boundary particles and %s; %s "
-                         "(--max-particles); use a larger particle_spacing or a smaller scene",
-                         scene->name, fc_format_count(e.fluid, fluid, sizeof fluid),
-                         fc_format_count(e.boundary, boundary, sizeof boundary), fc_format_bytes(e.cost.bytes, bytes, sizeof bytes),
-                         why);
-    return -1;
-}
-
-/* Builds a world from a scene file with values on top and, if given, another solver. With a
- * budget, the reservation of the world it replaces (*held, 0 for a new world) moves to the new
- * world, which is estimated first and refused with over_budget before anything is built; on
- * failure *held is as it was. */
-static int build_world(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
-                       fc_cost *held, fc_world *out, fc_message_error *err)
-{
-    char msg[1024];
-    fc_scene scene;
-    if (fc_scene_parse_file(&scene, path, msg, sizeof msg)) {
-        fc_message_error_set(err, FC_ERR_BAD_VALUE, "scene", "%s", msg);
-        return -1;
-    }
-    int failed = values && fc_param_values_apply(&scene.params, values, 1, err);
-    if (!failed && solver && solver[0]) {
-        if (!fc_solver_find(solver)) {
-            fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "no solver is named '%s'", solver);
-            failed = 1;
-        } else {
-            snprintf(scene.solver, sizeof scene.solver, "%s", solver);
-        }
-    }
-    const fc_cost before = *held;
-    fc_cost reserved = before;
-    failed = failed || fc_check_max_particles(budget, values, err) || reserve_scene(budget, &scene, &reserved, err);
-    int built = failed ? -1 : fc_scene_instantiate(&scene, out, msg, sizeof msg);
-    if (!failed && built == FC_BUILD_OUT_OF_MEMORY) {
-        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s", msg);
-    } else if (!failed && built) {
-        fc_message_error_set(err, FC_ERR_BAD_VALUE, values && values->count ? "values" : "scene", "%s", msg);
-    } else if (!failed && budget) { /* the reservation now belongs to the new world, at its real size */
-        out->budget = budget;
-        out->budget_held = reserved;
-        fc_budget_set(budget, &out->budget_held, fc_world_cost(out, (double)out->particles.count));
-        *held = (fc_cost){0.0, 0.0};
-    }
-    if (!failed && built && budget) fc_budget_set(budget, &reserved, before); /* the old world keeps its own */
-    fc_scene_free(&scene);
-    return failed || built ? -1 : 0;
-}
-
 /* Swaps in a freshly built world: a new epoch, clocks restarted, paused state kept. */
 static void adopt_world(fc_world_host *h, fc_world *fresh)
 {
@@ -435,7 +377,7 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         return -1;
     }
     fc_world fresh;
-    if (build_world(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held, &fresh,
+    if (fc_world_build(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held, &fresh,
                     err))
         return -1;
     adopt_world(h, &fresh);
@@ -551,7 +493,7 @@ static int load_initial_world(fc_world_host *h)
     snprintf(err.id, sizeof err.id, "%s", h->create_id);
     snprintf(err.request, sizeof err.request, "create_world");
     fc_cost none = {0.0, 0.0};
-    if (build_world(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
+    if (fc_world_build(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
         return -1;
     }

@@ -13,7 +13,7 @@ STEPS, EVERY = 2000, 50
 FRONT_TIME = 0.2        # s: look at the first frame at or after this time ...
 MIN_ADVANCE = 0.1       # m: ... whose front must have moved at least this far
 DOMAIN_SLACK = 1e-4     # m: float rounding at the walls
-STATS_KEYS = {"step", "time", "dt", "wall_ms", "particles", "max_speed", "mean_density_error",
+STATS_KEYS = {"step", "time", "dt", "wall_ms", "particles", "max_speed", "rms_speed", "mean_density_error",
               "max_density_error", "mean_neighbours"}
 
 

@@ -110,6 +110,10 @@ export class App {
     });
     session.on('state', (state) => this.applyState(state));
     session.on('error', (error) => this.toast.show(error));
+    session.on('unstable', (u) => this.toast.show({
+      code: 'unstable', field: null,
+      message: `The world blew up and paused (${u.check}): ${u.cause}. Rewind or reset it.`,
+    }));
     session.on('bye', (bye) => this.toast.show({ code: 'bye', field: null, message: bye.message || 'the server is shutting down' }));
     setInterval(() => this.updateOverlay(), OVERLAY_INTERVAL_MS);
   }

@@ -88,6 +88,16 @@ describe('Session', () => {
     expect(session.state.paused).toBe(true);
   });
 
+  it('reports the unstable event of the subscribed world only', () => {
+    const { socket, session } = connected();
+    const seen = [];
+    session.on('unstable', (u) => seen.push(u.check));
+    socket.receive(WELCOME);
+    socket.receive({ type: 'unstable', id: null, world: 2, check: 'speed', message: '', cause: '', time: 1, rewind_to: 0 });
+    socket.receive({ type: 'unstable', id: null, world: 1, check: 'mach', message: '', cause: '', time: 1, rewind_to: 0 });
+    expect(seen).toEqual(['mach']);
+  });
+
   it('after a reconnect says hello again and re-subscribes to the same world with the same options', () => {
     const { socket, session, receiver } = connected({ token: 't' });
     socket.receive(WELCOME);

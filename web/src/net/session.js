@@ -6,7 +6,8 @@ const KEY_REQUEST_RETRY_MS = 1000;
 
 /**
  * Events: 'connection' (state), 'welcome', 'worlds', 'state', 'stats', 'ack' (message),
- * 'error' ({code, field, message, request}), 'subscribed' (world), 'bye' (message).
+ * 'error' ({code, field, message, request}), 'subscribed' (world), 'bye' (message),
+ * 'unstable' (the subscribed world blew up and paused itself: {check, message, cause, rewind_to}).
  * Frames go through `receiver` (a FrameReceiver), whose need_key / corrupt reports come back
  * here through needKey() / corruptFrame().
  */
@@ -100,6 +101,7 @@ export class Session extends Emitter {
           this.emit('stats', message);
         }
         return undefined;
+      case 'unstable': return message.world === this.world ? this.emit('unstable', message) : undefined;
       case 'bye': return this.emit('bye', message);
       default: return undefined;
     }
