@@ -88,7 +88,6 @@ typedef struct fc_session {
     unsigned reply_head, reply_count;
     unsigned waiting_count;     /* slots still waiting for a world's reply */
     int rx_paused;              /* lws_rx_flow_control stopped reading: worlds owe many replies */
-    const char *drop_reason;    /* close the connection with 1008 and this reason */
     fc_outgoing_frame out;
     int out_sub;                /* subscription whose frame is being written */
     unsigned char *chunk;       /* LWS_PRE + FC_FRAGMENT_BYTES */

@@ -23,14 +23,12 @@ static fc_reply_slot *slot_at(fc_session *c, unsigned i)
     return &c->replies[(c->reply_head + i) % FC_SESSION_MAX_REPLIES];
 }
 
-/* Closes the connection with 1008 and the reason at the next writable callback, or within a few
- * seconds if the client reads nothing any more. */
+/* Closes the connection with 1008 and the reason (fc_session_end), counted in /metrics. */
 static void drop_client(fc_session *c, const char *reason)
 {
-    if (c->drop_reason) return;
-    c->drop_reason = reason;
-    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 3);
-    lws_callback_on_writable(c->wsi);
+    if (c->end_code || c->closing) return;
+    c->server->metrics.clients_dropped++;
+    fc_session_end(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, reason, NULL);
 }
 
 /* Reading the client stops while worlds owe it many replies, and resumes when they answered. */
@@ -402,12 +400,6 @@ void fc_session_end(fc_session *c, int code, const char *reason, const char *bye
 
 static int writable(fc_session *c)
 {
-    if (c->drop_reason) {
-        c->server->metrics.clients_dropped++;
-        lws_close_reason(c->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)c->drop_reason,
-                         strlen(c->drop_reason));
-        return -1;
-    }
     if (c->end_code && !c->bye_reason) return end_now(c);
     if (c->out.frame) return continue_frame(c);
     /* Replies go before states: taking the world's posts first sends an ack before the state

@@ -61,6 +61,61 @@ static void check_close_mid_step(server_process *server, peer *controller, peer 
     cJSON_Delete(worlds);
 }
 
+/* Requests a world owes replies to pause the reading of their client instead of cutting it off:
+ * with 48 owed by a world in a long step, even list_worlds waits; when the world is closed, the
+ * client is read again and answered. */
+static void check_owed_replies_pause_reading(peer *controller, peer *other)
+{
+    int slow = start_slow_world(controller);
+    if (!slow) return;
+    char msg[160];
+    for (int i = 0; i < 60; i++) {
+        snprintf(msg, sizeof msg, "{\"type\":\"set\",\"world\":%d,\"values\":{\"viscosity\":%g}}", slow, 1.0 + 0.01 * i);
+        peer_send(controller, msg);
+        sleep_ms(12); /* within 100 messages a second */
+    }
+    cJSON *early = peer_request(controller, "{\"type\":\"list_worlds\"}", 1500);
+    CHECK(early == NULL && ws_is_open(controller->ws),
+          "with 48 replies owed by a world in its step, the controller is not read (no worlds within 1.5 s) and not "
+          "dropped: %s", jtext(early));
+    cJSON_Delete(early);
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", slow);
+    cJSON_Delete(expect_ack(other, msg));
+    cJSON *worlds = peer_wait_type(controller, "worlds", PEER_TIMEOUT_MS);
+    for (int i = 0; worlds && jget(worlds, "id") && cJSON_IsNull(jget(worlds, "id")) && i < 10; i++) { /* unsolicited */
+        cJSON_Delete(worlds);
+        worlds = peer_wait_type(controller, "worlds", PEER_TIMEOUT_MS);
+    }
+    CHECK(worlds != NULL && ws_is_open(controller->ws), "once the world is closed the controller is read and answered: %s",
+          jtext(worlds));
+    cJSON_Delete(worlds);
+}
+
+/* A client that sends requests and reads nothing is closed with 1008 once 192 replies wait. */
+static void check_unread_replies_drop(server_process *server)
+{
+    ws_options small = {.port = server->port, .timeout_ms = PEER_TIMEOUT_MS, .rcvbuf = 2048};
+    peer p;
+    if (peer_open(&p, &small, "deaf") != 0) {
+        CHECK(0, "the deaf client connects");
+        return;
+    }
+    cJSON_Delete(peer_hello(&p, NULL));
+    for (int i = 0; i < 400 && ws_is_open(p.ws); i++) {
+        if (peer_send(&p, "{\"type\":\"hello\",\"client\":\"deaf\"}") != 0) break; /* ~20 kB welcomes */
+        sleep_ms(11);
+    }
+    int64_t deadline = ws_now_ms() + 15000;
+    while (ws_is_open(p.ws) && ws_now_ms() < deadline) peer_pump(&p, 200);
+    CHECK(ws_close_code(p.ws) == 1008 && strstr(ws_close_reason(p.ws), "not read") != NULL,
+          "the client that read nothing was closed with 1008 'replies not read' (%d '%s')", ws_close_code(p.ws),
+          ws_close_reason(p.ws));
+    char *metrics = metrics_fetch(server->port);
+    CHECK(metric_or(metrics, "fluidcast_clients_dropped_total", 0) == 1, "/metrics counts it");
+    free(metrics);
+    peer_close(&p);
+}
+
 static void check_sigterm_mid_step(server_process *server, peer *controller, peer *watcher)
 {
     if (!start_slow_world(controller)) return;
@@ -150,6 +205,8 @@ int main(int argc, char **argv)
     if (expect_hello(&controller, server.port, "controller", NULL, "control") == 0 &&
         expect_subscriber(&watcher, server.port, "watcher", "") == 0) {
         check_close_mid_step(&server, &controller, &watcher);
+        check_owed_replies_pause_reading(&controller, &watcher);
+        check_unread_replies_drop(&server);
         check_sigterm_mid_step(&server, &controller, &watcher);
     } else {
         test_server_stop(&server);
