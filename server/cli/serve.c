@@ -126,7 +126,8 @@ static double memory_budget_bytes(void)
 }
 
 /* Particles that `threads` threads step in about STEP_TARGET_S: PBF with 4 iterations, the slower
- * solver, takes about 1.25 us per particle and thread (bench/RESULTS.md, "PBF"). */
+ * solver, takes about 1 us per particle and thread (bench/RESULTS.md, "PBF": 47 ms for 100k with
+ * 2 threads), 1.25 with its boundary and a margin ("Budgets"). */
 #define STEP_TARGET_S 2.0
 #define SECONDS_PER_PARTICLE_STEP 1.25e-6
 static long default_particle_budget(int threads, double memory_bytes)

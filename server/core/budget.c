@@ -9,10 +9,10 @@
 
 #define PI 3.14159265358979323846
 
-/* Measured on the dam break (bench/RESULTS.md, "Budgets"): SPH takes about 100 bytes per fluid
- * particle, PBF about 160 plus 8 bytes per neighbour (its fluid and boundary lists); boundary
- * samples about 50. Each checkpoint (world_host.c) keeps 36 bytes per particle, three of them. */
-enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 8, BYTES_PER_BOUNDARY = 64 };
+/* Measured on the dam break (bench/RESULTS.md, "Budgets"): SPH takes about 70 bytes per fluid
+ * particle, PBF about 460 at 34 neighbours (its neighbour lists grow with them), boundary samples
+ * about 50; each of the three checkpoints (host/history.h) keeps 36 bytes per particle. */
+enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
 
 double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
 {
