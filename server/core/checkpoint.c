@@ -40,7 +40,7 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
         return -1;
     fc_particles_copy(&w->particles, &c->particles); /* cannot fail: reserved above */
     w->emitter_count = c->emitter_count;
-    memcpy(w->colliders, c->colliders, c->collider_count * sizeof *c->colliders);
+    if (c->collider_count) memcpy(w->colliders, c->colliders, c->collider_count * sizeof *c->colliders);
     w->params = c->params;
     w->time = c->time;
     w->step_count = c->step_count;

@@ -17,6 +17,8 @@ enum {
                                             dropped (it does not read) */
     FC_SESSION_PAUSE_AT = 48,            /* requests waiting in worlds: stop reading the client ... */
     FC_SESSION_RESUME_AT = 16,           /* ... until no more than this many wait */
+    FC_SESSION_MAX_STALLED = 8,          /* requests held while their world's queue is full (reading
+                                            stops at the first; a few may be in flight) */
     FC_FRAGMENT_BYTES = 16384,           /* WebSocket fragment of a particle frame */
     FC_FRAGMENTS_PER_WRITABLE = 16       /* at most this many fragments per writable callback */
 };
@@ -55,6 +57,12 @@ typedef struct fc_subscription {
     double next_stats;
 } fc_subscription;
 
+/* A request whose world's queue was full: posted, in order, when there is room. */
+typedef struct fc_stalled_request {
+    fc_command *cmd;
+    fc_world_host *host;
+} fc_stalled_request;
+
 /* A reply waiting to be sent; a world's reply fills the slot reserved when its request came,
  * so that replies leave in request order. */
 typedef struct fc_reply_slot {
@@ -87,7 +95,10 @@ typedef struct fc_session {
     fc_reply_slot replies[FC_SESSION_MAX_REPLIES];
     unsigned reply_head, reply_count;
     unsigned waiting_count;     /* slots still waiting for a world's reply */
-    int rx_paused;              /* lws_rx_flow_control stopped reading: worlds owe many replies */
+    int rx_paused;              /* lws_rx_flow_control stopped reading: worlds owe many replies,
+                                   or a request waits for room in its world's queue */
+    fc_stalled_request stalled[FC_SESSION_MAX_STALLED]; /* requests whose world's queue was full, */
+    int stalled_count;                                  /* in order, their reply slots reserved */
     fc_outgoing_frame out;
     int out_sub;                /* subscription whose frame is being written */
     unsigned char *chunk;       /* LWS_PRE + FC_FRAGMENT_BYTES */
@@ -162,6 +173,11 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
 int fc_session_queue(fc_session *c, fc_blob *text);
 /* Reserves the reply slot of a request that host will answer; -1 as fc_session_queue. */
 int fc_session_expect(fc_session *c, fc_world_host *host);
+/* The world's queue is full: cmd (taken) waits here with its reply slot reserved, and the client
+ * is not read until the world takes it (fc_session_retry_stalled, on every wake of the network
+ * thread). 0, or -1 when the session holds its maximum already (cmd not taken). */
+int fc_session_stall(fc_session *c, fc_world_host *host, fc_command *cmd);
+void fc_session_retry_stalled(fc_session *c);
 /* Fills the first slot waiting for host with text (takes ownership). */
 void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text);
 fc_session *fc_session_find(fc_server *s, uint64_t id);

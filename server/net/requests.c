@@ -259,10 +259,12 @@ static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
     } else if (fc_command_from_message(msg, c->id, cmd, err) == 0) {
         snprintf(cmd->id, sizeof cmd->id, "%s", err->id);
-        if (fc_world_host_post(host, cmd) == 0) {
+        /* after a stalled request, in order behind it; a busy world slows its controllers down */
+        if (c->stalled_count == 0 && fc_world_host_post(host, cmd) == 0) {
             fc_session_expect(c, host);
             return;
         }
+        if (fc_session_stall(c, host, cmd) == 0) return;
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "world %u has too many requests waiting; try again",
                              (unsigned)host->id);
     }

@@ -197,6 +197,7 @@ void fc_server_on_wake(fc_server *s)
 {
     fc_server_take_posts(s);
     fc_server_reap_worlds(s);
+    for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     if (atomic_load(&signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
         s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
@@ -231,6 +232,7 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     fc_server *s = lws_container_of(sul, fc_server, tick);
     fc_server_reap_worlds(s);
+    for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     fc_slots_tick(s);
     if (s->shutting_down && (!s->sessions || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);

@@ -1,6 +1,7 @@
 /* One WebSocket client: reassembles and rate-limits its messages, and writes its replies, the
  * states, stats and particle frames of the worlds it watches (PROTOCOL.md sections 1 and 5). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,8 @@ static void drop_client(fc_session *c, const char *reason)
 /* Reading the client stops while worlds owe it many replies, and resumes when they answered. */
 static void pace_reading(fc_session *c)
 {
-    int pause = c->waiting_count >= FC_SESSION_PAUSE_AT, resume = c->waiting_count <= FC_SESSION_RESUME_AT;
+    int pause = c->stalled_count || c->waiting_count >= FC_SESSION_PAUSE_AT;
+    int resume = !c->stalled_count && c->waiting_count <= FC_SESSION_RESUME_AT;
     if ((pause && !c->rx_paused) || (resume && c->rx_paused)) {
         c->rx_paused = pause;
         lws_rx_flow_control(c->wsi, !pause);
@@ -57,6 +59,36 @@ static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for
     if (waiting_for) c->waiting_count++, pace_reading(c);
     lws_callback_on_writable(c->wsi);
     return 0;
+}
+
+int fc_session_stall(fc_session *c, fc_world_host *host, fc_command *cmd)
+{
+    if (c->stalled_count == FC_SESSION_MAX_STALLED || fc_session_expect(c, host)) return -1;
+    c->stalled[c->stalled_count++] = (fc_stalled_request){cmd, host};
+    pace_reading(c);
+    return 0;
+}
+
+void fc_session_retry_stalled(fc_session *c)
+{
+    int taken = 0;
+    while (taken < c->stalled_count && fc_world_host_post(c->stalled[taken].host, c->stalled[taken].cmd) == 0) taken++;
+    if (!taken) return;
+    c->stalled_count -= taken;
+    memmove(c->stalled, c->stalled + taken, (size_t)c->stalled_count * sizeof *c->stalled);
+    pace_reading(c);
+}
+
+/* The stalled requests for a world that closed: their replies will never come (their slots are
+ * skipped like the others it owed). */
+static void drop_stalled(fc_session *c, fc_world_host *host)
+{
+    int kept = 0;
+    for (int i = 0; i < c->stalled_count; i++) {
+        if (c->stalled[i].host == host) free(c->stalled[i].cmd);
+        else c->stalled[kept++] = c->stalled[i];
+    }
+    c->stalled_count = kept;
 }
 
 int fc_session_queue(fc_session *c, fc_blob *text)
@@ -97,6 +129,7 @@ void fc_session_forget_world(fc_session *c, fc_world_host *host)
         }
     for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
         if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
+    drop_stalled(c, host);
     pace_reading(c);
 }
 
@@ -458,6 +491,8 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
 
 static void close_session(fc_server *s, fc_session *c)
 {
+    for (int i = 0; i < c->stalled_count; i++) free(c->stalled[i].cmd);
+    c->stalled_count = 0;
     for (fc_session **p = &s->sessions; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
