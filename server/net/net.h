@@ -84,7 +84,7 @@ typedef struct fc_session {
     struct lws *wsi;
     struct fc_session *next;
     uint64_t id;
-    int said_hello, control, closing, bye_sent;
+    int said_hello, control, closing, bye_sent, close_sent;
     /* receiving: one message reassembled from its fragments */
     char *rx;
     size_t rx_len;
@@ -138,7 +138,7 @@ typedef struct fc_server {
     int web_dir_ok;
     cJSON *scenes_json;          /* the shipped scenes, read once at start */
     volatile int shutting_down;
-    double shutdown_deadline;
+    double shutdown_started, shutdown_deadline;
     int done;
     lws_sorted_usec_list_t tick;
     fc_connection *connections;  /* slots.c */

@@ -19,8 +19,9 @@
 #include "host/world_json.h"
 #include "net/net.h"
 
-#define SHUTDOWN_GRACE_S 2.0   /* clients get this long to receive bye, and worlds to end their step,
-                                  before the server exits (leaving worlds still in a step behind) */
+#define SHUTDOWN_GRACE_S 2.0   /* clients get at most this long to receive bye and the close */
+#define WORLD_STOP_GRACE_S 1.0 /* worlds get this long after the signal to end their step, or are left
+                                  behind in it when the server exits */
 #define TICK_US (250 * 1000)   /* housekeeping: stats, tier changes, shutdown */
 
 /* The WebSocket protocol first: it also takes upgrades that name no subprotocol. */
@@ -200,7 +201,8 @@ void fc_server_on_wake(fc_server *s)
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     if (atomic_load(&signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
-        s->shutdown_deadline = fc_host_now() + SHUTDOWN_GRACE_S;
+        s->shutdown_started = fc_host_now();
+        s->shutdown_deadline = s->shutdown_started + SHUTDOWN_GRACE_S;
         for (fc_session *c = s->sessions; c; c = c->next) c->closing = 1;
         stop_all_worlds(s);
     }
@@ -228,13 +230,21 @@ static void *signal_thread(void *arg)
 
 /* ---- the service loop ------------------------------------------------------------------------------ */
 
+/* Every client got its bye and close (their answers to the close are not waited for). */
+static int all_said_bye(const fc_server *s)
+{
+    for (const fc_session *c = s->sessions; c; c = c->next)
+        if (!c->close_sent) return 0;
+    return 1;
+}
+
 static void tick(lws_sorted_usec_list_t *sul)
 {
     fc_server *s = lws_container_of(sul, fc_server, tick);
     fc_server_reap_worlds(s);
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     fc_slots_tick(s);
-    if (s->shutting_down && (!s->sessions || fc_host_now() > s->shutdown_deadline)) s->done = 1;
+    if (s->shutting_down && (all_said_bye(s) || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
 }
@@ -421,7 +431,9 @@ int fc_server_run(const fc_server_options *options)
     lws_cancel_service(s->context); /* deliver what the world posted before the loop ran */
     while (!s->done && lws_service(s->context, 0) >= 0) {}
     fc_mailbox_set_wake(&s->mailbox, NULL, NULL);
-    int abandoned = shut_down(s, s->shutdown_deadline); /* the worlds were asked to stop with the signal */
+    /* the worlds were asked to stop with the signal; those still in a step after WORLD_STOP_GRACE_S
+     * (or once the clients are served) are left behind */
+    int abandoned = shut_down(s, fmax(fc_host_now(), s->shutdown_started + WORLD_STOP_GRACE_S));
     lws_context_destroy(s->context);
     if (watching) {
         pthread_kill(watcher, SIGUSR1);

@@ -449,6 +449,7 @@ static int writable(fc_session *c)
         if (c->reply_count) return 0; /* a world's reply is still to come */
         if (c->end_code) return end_now(c);
         lws_close_reason(c->wsi, LWS_CLOSE_STATUS_GOINGAWAY, (unsigned char *)"shutdown", 8);
+        c->close_sent = 1; /* only the client's answer to the close is still to come */
         return -1;
     }
     for (int n = 0; n < FC_SESSION_MAX_SUBSCRIPTIONS; n++) {

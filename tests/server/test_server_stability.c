@@ -65,13 +65,16 @@ static void check_blow_up(peer *p, const char *what, const char *values, const c
           "%s: the rewound world is stable with the values it had before: %s", what, jtext(rewound));
     snprintf(msg, sizeof msg, "{\"type\":\"resume\",\"world\":%d}", world);
     cJSON_Delete(expect_ack(p, msg));
-    cJSON *late = peer_wait_type(p, "unstable", 2500);
-    CHECK(late == NULL, "%s: after rewind and resume no new unstable event in 2.5 s: %s", what, jtext(late));
-    cJSON_Delete(late);
-    cJSON *after = peer_fresh_state(p, (uint32_t)world);
-    CHECK(after && jnum(after, "time") > jnum(rewound, "time") + 0.05 && cJSON_IsFalse(jget(after, "paused")) &&
+    /* 50 steps: five times the strikes that would catch a blow-up again (slow under sanitizers) */
+    cJSON *after = NULL;
+    for (int64_t deadline = ws_now_ms() + 120000; ws_now_ms() < deadline; peer_pump(p, 500)) {
+        cJSON_Delete(after);
+        after = peer_fresh_state(p, (uint32_t)world);
+        if (!after || jnum(after, "step") >= jnum(rewound, "step") + 50 || cJSON_IsObject(jget(after, "unstable"))) break;
+    }
+    CHECK(after && jnum(after, "step") >= jnum(rewound, "step") + 50 && cJSON_IsFalse(jget(after, "paused")) &&
               cJSON_IsNull(jget(after, "unstable")),
-          "%s: it runs on stably (time %g -> %g): %s", what, jnum(rewound, "time"), jnum(after, "time"), jtext(after));
+          "%s: it runs on stably (step %g -> %g): %s", what, jnum(rewound, "step"), jnum(after, "step"), jtext(after));
     cJSON_Delete(after);
     cJSON_Delete(rewound);
     cJSON_Delete(event);
@@ -80,14 +83,15 @@ static void check_blow_up(peer *p, const char *what, const char *values, const c
     cJSON_Delete(expect_ack(p, msg));
 }
 
-/* rewind by seconds, and the errors of rewind. */
+/* rewind by seconds, and the errors of rewind: on world 1, the small tank at 4 cm (250 particles)
+ * and a 1 ms step, so that it passes 2 s of simulated time quickly under sanitizers too. */
 static void check_rewind_requests(peer *p)
 {
-    int world = create_coarse_world(p);
-    if (!world) return;
+    const int world = 1;
     char msg[200];
+    cJSON_Delete(expect_ack(p, "{\"type\":\"reset\",\"world\":1,\"values\":{" COARSE ",\"time_step\":0.001}}"));
     cJSON_Delete(peer_subscribe(p, (uint32_t)world, ""));
-    for (int64_t deadline = ws_now_ms() + 60000; ws_now_ms() < deadline;) { /* past 2.2 s of simulated time */
+    for (int64_t deadline = ws_now_ms() + 120000; ws_now_ms() < deadline;) { /* past 2.2 s of simulated time */
         cJSON *s = peer_fresh_state(p, (uint32_t)world);
         double t = jnum(s, "time");
         cJSON_Delete(s);
@@ -107,15 +111,14 @@ static void check_rewind_requests(peer *p)
     snprintf(msg, sizeof msg, "{\"type\":\"rewind\",\"world\":%d,\"seconds\":-1}", world);
     expect_error(p, msg, "bad_value", "seconds");
     expect_error(p, "{\"type\":\"rewind\",\"world\":999}", "unknown_world", "world");
-    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", world);
-    cJSON_Delete(expect_ack(p, msg));
 }
 
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
     server_process server;
-    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--threads", "1", NULL) !=
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--threads", "1", "--fast",
+                          NULL) !=
         0) {
         CHECK(0, "the server starts");
         return check_summary("test_server_stability");
