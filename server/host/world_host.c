@@ -21,8 +21,7 @@
 #include "host/world_json.h"
 
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
-#define STATE_BURST 4              /* states a world sends at once after requests, ... */
-#define STATE_BURST_WINDOW_S 1.0   /* ... within this window; beyond, requests share one state */
+#define STATE_BURST_WINDOW_S 1.0   /* FC_STATE_BURST states within this window at most */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
 
 double fc_host_now(void)
@@ -168,16 +167,16 @@ static void publish_state(fc_world_host *h)
     cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
     publish_notice(h, FC_NOTICE_STATE, o);
     h->last_state = fc_host_now();
-    h->recent_states[h->recent_state_next++ % STATE_BURST] = h->last_state;
+    h->recent_states[h->recent_state_next++ % FC_STATE_BURST] = h->last_state;
     h->next_state = h->last_state + STATE_INTERVAL_S;
     h->state_due = 0;
 }
 
-/* When the next state may go out: at once, unless STATE_BURST went out within the window (a
+/* When the next state may go out: at once, unless FC_STATE_BURST went out within the window (a
  * flood of requests), then when the oldest of them leaves it. States stay few and small. */
 static double state_allowed_at(const fc_world_host *h)
 {
-    return h->recent_states[h->recent_state_next % STATE_BURST] + STATE_BURST_WINDOW_S;
+    return h->recent_states[h->recent_state_next % FC_STATE_BURST] + STATE_BURST_WINDOW_S;
 }
 
 /* The world changed: its state goes out now, or as soon as the burst allows. */

@@ -43,6 +43,9 @@ typedef struct fc_world_info {
  * the unstable event of a world that blew up. */
 typedef enum { FC_NOTICE_STATE, FC_NOTICE_UNSTABLE, FC_NOTICE_COUNT } fc_notice;
 
+/* States a world sends at once after requests within a second; beyond, requests share one. */
+enum { FC_STATE_BURST = 4 };
+
 typedef struct fc_world_host {
     uint32_t id;
     fc_mailbox *mailbox;
@@ -76,7 +79,7 @@ typedef struct fc_world_host {
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
     double next_publish, last_publish, next_state, last_state, rate_start;
     int state_due;               /* a changed state waits for the burst window (world_host.c) */
-    double recent_states[4];     /* when the last STATE_BURST states went out */
+    double recent_states[FC_STATE_BURST]; /* when the last FC_STATE_BURST states went out */
     unsigned recent_state_next;
     uint64_t rate_steps;
     int omp_threads;
