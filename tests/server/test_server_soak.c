@@ -35,15 +35,22 @@ static int open_fds(pid_t pid)
 
 static double uniform(unsigned *seed, double lo, double hi) { return lo + (hi - lo) * rand_r(seed) / (double)RAND_MAX; }
 
-/* One random valid request of a controller (the ids of its emitters in ids[0..*n)). */
-static void random_request(peer *p, unsigned *seed, int *ids, int *n)
+/* A controller's emitters: the ids acked, and adds still unanswered; at most 4 together, so the
+ * 10 controllers stay well within a world's 64. */
+typedef struct {
+    int ids[4], n, adding;
+} emitter_ids;
+
+/* One random valid request of a controller. */
+static void random_request(peer *p, unsigned *seed, emitter_ids *mine)
 {
     char msg[400];
-    int kind = rand_r(seed) % 100;
+    int kind = rand_r(seed) % 100, *ids = mine->ids, *n = &mine->n;
     if (kind < 25) {
         snprintf(msg, sizeof msg, "{\"type\":\"set\",\"world\":1,\"values\":{\"viscosity\":%.3f,\"gravity_x\":%.2f}}",
                  uniform(seed, 0.5, 4.0), uniform(seed, -2.0, 2.0));
-    } else if (kind < 40 && *n < 4) {
+    } else if (kind < 40 && *n + mine->adding < 4) {
+        mine->adding++;
         snprintf(msg, sizeof msg, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[%.3f,0.4,%.3f],"
                                   "\"direction\":[0,-1,0],\"radius\":0.02,\"speed\":1,\"rate\":%.0f}}",
                  uniform(seed, 0.1, 0.5), uniform(seed, 0.1, 0.3), uniform(seed, 0, 300));
@@ -71,11 +78,13 @@ static void random_request(peer *p, unsigned *seed, int *ids, int *n)
 
 /* Reads a controller's replies; new emitter ids go into ids. Errors other than unknown_emitter (an
  * emitter gone with a reset) are counted as failures. */
-static void drain_controller(peer *p, int *ids, int *n, long *errors)
+static void drain_controller(peer *p, emitter_ids *mine, long *errors)
 {
     for (cJSON *m; (m = peer_next_text(p, 0)) != NULL; cJSON_Delete(m)) {
-        if (jtype_is(m, "ack") && jstr_is(m, "request", "emitter_add") && *n < 4) ids[(*n)++] = (int)jnum(m, "applied.emitter.id");
-        if (jtype_is(m, "ack") && jstr_is(m, "request", "reset")) *n = 0;
+        if (jstr_is(m, "request", "emitter_add")) mine->adding--;
+        if (jtype_is(m, "ack") && jstr_is(m, "request", "emitter_add") && mine->n < 4)
+            mine->ids[mine->n++] = (int)jnum(m, "applied.emitter.id");
+        if (jtype_is(m, "ack") && jstr_is(m, "request", "reset")) mine->n = 0;
         if (jtype_is(m, "error") && !jstr_is(m, "code", "unknown_emitter")) {
             if (*errors < 5) fprintf(stderr, "%s: %s\n", p->name, jtext(m));
             ++*errors;
@@ -110,7 +119,8 @@ int main(int argc, char **argv)
         return check_summary("test_server_soak");
     }
     static peer controllers[CONTROLLERS], watchers[WATCHERS];
-    int ids[CONTROLLERS][4] = {{0}}, counts[CONTROLLERS] = {0};
+    emitter_ids emitters[CONTROLLERS];
+    memset(emitters, 0, sizeof emitters);
     unsigned seeds[CONTROLLERS];
     long errors = 0, churned = 0, requests = 0;
     int ready = 1;
@@ -131,8 +141,8 @@ int main(int argc, char **argv)
     int64_t start = ws_now_ms(), end = start + (int64_t)(WARM_UP_S + seconds) * 1000;
     for (int64_t tick = start; ready && ws_now_ms() < end; tick += 10) {
         for (int i = 0; i < CONTROLLERS; i++) { /* each controller about 10 requests a second */
-            if (rand_r(&seeds[i]) % 10 == 0) random_request(&controllers[i], &seeds[i], ids[i], &counts[i]), requests++;
-            drain_controller(&controllers[i], ids[i], &counts[i], &errors);
+            if (rand_r(&seeds[i]) % 10 == 0) random_request(&controllers[i], &seeds[i], &emitters[i]), requests++;
+            drain_controller(&controllers[i], &emitters[i], &errors);
         }
         for (int i = 0; i < WATCHERS; i++) cJSON_Delete(peer_next_text(&watchers[i], 0));
         for (int i = 0; i < WATCHERS; i++)
