@@ -58,7 +58,7 @@ typedef struct fc_command {
         struct {
             char scene[260];
             char name[256];      /* create_world: "" = the scene's name; up to 63 characters of UTF-8 */
-            char solver[36];     /* create_world: "" = the scene's solver */
+            char solver[36];     /* create_world, load_scene: "" = the scene's solver */
             int realtime;        /* create_world, default 1 */
             fc_param_values values;
         } load;

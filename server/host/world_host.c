@@ -375,9 +375,10 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", scene);
         return -1;
     }
+    /* reset keeps the world's solver; load_scene takes the scene's unless the request names one */
+    const char *solver = cmd->type == FC_MSG_RESET ? h->world.solver->name : cmd->u.load.solver;
     fc_world fresh;
-    if (fc_world_build(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held, &fresh,
-                    err))
+    if (fc_world_build(path, &cmd->u.load.values, solver, h->spec.budget, &h->world.budget_held, &fresh, err))
         return -1;
     adopt_world(h, &fresh);
     if (cmd->type == FC_MSG_LOAD_SCENE) {
@@ -388,6 +389,7 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         pthread_mutex_unlock(&h->lock);
     }
     cJSON_AddStringToObject(applied, "scene", scene);
+    cJSON_AddStringToObject(applied, "solver", h->world.solver->name);
     cJSON_AddItemToObject(applied, "values", stored_values(&h->world, &cmd->u.load.values));
     cJSON_AddNumberToObject(applied, "particles", (double)h->world.particles.count);
     return 0;
