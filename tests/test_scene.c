@@ -161,7 +161,21 @@ static void test_bad_scenes(void)
         }
         CHECK(contains(err, c->expected), "%s: '%s' not in: %s", c->what, c->expected, err);
         fc_scene_free(&s);
+        /* the same document uploaded: the same checks, and the key path on its own */
+        char key_path[128] = "x";
+        rc = fc_scene_parse_upload(&s, c->json, err, sizeof err, key_path, sizeof key_path);
+        CHECK(rc == -1 && scene_is_empty(&s) && strncmp(err, "uploaded scene: ", 16) == 0 && contains(err, c->expected),
+              "%s: refused as an upload: %s", c->what, err);
+        CHECK(!c->key || strcmp(key_path, c->key) == 0, "%s: the upload's key path is '%s', got '%s'", c->what,
+              c->key ? c->key : "", key_path);
     }
+    fc_scene s;
+    char err[512], key_path[128] = "x";
+    CHECK(fc_scene_parse_upload(&s, "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}}", err, sizeof err, key_path,
+                                sizeof key_path) == 0 &&
+              strcmp(s.name, "uploaded") == 0 && strcmp(s.solver, "sph") == 0 && key_path[0] == '\0',
+          "an upload without name or solver is 'uploaded', sph: %s", s.name);
+    fc_scene_free(&s);
 }
 
 static void test_missing_file(void)

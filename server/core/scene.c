@@ -31,10 +31,13 @@ typedef struct reader {
     char *err;
     size_t errlen;
     const fc_scene *scene; /* the scene so far (domain, parameters) for checks that need it */
+    char *key_path;        /* NULL, or where the key path of the error goes as well */
+    size_t key_path_len;
 } reader;
 
 static int fail(const reader *r, const char *path, const char *fmt, ...)
 {
+    if (r->key_path && r->key_path_len) snprintf(r->key_path, r->key_path_len, "%s", path ? path : "");
     if (!r->err || !r->errlen) return -1;
     int used = path && path[0] ? snprintf(r->err, r->errlen, "%s: %s: ", r->source, path)
                                : snprintf(r->err, r->errlen, "%s: ", r->source);
@@ -553,21 +556,38 @@ static int fail_syntax(const reader *r, const char *text, const char *at)
     return fail(r, "", "line %d, column %d: expected valid JSON, found \"%s\"", line, column, near);
 }
 
-int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source, char *err, size_t errlen)
+/* The text into *scene, named `name` unless it says otherwise; errors through r. */
+static int parse_text(fc_scene *scene, const char *json, const char *name, reader *r)
 {
     memset(scene, 0, sizeof *scene);
     fc_params_defaults(&scene->params);
     snprintf(scene->solver, sizeof scene->solver, "sph");
-    default_name(scene->name, sizeof scene->name, source);
-    reader r = {source, err, errlen, scene};
-    if (check_depth(&r, json)) return fc_scene_free(scene), -1;
+    snprintf(scene->name, sizeof scene->name, "%s", name);
+    r->scene = scene;
+    if (r->key_path && r->key_path_len) r->key_path[0] = '\0';
+    if (check_depth(r, json)) return fc_scene_free(scene), -1;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
-    if (!root) return fail_syntax(&r, json, end), fc_scene_free(scene), -1;
-    int rc = parse_root(&r, root, scene);
+    if (!root) return fail_syntax(r, json, end), fc_scene_free(scene), -1;
+    int rc = parse_root(r, root, scene);
     cJSON_Delete(root);
     if (rc) fc_scene_free(scene);
     return rc;
+}
+
+int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source, char *err, size_t errlen)
+{
+    char name[sizeof scene->name];
+    default_name(name, sizeof name, source);
+    reader r = {source, err, errlen, NULL, NULL, 0};
+    return parse_text(scene, json, name, &r);
+}
+
+int fc_scene_parse_upload(fc_scene *scene, const char *json, char *err, size_t errlen, char *key_path,
+                          size_t key_path_len)
+{
+    reader r = {"uploaded scene", err, errlen, NULL, key_path, key_path_len};
+    return parse_text(scene, json, "uploaded", &r);
 }
 
 /* The whole file as a NUL-terminated string (at most SCENE_MAX_BYTES), or NULL with err set. */
@@ -590,7 +610,7 @@ static char *read_text(const reader *r)
 
 int fc_scene_parse_file(fc_scene *scene, const char *path, char *err, size_t errlen)
 {
-    reader r = {path, err, errlen, NULL};
+    reader r = {path, err, errlen, NULL, NULL, 0};
     char *text = read_text(&r);
     if (!text) {
         memset(scene, 0, sizeof *scene);

@@ -34,6 +34,11 @@ typedef struct fc_scene {
  * Returns 0 or -1. */
 int fc_scene_parse_file(fc_scene *scene, const char *path, char *err, size_t errlen);
 int fc_scene_parse_string(fc_scene *scene, const char *json, const char *source, char *err, size_t errlen);
+/* A scene document a client uploaded (JSON text), with the same checks: the source in errors is
+ * "uploaded scene" and the name without a "name" key "uploaded"; on error key_path also gets the
+ * key path of the offending value ("fluid[0].min[1]"; "" for the document as a whole). */
+int fc_scene_parse_upload(fc_scene *scene, const char *json, char *err, size_t errlen, char *key_path,
+                          size_t key_path_len);
 void fc_scene_free(fc_scene *scene);
 
 /* Builds a fresh world from the scene (fc_world_init, objects, fluid blocks, fc_world_start).

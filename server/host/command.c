@@ -225,6 +225,9 @@ static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
 
 static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd, fc_message_error *err)
 {
+    const cJSON *scene = member(message, "scene");
+    if (type == FC_MSG_LOAD_SCENE && cJSON_IsObject(scene) && !(cmd->u.load.document = cJSON_PrintUnformatted(scene)))
+        return out_of_memory(err);
     string_or_empty(message, "scene", cmd->u.load.scene, sizeof cmd->u.load.scene);
     string_or_empty(message, "name", cmd->u.load.name, sizeof cmd->u.load.name);
     string_or_empty(message, "solver", cmd->u.load.solver, sizeof cmd->u.load.solver);
@@ -281,6 +284,14 @@ int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *c
     cmd->world = (uint32_t)number_or(message, "world", 0.0);
     note_request(cmd, err);
     return read_fields(message, cmd, err);
+}
+
+void fc_command_free(fc_command *cmd)
+{
+    if (!cmd) return;
+    if (cmd->type == FC_MSG_RESET || cmd->type == FC_MSG_LOAD_SCENE || cmd->type == FC_MSG_CREATE_WORLD)
+        free(cmd->u.load.document);
+    free(cmd);
 }
 
 /* ---- applying parameter values --------------------------------------------------------------- */

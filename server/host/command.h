@@ -56,7 +56,8 @@ typedef struct fc_command {
         struct { int frames; } step;
         /* reset (scene empty: the world's own), load_scene, create_world */
         struct {
-            char scene[260];
+            char scene[260];     /* "" when document is given */
+            char *document;      /* load_scene: an uploaded scene document as JSON text (owned), else NULL */
             char name[256];      /* create_world: "" = the scene's name; up to 63 characters of UTF-8 */
             char solver[36];     /* create_world, load_scene: "" = the scene's solver */
             int realtime;        /* create_world, default 1 */
@@ -71,6 +72,8 @@ typedef struct fc_command {
  * parameter table decides: unknown_parameter, bad_value (type or range, field "values.NAME"),
  * not_live (an init parameter in set). Returns 0, or -1 with err filled; id and type are copied. */
 int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *cmd, fc_message_error *err);
+/* Frees a command from calloc/malloc and what it owns (an uploaded scene document). NULL is fine. */
+void fc_command_free(fc_command *cmd);
 
 /* Applies the values to p, all or nothing: then checks relations (fc_params_check), giving
  * bad_value with the message of the check. allow_init 0 refuses init parameters (not_live). */

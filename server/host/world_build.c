@@ -25,15 +25,31 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
     return -1;
 }
 
-int fc_world_build(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
-                       fc_cost *held, fc_world *out, fc_message_error *err)
+/* The scene file at path, or the uploaded document; bad_value naming the offending key. */
+static int parse_scene(const char *path, const char *document, fc_scene *scene, fc_message_error *err)
 {
-    char msg[1024];
-    fc_scene scene;
-    if (fc_scene_parse_file(&scene, path, msg, sizeof msg)) {
+    char msg[1024], key_path[128], field[sizeof err->field];
+    if (!document) {
+        if (fc_scene_parse_file(scene, path, msg, sizeof msg) == 0) return 0;
         fc_message_error_set(err, FC_ERR_BAD_VALUE, "scene", "%s", msg);
         return -1;
     }
+    if (fc_scene_parse_upload(scene, document, msg, sizeof msg, key_path, sizeof key_path) == 0) return 0;
+    snprintf(field, sizeof field, "scene%s%s", key_path[0] ? "." : "", key_path);
+    /* "uploaded scene: fluid[0].min: expected ..." reads "scene.fluid[0].min: expected ..." */
+    char prefix[sizeof key_path + 32];
+    snprintf(prefix, sizeof prefix, "uploaded scene: %s%s", key_path, key_path[0] ? ": " : "");
+    size_t skip = strncmp(msg, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+    fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "%s", msg + skip);
+    return -1;
+}
+
+int fc_world_build(const char *path, const char *document, const fc_param_values *values, const char *solver,
+                   fc_budget *budget, fc_cost *held, fc_world *out, fc_message_error *err)
+{
+    char msg[1024];
+    fc_scene scene;
+    if (parse_scene(path, document, &scene, err)) return -1;
     int failed = values && fc_param_values_apply(&scene.params, values, 1, err);
     if (!failed && solver && solver[0]) {
         if (!fc_solver_find(solver)) {

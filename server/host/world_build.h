@@ -7,12 +7,14 @@
 #include "core/world.h"
 #include "host/command.h"
 
-/* Builds *out from the scene file at path with values on top and, if given, another solver.
+/* Builds *out from the scene file at path, or from an uploaded scene document (JSON text; path
+ * NULL), with values on top and, if given, another solver.
  * With a budget, the reservation of the world it replaces (*held, 0 for a new world) moves to the
  * new world, which is estimated first and refused with over_budget before anything is built; on
- * failure *held is as it was. Errors: bad_value (the scene, the values), unknown_solver,
- * over_budget, internal (out of memory). 0 or -1. */
-int fc_world_build(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
-                   fc_cost *held, fc_world *out, fc_message_error *err);
+ * failure *held is as it was. Errors: bad_value (the scene, field "scene", or for a document
+ * "scene.KEY.PATH" of the offending value; the values), unknown_solver, over_budget, internal (out
+ * of memory). 0 or -1. */
+int fc_world_build(const char *path, const char *document, const fc_param_values *values, const char *solver,
+                   fc_budget *budget, fc_cost *held, fc_world *out, fc_message_error *err);
 
 #endif

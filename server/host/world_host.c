@@ -365,30 +365,43 @@ static cJSON *stored_values(const fc_world *w, const fc_param_values *values)
 
 /* ---- commands ------------------------------------------------------------------------------ */
 
+/* reset: the world's scene (file or uploaded document) and solver again; load_scene: a shipped
+ * scene or an uploaded document, with its solver unless the request names one. */
 static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
+    const int reset = cmd->type == FC_MSG_RESET;
+    const char *document = reset ? h->scene_document : cmd->u.load.document;
     char path[4096];
-    const char *scene = cmd->type == FC_MSG_RESET ? h->spec.scene : cmd->u.load.scene;
-    if (cmd->type == FC_MSG_RESET) {
-        snprintf(path, sizeof path, "%s", h->spec.scene_path);
-    } else if (fc_scene_find_shipped(scene, path, sizeof path)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", scene);
+    snprintf(path, sizeof path, "%s", h->spec.scene_path);
+    if (!reset && !document && fc_scene_find_shipped(cmd->u.load.scene, path, sizeof path)) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", cmd->u.load.scene);
+        return -1;
+    }
+    char *kept = !reset && document ? strdup(document) : NULL;
+    if (!reset && document && !kept) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
         return -1;
     }
     /* reset keeps the world's solver; load_scene takes the scene's unless the request names one */
-    const char *solver = cmd->type == FC_MSG_RESET ? h->world.solver->name : cmd->u.load.solver;
+    const char *solver = reset ? h->world.solver->name : cmd->u.load.solver;
     fc_world fresh;
-    if (fc_world_build(path, &cmd->u.load.values, solver, h->spec.budget, &h->world.budget_held, &fresh, err))
+    if (fc_world_build(document ? NULL : path, document, &cmd->u.load.values, solver, h->spec.budget,
+                       &h->world.budget_held, &fresh, err)) {
+        free(kept);
         return -1;
+    }
     adopt_world(h, &fresh);
-    if (cmd->type == FC_MSG_LOAD_SCENE) {
-        snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", path);
+    if (!reset) { /* an uploaded scene is named by its "name" ("uploaded" without one) */
+        const char *scene = document ? h->world.name : cmd->u.load.scene;
+        snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", document ? "" : path);
         snprintf(h->spec.scene, sizeof h->spec.scene, "%s", scene);
+        free(h->scene_document);
+        h->scene_document = kept;
         pthread_mutex_lock(&h->lock);
         snprintf(h->info.scene, sizeof h->info.scene, "%s", scene);
         pthread_mutex_unlock(&h->lock);
     }
-    cJSON_AddStringToObject(applied, "scene", scene);
+    cJSON_AddStringToObject(applied, "scene", h->spec.scene);
     cJSON_AddStringToObject(applied, "solver", h->world.solver->name);
     cJSON_AddItemToObject(applied, "values", stored_values(&h->world, &cmd->u.load.values));
     cJSON_AddNumberToObject(applied, "particles", (double)h->world.particles.count);
@@ -482,7 +495,7 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
     if (!failed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
     else if (!failed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */
-    free(cmd);
+    fc_command_free(cmd);
 }
 
 /* ---- the thread ---------------------------------------------------------------------------- */
@@ -494,7 +507,7 @@ static int load_initial_world(fc_world_host *h)
     snprintf(err.id, sizeof err.id, "%s", h->create_id);
     snprintf(err.request, sizeof err.request, "create_world");
     fc_cost none = {0.0, 0.0};
-    if (fc_world_build(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
+    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
         return -1;
     }
@@ -641,11 +654,12 @@ void fc_world_host_free(fc_world_host *h)
     if (!h) return;
     if (h->thread_started) pthread_join(h->thread, NULL);
     while (h->queue_count) {
-        free(h->queue[h->queue_head]);
+        fc_command_free(h->queue[h->queue_head]);
         h->queue_head = (h->queue_head + 1) % (sizeof h->queue / sizeof h->queue[0]);
         h->queue_count--;
     }
     if (h->world_ready) fc_world_free(&h->world);
+    free(h->scene_document);
     fc_history_free(&h->history);
     fc_snapshot_buffer_free(&h->snapshot);
     for (int k = 0; k < FC_NOTICE_COUNT; k++) fc_blob_unref(h->notice[k]);

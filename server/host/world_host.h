@@ -72,6 +72,7 @@ typedef struct fc_world_host {
     uint64_t create_client;      /* who asked for create_world (0: the command line) */
     char create_id[400];
     fc_world world;
+    char *scene_document;        /* the uploaded scene the world was loaded from (NULL: spec.scene_path) */
     int world_ready;
     int paused;
     uint32_t epoch, sequence;

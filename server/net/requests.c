@@ -214,7 +214,7 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     }
     if (failed) {
         fc_requests_error(c, err);
-        free(cmd);
+        fc_command_free(cmd);
         return;
     }
     snprintf(spec.scene, sizeof spec.scene, "%s", cmd->u.load.scene);
@@ -224,7 +224,7 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     spec.fps = s->options.fps;
     spec.values = cmd->u.load.values;
     spec.budget = &s->budget;
-    free(cmd);
+    fc_command_free(cmd);
     fc_world_host *host = fc_world_host_start(s->next_world_id, &spec, 1, &s->mailbox, c->id, err->id);
     if (!host) {
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
@@ -268,7 +268,7 @@ static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "world %u has too many requests waiting; try again",
                              (unsigned)host->id);
     }
-    free(cmd);
+    fc_command_free(cmd);
     fc_requests_error(c, err);
 }
 

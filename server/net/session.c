@@ -85,7 +85,7 @@ static void drop_stalled(fc_session *c, fc_world_host *host)
 {
     int kept = 0;
     for (int i = 0; i < c->stalled_count; i++) {
-        if (c->stalled[i].host == host) free(c->stalled[i].cmd);
+        if (c->stalled[i].host == host) fc_command_free(c->stalled[i].cmd);
         else c->stalled[kept++] = c->stalled[i];
     }
     c->stalled_count = kept;
@@ -492,7 +492,7 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
 
 static void close_session(fc_server *s, fc_session *c)
 {
-    for (int i = 0; i < c->stalled_count; i++) free(c->stalled[i].cmd);
+    for (int i = 0; i < c->stalled_count; i++) fc_command_free(c->stalled[i].cmd);
     c->stalled_count = 0;
     for (fc_session **p = &s->sessions; *p; p = &(*p)->next)
         if (*p == c) {

@@ -64,11 +64,84 @@ static void check_load_scene_solver(peer *p)
                  "solver");
 }
 
+/* ---- uploaded scenes ------------------------------------------------------------------------ */
+
+#define POOL_DOMAIN "\"domain\":{\"min\":[0,0,0],\"max\":[0.6,0.4,0.3]}"
+
+/* load_scene with this document; CHECKs the error code and field, that the message says part,
+ * and that world 1 kept its epoch and particles. */
+static void expect_upload_refused(peer *p, const char *document, const char *code, const char *field, const char *part)
+{
+    cJSON *before = peer_fresh_state(p, 1);
+    char msg[2048];
+    snprintf(msg, sizeof msg, "{\"type\":\"load_scene\",\"world\":1,\"scene\":%s}", document);
+    sleep_ms(12);
+    cJSON *r = peer_request(p, msg, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, code, field) && jstr_has(r, "message", part), "%s: %s on %s saying '%s', got %s", document, code,
+          field ? field : "null", part, jtext(r));
+    cJSON_Delete(r);
+    cJSON *after = peer_fresh_state(p, 1);
+    CHECK(before && after && jnum(after, "epoch") == jnum(before, "epoch") &&
+              jnum(after, "particles") == jnum(before, "particles") && jstr_is(after, "scene", jstr(before, "scene")),
+          "a refused upload changes nothing: %s", jtext(after));
+    cJSON_Delete(after);
+    cJSON_Delete(before);
+}
+
+static void check_uploads(peer *p)
+{
+    /* a valid document builds with its own solver and parameters; reset rebuilds it */
+    cJSON *ack = ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{\"name\":\"my_pool\",\"solver\":\"pbf\","
+                           POOL_DOMAIN ",\"parameters\":{\"time_step\":0.002,\"particle_spacing\":0.025,"
+                           "\"smoothing_radius\":0.05},\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.3,0.2,0.3]}]}}");
+    double particles = jnum(ack, "applied.particles");
+    CHECK(jstr_is(ack, "applied.scene", "my_pool") && jstr_is(ack, "applied.solver", "pbf") && particles == 12 * 8 * 12,
+          "the uploaded pool is built: scene my_pool, pbf, 1152 particles: %s", jtext(ack));
+    cJSON_Delete(ack);
+    long since = p->states;
+    ack = ack_of(p, "{\"type\":\"reset\",\"world\":1}");
+    CHECK(jstr_is(ack, "applied.scene", "my_pool") && jnum(ack, "applied.particles") == particles,
+          "reset rebuilds the uploaded scene: %s", jtext(ack));
+    cJSON_Delete(ack);
+    solver_at pbf = {"pbf", 0.002};
+    cJSON *state = peer_state_where(p, since, state_runs, &pbf, PEER_TIMEOUT_MS);
+    CHECK(state && jstr_is(state, "scene", "my_pool") && jnum(state, "particles") == particles,
+          "the state shows the uploaded scene: %s", jtext(state));
+    cJSON_Delete(state);
+    ack = ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{" POOL_DOMAIN "}}");
+    CHECK(jstr_is(ack, "applied.scene", "uploaded") && jstr_is(ack, "applied.solver", "sph") &&
+              jnum(ack, "applied.particles") == 0,
+          "a document without a name is 'uploaded', sph, empty: %s", jtext(ack));
+    cJSON_Delete(ack);
+
+    /* errors name the key path below "scene"; nothing changes (the state held back by the burst
+     * limit goes out first) */
+    peer_pump(p, 1100);
+    expect_upload_refused(p, "{" POOL_DOMAIN ",\"fluid\":[{\"type\":\"box\",\"min\":[0,0],\"max\":[0.1,0.1,0.1]}]}",
+                          "bad_value", "scene.fluid[0].min", "expected an array of 3 numbers");
+    expect_upload_refused(p, "{" POOL_DOMAIN ",\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.1,0.1,0.1],"
+                             "\"colour\":1}]}",
+                          "bad_value", "scene.fluid[0].colour", "unknown key");
+    expect_upload_refused(p, "{" POOL_DOMAIN ",\"colliders\":[{\"type\":\"sphere\",\"center\":[0.1,0.1,\"x\"],"
+                             "\"radius\":0.1}]}",
+                          "bad_value", "scene.colliders[0].center", "found the string");
+    expect_upload_refused(p, "{" POOL_DOMAIN ",\"parameters\":{\"viscosity\":-1}}", "bad_value", "scene.parameters.viscosity",
+                          "out of range");
+    expect_upload_refused(p, "{\"name\":\"no_domain\"}", "bad_value", "scene.domain", "required");
+    expect_upload_refused(p, "{" POOL_DOMAIN ",\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.7,0.1,0.1]}]}",
+                          "bad_value", "scene.fluid[0]", "inside the domain");
+    /* bounded as files are: 1 x 0.5 x 1 m at 1 cm is 500 k particles, over the 400 k budget */
+    expect_upload_refused(p, "{\"domain\":{\"min\":[0,0,0],\"max\":[1,1,1]},\"parameters\":{\"particle_spacing\":0.01,"
+                             "\"smoothing_radius\":0.02},\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[1,0.5,1]}]}",
+                          "over_budget", NULL, "would take about 500 k fluid");
+}
+
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
     server_process server;
-    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), NULL) != 0) {
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--max-particles",
+                          "400000", NULL) != 0) {
         CHECK(0, "the server starts");
         return check_summary("test_server_content");
     }
@@ -77,6 +150,7 @@ int main(int argc, char **argv)
         cJSON_Delete(peer_subscribe(&p, 1, ""));
         cJSON_Delete(ack_of(&p, "{\"type\":\"pause\",\"world\":1}"));
         check_load_scene_solver(&p);
+        check_uploads(&p);
     }
     peer_close(&p);
     int status = test_server_stop(&server);
