@@ -68,6 +68,14 @@ static double skin_volume(const fc_shape *shape, const float domain_lo[3], const
     return 0.0;
 }
 
+double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p)
+{
+    const double s = p->particle_spacing, h = p->smoothing_radius;
+    /* the container's skin: the domain grown by h on every side, less the domain */
+    double volume = shape ? skin_volume(shape, lo, hi, h) : box_volume(lo, hi, h) - box_volume(lo, hi, 0.0);
+    return volume / (s * s * s);
+}
+
 void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
@@ -84,11 +92,9 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
         }
     }
     fluid = fmin(fluid, (double)p->max_particles);
-    /* the container's skin: the domain grown by h on every side, less the domain */
-    double boundary = (box_volume(scene->domain_min, scene->domain_max, h) -
-                       box_volume(scene->domain_min, scene->domain_max, 0.0)) / cell;
+    double boundary = fc_boundary_estimate(NULL, scene->domain_min, scene->domain_max, p);
     for (size_t c = 0; c < scene->collider_count; c++)
-        boundary += skin_volume(&scene->colliders[c], scene->domain_min, scene->domain_max, h) / cell;
+        boundary += fc_boundary_estimate(&scene->colliders[c], scene->domain_min, scene->domain_max, p);
     out->fluid = fluid;
     out->boundary = boundary;
     out->cost.particles = fluid + boundary;

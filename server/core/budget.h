@@ -35,6 +35,11 @@ double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
 fc_cost fc_world_cost(const struct fc_world *w, double fluid);
 
 void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);
+/* Boundary samples expected behind one shape's surface (shape NULL: the container's walls) in the
+ * domain [lo, hi], at the parameters' spacing and smoothing radius: what the estimate counts. */
+struct fc_shape;
+struct fc_params;
+double fc_boundary_estimate(const struct fc_shape *shape, const float lo[3], const float hi[3], const struct fc_params *p);
 
 int fc_budget_init(fc_budget *b, double particles, double bytes);
 void fc_budget_free(fc_budget *b);

@@ -34,19 +34,28 @@ int fc_checkpoint_take(fc_checkpoint *c, const fc_world *w)
 
 int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
 {
-    if (!c->taken || c->collider_count != w->collider_count) return -1;
+    if (!c->taken) return -1;
+    /* the arrays grow first (nothing else changes if that fails), then take the checkpoint's */
+    void *emitters = NULL, *colliders = NULL;
     if (fc_world_reserve_fluid(w, c->particles.count) || fc_particles_reserve(&w->particles, c->particles.count) ||
-        copy_array((void **)&w->emitters, c->emitters, c->emitter_count, sizeof *c->emitters))
+        copy_array(&emitters, c->emitters, c->emitter_count, sizeof *c->emitters) ||
+        copy_array(&colliders, c->colliders, c->collider_count, sizeof *c->colliders)) {
+        free(emitters);
         return -1;
+    }
     fc_particles_copy(&w->particles, &c->particles); /* cannot fail: reserved above */
+    free(w->emitters);
+    free(w->colliders);
+    w->emitters = emitters;
     w->emitter_count = c->emitter_count;
-    if (c->collider_count) memcpy(w->colliders, c->colliders, c->collider_count * sizeof *c->colliders);
+    w->colliders = colliders;
+    w->collider_count = c->collider_count;
     w->params = c->params;
     w->time = c->time;
     w->step_count = c->step_count;
     w->emitted_total = c->emitted_total;
     w->removed_total = c->removed_total;
-    w->boundary_dirty = 1; /* colliders may have moved since */
+    w->boundary_dirty = 1; /* colliders may have moved, come or gone since */
     return 0;
 }
 

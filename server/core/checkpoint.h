@@ -15,14 +15,14 @@ typedef struct fc_checkpoint {
     fc_particles particles;
     fc_emitter *emitters;
     size_t emitter_count;
-    fc_shape *colliders;   /* colliders are moved at run time, never added or removed */
+    fc_shape *colliders;   /* the colliders as they were (collider_add and _remove change the set) */
     size_t collider_count;
 } fc_checkpoint;
 
 /* Copies w's state into c (reusing c's memory). 0, or -1 when out of memory (c not taken). */
 int fc_checkpoint_take(fc_checkpoint *c, const fc_world *w);
 /* Puts c's state back into w: particles (new ids stay unused: next_id is kept), emitters,
- * collider positions, parameters and clock; the solver and sinks stay. 0, or -1 when out of
+ * colliders (those added since go, those removed since come back), parameters and clock; the solver and sinks stay. 0, or -1 when out of
  * memory or the server's budget has no room for the particles again (w unchanged). */
 int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w);
 void fc_checkpoint_free(fc_checkpoint *c);

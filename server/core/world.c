@@ -91,6 +91,18 @@ int fc_world_add_collider(fc_world *w, const fc_shape *shape)
     return w->next_object_id++;
 }
 
+int fc_world_remove_collider(fc_world *w, int id)
+{
+    for (size_t i = 0; i < w->collider_count; i++) {
+        if (w->colliders[i].id != id) continue;
+        memmove(&w->colliders[i], &w->colliders[i + 1], (w->collider_count - i - 1) * sizeof *w->colliders);
+        w->collider_count--;
+        w->boundary_dirty = 1;
+        return 0;
+    }
+    return -1;
+}
+
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
 {
     fc_emitter e = *emitter;

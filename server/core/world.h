@@ -25,8 +25,9 @@ typedef struct fc_shape {
     float velocity[3]; /* m/s, a moving collider's (collider_move); the collision response uses it */
 } fc_shape;
 
-/* Emitters one world may have at once (a request for more is refused with over_budget). */
-enum { FC_WORLD_MAX_EMITTERS = 64 };
+/* Emitters one world may have at once (a request for more is refused with over_budget), and the
+ * movable colliders (spheres and boxes) beyond which collider_add is refused. */
+enum { FC_WORLD_MAX_EMITTERS = 64, FC_WORLD_MAX_COLLIDERS = 16 };
 
 typedef struct fc_emitter {
     int id;
@@ -111,6 +112,9 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid);
 
 /* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
+/* Removes the collider with this id (its boundary is resampled before the next step); 0, or -1
+ * when there is none. */
+int fc_world_remove_collider(fc_world *w, int id);
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
 int fc_world_add_sink(fc_world *w, const fc_sink *sink);
 

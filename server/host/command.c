@@ -221,6 +221,18 @@ static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
     }
 }
 
+/* collider_add's "collider" (schema-valid: shape and position, radius or half_extents). */
+static void read_collider_fields(const cJSON *object, fc_command *cmd)
+{
+    fc_shape *s = &cmd->u.collider_add.shape;
+    const cJSON *shape = member(object, "shape"), *radius = member(object, "radius"), *half = member(object, "half_extents");
+    s->kind = cJSON_IsString(shape) && strcmp(shape->valuestring, "box") == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
+    read_floats(member(object, "position"), s->center, 3);
+    read_floats(radius, &s->radius, 1);
+    read_floats(half, s->half, 3);
+    cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u);
+}
+
 /* ---- building a command ---------------------------------------------------------------------- */
 
 static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd, fc_message_error *err)
@@ -252,6 +264,9 @@ static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *
         read_floats(member(message, "position"), cmd->u.collider_move.position, 3);
         read_floats(member(message, "velocity"), cmd->u.collider_move.velocity, 3);
         return 0;
+    case FC_MSG_COLLIDER_ADD: read_collider_fields(member(message, "collider"), cmd); return 0;
+    case FC_MSG_COLLIDER_REMOVE: cmd->u.collider_remove.collider = (int)number_or(message, "collider", 0.0); return 0;
+    case FC_MSG_PICK: read_floats(member(message, "position"), cmd->u.pick.position, 3); return 0;
     case FC_MSG_STEP: cmd->u.step.frames = (int)number_or(message, "frames", 1.0); return 0;
     case FC_MSG_RESET:
     case FC_MSG_LOAD_SCENE:
@@ -553,16 +568,19 @@ static int apply_emitter_remove(fc_world *w, int id, cJSON *applied, fc_message_
     return 0;
 }
 
+static int unknown_collider(int id, fc_message_error *err)
+{
+    fc_message_error_set(err, FC_ERR_UNKNOWN_COLLIDER, "collider",
+                         "no sphere or box with id %d in this world (planes cannot be moved or removed)", id);
+    return -1;
+}
+
 static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const int id = cmd->u.collider_move.collider;
     const float *position = cmd->u.collider_move.position, *velocity = cmd->u.collider_move.velocity;
     fc_shape *target = find_movable_collider(w, id);
-    if (!target) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_COLLIDER, "collider",
-                             "no sphere or box with id %d in this world (planes cannot be moved)", id);
-        return -1;
-    }
+    if (!target) return unknown_collider(id, err);
     if (!inside_domain(w, position)) return outside_domain(w, "position", position, err);
     if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id)) ||
         fc_json_attach(applied, "position", fc_json_vector(position)) ||
@@ -572,6 +590,125 @@ static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applie
     memcpy(target->velocity, velocity, sizeof target->velocity);
     w->boundary_dirty = 1;
     return 0;
+}
+
+static size_t movable_colliders(const fc_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->collider_count; i++) n += w->colliders[i].kind != FC_SHAPE_PLANE;
+    return n;
+}
+
+/* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent). */
+static int check_collider_inside(const fc_world *w, const fc_shape *s, const char *size_field, fc_message_error *err)
+{
+    for (int a = 0; a < 3; a++) {
+        float extent = s->kind == FC_SHAPE_SPHERE ? s->radius : s->half[a];
+        float slack = 1e-5f * (w->domain_hi[a] - w->domain_lo[a]);
+        float lo = s->center[a] - extent, hi = s->center[a] + extent;
+        if (lo >= w->domain_lo[a] - slack && hi <= w->domain_hi[a] + slack) continue;
+        float room = fminf(s->center[a] - w->domain_lo[a], w->domain_hi[a] - s->center[a]);
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, size_field,
+                             "expected the collider to lie inside the domain [%g, %g, %g]-[%g, %g, %g] m; on %c it reaches "
+                             "from %g to %g m (at this position at most %g m)",
+                             w->domain_lo[0], w->domain_lo[1], w->domain_lo[2], w->domain_hi[0], w->domain_hi[1],
+                             w->domain_hi[2], "xyz"[a], lo, hi, room);
+        return -1;
+    }
+    return 0;
+}
+
+/* The world's budget covers its boundary with the new collider's, as the scene estimate counts
+ * boundaries (fc_boundary_estimate): never lowered, raised when needed, else over_budget. */
+static int reserve_collider(fc_world *w, const fc_shape *added, const char *size_field, fc_message_error *err)
+{
+    if (!w->budget) return 0;
+    const fc_params *p = &w->params;
+    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p);
+    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p);
+    for (size_t i = 0; i < w->collider_count; i++)
+        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p);
+    double fluid = (double)w->particles.count;
+    fc_cost want = {fmax(fluid + boundary, w->budget_held.particles),
+                    fmax(fc_cost_bytes(fluid, boundary, p->smoothing_radius / p->particle_spacing), w->budget_held.bytes)};
+    char why[256], count[32];
+    if (fc_budget_try_change(w->budget, &w->budget_held, want, why, sizeof why) == 0) return 0;
+    fc_message_error_set(err, FC_ERR_OVER_BUDGET, size_field,
+                         "a collider this size takes about %s boundary particles; %s (--max-particles); use a smaller one",
+                         fc_format_count(skin, count, sizeof count), why);
+    return -1;
+}
+
+static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    const fc_shape *s = &cmd->u.collider_add.shape;
+    const int sphere = s->kind == FC_SHAPE_SPHERE;
+    const char *size_field = sphere ? "collider.radius" : "collider.half_extents";
+    const unsigned other = sphere ? FC_COLLIDER_HAS_HALF_EXTENTS : FC_COLLIDER_HAS_RADIUS;
+    if (cmd->u.collider_add.has & other) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, sphere ? "collider.half_extents" : "collider.radius",
+                             "a %s takes %s only", sphere ? "sphere" : "box", sphere ? "radius" : "half_extents");
+        return -1;
+    }
+    if (movable_colliders(w) >= FC_WORLD_MAX_COLLIDERS) {
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
+                             "a world has at most %d spheres and boxes (welcome.limits.max_colliders); remove one first",
+                             FC_WORLD_MAX_COLLIDERS);
+        return -1;
+    }
+    if (!inside_domain(w, s->center)) return outside_domain(w, "collider.position", s->center, err);
+    if (check_collider_inside(w, s, size_field, err) || reserve_collider(w, s, size_field, err)) return -1;
+    fc_shape shape = {.kind = s->kind, .radius = sphere ? s->radius : 0.0f};
+    memcpy(shape.center, s->center, sizeof shape.center);
+    if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);
+    int id = fc_world_add_collider(w, &shape);
+    if (id < 0) return out_of_memory(err);
+    if (fc_json_attach(applied, "collider", fc_json_collider(&w->colliders[w->collider_count - 1]))) {
+        fc_world_remove_collider(w, id);
+        return out_of_memory(err);
+    }
+    return 0;
+}
+
+static int apply_collider_remove(fc_world *w, int id, cJSON *applied, fc_message_error *err)
+{
+    if (!find_movable_collider(w, id)) return unknown_collider(id, err);
+    if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id))) return out_of_memory(err);
+    fc_world_remove_collider(w, id);
+    return 0;
+}
+
+/* {"id", "fluid", "position", "velocity", "speed", "density", "temperature"} of particle i. */
+static cJSON *picked_json(const fc_particles *p, size_t i)
+{
+    float x[3] = {p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i]};
+    float v[3] = {p->field[FC_VX][i], p->field[FC_VY][i], p->field[FC_VZ][i]};
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(p->id[i])) || fc_json_attach(o, "fluid", cJSON_CreateNumber(0)) ||
+        fc_json_attach(o, "position", fc_json_vector(x)) || fc_json_attach(o, "velocity", fc_json_vector(v)) ||
+        fc_json_attach(o, "speed", fc_json_float((float)vector_length(v))) ||
+        fc_json_attach(o, "density", fc_json_float(p->field[FC_DENSITY][i])) ||
+        fc_json_attach(o, "temperature", cJSON_CreateNull())) { /* no world has a temperature field yet */
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The fluid particle nearest to q (a scan of all of them), or null when there is none. */
+static int apply_pick(const fc_world *w, const float q[3], cJSON *applied, fc_message_error *err)
+{
+    const fc_particles *p = &w->particles;
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    size_t best = p->count;
+    double best_d2 = INFINITY;
+    for (size_t i = 0; i < p->count; i++) {
+        double dx = (double)x[i] - q[0], dy = (double)y[i] - q[1], dz = (double)z[i] - q[2];
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < best_d2) best_d2 = d2, best = i; /* a particle at NaN is never nearer */
+    }
+    cJSON *particle = best < p->count ? picked_json(p, best) : cJSON_CreateNull();
+    return fc_json_attach(applied, "particle", particle) ? out_of_memory(err) : 0;
 }
 
 int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
@@ -584,6 +721,9 @@ int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied
         return apply_emitter_update(w, cmd->u.emitter_update.emitter, &cmd->u.emitter_update.changes, applied, err);
     case FC_MSG_EMITTER_REMOVE: return apply_emitter_remove(w, cmd->u.emitter_remove.emitter, applied, err);
     case FC_MSG_COLLIDER_MOVE: return apply_collider_move(w, cmd, applied, err);
+    case FC_MSG_COLLIDER_ADD: return apply_collider_add(w, cmd, applied, err);
+    case FC_MSG_COLLIDER_REMOVE: return apply_collider_remove(w, cmd->u.collider_remove.collider, applied, err);
+    case FC_MSG_PICK: return apply_pick(w, cmd->u.pick.position, applied, err);
     default:
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s is not a request for a world's content",
                              err->request[0] ? err->request : "this message");

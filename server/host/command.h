@@ -42,6 +42,10 @@ typedef struct fc_emitter_fields {
     int fluid;
 } fc_emitter_fields;
 
+/* collider_add's "collider": which fields came (the schema requires shape and position, and
+ * radius for a sphere, half_extents for a box). */
+enum { FC_COLLIDER_HAS_RADIUS = 1 << 0, FC_COLLIDER_HAS_HALF_EXTENTS = 1 << 1 };
+
 typedef struct fc_command {
     fc_message_type type;
     uint64_t client;        /* the session that sent it, for the reply */
@@ -53,6 +57,9 @@ typedef struct fc_command {
         struct { int emitter; fc_emitter_fields changes; } emitter_update;
         struct { int emitter; } emitter_remove;
         struct { int collider; float position[3], velocity[3]; } collider_move;
+        struct { unsigned has; fc_shape shape; } collider_add; /* shape: kind, center, radius or half */
+        struct { int collider; } collider_remove;
+        struct { float position[3]; } pick;
         struct { int frames; } step;
         /* reset (scene empty: the world's own), load_scene, create_world */
         struct {
@@ -88,9 +95,9 @@ cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values);
 int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err);
 
 /* World-level requests on the world's thread: set, emitter_add, emitter_update, emitter_remove,
- * collider_move. Checks against the world (unknown_emitter, unknown_collider, emitter position
- * inside the domain, direction not zero, fluid 0, relations between parameters), then applies,
- * all or nothing. Returns 0 with the ack's "applied" members added to `applied` (PROTOCOL.md 2.2),
+ * collider_move, collider_add, collider_remove, pick. Checks against the world (unknown_emitter,
+ * unknown_collider, positions inside the domain, direction not zero, fluid 0, relations between
+ * parameters, the collider limit and the server's budget), then applies, all or nothing. Returns 0 with the ack's "applied" members added to `applied` (PROTOCOL.md 2.2),
  * or -1 with err filled and the world unchanged. */
 int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err);
 

@@ -23,6 +23,7 @@
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
 #define STATE_BURST_WINDOW_S 1.0   /* FC_STATE_BURST states within this window at most */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
+#define PICKS_PER_S 20           /* a pick scans every particle: a world answers this many a second */
 
 double fc_host_now(void)
 {
@@ -445,6 +446,21 @@ static int apply_rewind(fc_world_host *h, const fc_command *cmd, cJSON *applied,
     return 0;
 }
 
+/* The nearest particle (command.c), at most PICKS_PER_S a second: watchers may pick too. */
+static int apply_pick(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    double now = fc_host_now();
+    if (now - h->pick_window_start >= 1.0) h->pick_window_start = now, h->picks_in_window = 0;
+    if (h->picks_in_window >= PICKS_PER_S) {
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
+                             "world %u answers at most %d picks a second (each scans every particle); try again",
+                             (unsigned)h->id, PICKS_PER_S);
+        return -1;
+    }
+    h->picks_in_window++;
+    return fc_command_apply_to_world(&h->world, cmd, applied, err);
+}
+
 static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     switch (cmd->type) {
@@ -452,7 +468,10 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_EMITTER_ADD:
     case FC_MSG_EMITTER_UPDATE:
     case FC_MSG_EMITTER_REMOVE:
-    case FC_MSG_COLLIDER_MOVE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_COLLIDER_MOVE:
+    case FC_MSG_COLLIDER_ADD:
+    case FC_MSG_COLLIDER_REMOVE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_PICK: return apply_pick(h, cmd, applied, err);
     case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:
     case FC_MSG_RESUME:
@@ -488,13 +507,14 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     cJSON *applied = cJSON_CreateObject();
     uint32_t epoch = h->epoch;
     int failed = apply_command(h, cmd, applied, &err);
+    const int changed = !failed && cmd->type != FC_MSG_PICK; /* a pick only reads the world */
     fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
     cJSON_Delete(applied);
-    if (!failed) request_state(h); /* the network thread sends the newest again after the ack (deliver) */
+    if (changed) request_state(h); /* the network thread sends the newest again after the ack (deliver) */
     fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
-    if (!failed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
-    else if (!failed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */
+    if (changed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
+    else if (changed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */
     fc_command_free(cmd);
 }
 

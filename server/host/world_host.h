@@ -87,6 +87,8 @@ typedef struct fc_world_host {
     int publish_after_step;      /* a request changed the world: publish after the next step */
     fc_world_history history;    /* checkpoints and the blow-up watch */
     double test_step_delay_s;    /* tests only: each step of this world also sleeps this long */
+    double pick_window_start;    /* picks answered since then, within a second */
+    int picks_in_window;
 } fc_world_host;
 
 /* Starts a world thread that loads the spec's scene, then posts FC_POST_WORLD_READY (with the

@@ -138,8 +138,7 @@ static cJSON *emitters_json(const fc_world *w)
     return list;
 }
 
-/* {"id", "shape", "position", "radius" | "half_extents"} of a sphere or box. */
-static cJSON *collider_json(const fc_shape *s)
+cJSON *fc_json_collider(const fc_shape *s)
 {
     int sphere = s->kind == FC_SHAPE_SPHERE;
     cJSON *o = cJSON_CreateObject();
@@ -161,7 +160,7 @@ static cJSON *colliders_json(const fc_world *w)
     for (size_t i = 0; list && i < w->collider_count; i++) {
         const fc_shape *s = &w->colliders[i];
         if (s->kind == FC_SHAPE_PLANE) continue;
-        if (fc_json_attach(list, NULL, collider_json(s))) {
+        if (fc_json_attach(list, NULL, fc_json_collider(s))) {
             cJSON_Delete(list);
             return NULL;
         }

@@ -20,6 +20,9 @@ cJSON *fc_json_vector(const float v[3]);
 /* {"id", "position", "direction", "radius", "speed", "rate", "fluid": 0}. */
 cJSON *fc_json_emitter(const fc_emitter *e);
 
+/* {"id", "shape": "sphere"|"box", "position", "radius" | "half_extents"} of a sphere or box. */
+cJSON *fc_json_collider(const fc_shape *s);
+
 /* {name: value as stored, ...} for every parameter of the table. */
 cJSON *fc_json_param_values(const fc_params *p);
 

@@ -65,6 +65,7 @@ static cJSON *limits_json(const fc_server *s)
     cJSON_AddNumberToObject(o, "max_clients", s->options.max_clients);
     cJSON_AddNumberToObject(o, "max_particles", s->budget.limit.particles);
     cJSON_AddNumberToObject(o, "max_emitters", FC_WORLD_MAX_EMITTERS);
+    cJSON_AddNumberToObject(o, "max_colliders", FC_WORLD_MAX_COLLIDERS);
     return o;
 }
 

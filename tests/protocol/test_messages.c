@@ -386,7 +386,7 @@ static void check_schema_interpreter(void)
     for (int t = 0; t < FC_MSG_TYPE_COUNT; t++) {
         int control = fc_message_needs_control((fc_message_type)t);
         int watch_ok = t == FC_MSG_HELLO || t == FC_MSG_LIST_WORLDS || t == FC_MSG_SUBSCRIBE ||
-                       t == FC_MSG_UNSUBSCRIBE || t == FC_MSG_KEY_REQUEST;
+                       t == FC_MSG_UNSUBSCRIBE || t == FC_MSG_KEY_REQUEST || t == FC_MSG_PICK;
         CHECK(control == !watch_ok, "%s needs the control role: %d", fc_message_type_name((fc_message_type)t),
               control);
     }

@@ -136,6 +136,204 @@ static void check_uploads(peer *p)
                           "over_budget", NULL, "would take about 500 k fluid");
 }
 
+/* ---- collider_add and collider_remove --------------------------------------------------------- */
+
+/* The state's colliders hold (present 1) or lack (present 0) the id. */
+typedef struct {
+    double id;
+    int present;
+} collider_seen;
+
+static int state_collider(const cJSON *state, const void *ctx)
+{
+    const collider_seen *want = ctx;
+    int found = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, jget(state, "colliders")) found |= jnum(c, "id") == want->id;
+    return cJSON_IsArray(jget(state, "colliders")) && found == want->present;
+}
+
+/* CHECKs that a state after `since` shows (or no longer shows) the collider. */
+static void expect_collider_in_state(peer *p, long since, double id, int present)
+{
+    collider_seen want = {id, present};
+    cJSON *s = peer_state_where(p, since, state_collider, &want, PEER_TIMEOUT_MS);
+    CHECK(s != NULL, "a state %s collider %g (latest: %s)", present ? "lists" : "no longer lists", id, jtext(p->state));
+    cJSON_Delete(s);
+}
+
+/* collider_add of json (the "collider" object); returns the new id (0 when refused). */
+static double add_collider(peer *p, const char *collider)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "{\"type\":\"collider_add\",\"world\":1,\"collider\":%s}", collider);
+    cJSON *ack = ack_of(p, msg);
+    double id = jnum(ack, "applied.collider.id");
+    cJSON_Delete(ack);
+    return isnan(id) ? 0 : id;
+}
+
+static void expect_collider_refused(peer *p, const char *collider, const char *code, const char *field, const char *part)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "{\"type\":\"collider_add\",\"world\":1,\"collider\":%s}", collider);
+    sleep_ms(12);
+    cJSON *r = peer_request(p, msg, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, code, field) && jstr_has(r, "message", part), "%s: %s on %s saying '%s', got %s", collider, code,
+          field ? field : "null", part, jtext(r));
+    cJSON_Delete(r);
+}
+
+static void remove_collider(peer *p, double id)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "{\"type\":\"collider_remove\",\"world\":1,\"collider\":%.0f}", id);
+    cJSON *ack = ack_of(p, msg);
+    CHECK(jnum(ack, "applied.collider") == id, "collider_remove %g: applied.collider is the id: %s", id, jtext(ack));
+    cJSON_Delete(ack);
+}
+
+static void check_colliders(peer *p)
+{
+    /* a 0.6 x 0.4 x 0.3 m pool with a sphere (id 1) and a floor plane (id 2) from the scene */
+    cJSON_Delete(ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{\"name\":\"colliders\"," POOL_DOMAIN ","
+                           "\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.3,0.1,0.3]}],\"colliders\":["
+                           "{\"type\":\"sphere\",\"center\":[0.45,0.1,0.15],\"radius\":0.05},"
+                           "{\"type\":\"plane\",\"point\":[0,0.01,0],\"normal\":[0,1,0]}]}}"));
+    long since = p->states;
+    sleep_ms(12);
+    cJSON *ack = expect_ack(p, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"sphere\","
+                               "\"position\":[0.3,0.3,0.15],\"radius\":0.05}}");
+    cJSON *want = cJSON_Parse("{\"id\":3,\"shape\":\"sphere\",\"position\":[0.3,0.3,0.15],\"radius\":0.05}");
+    CHECK(cJSON_Compare(jget(ack, "applied.collider"), want, 1), "collider_add: applied.collider is %s: %s", jtext(want),
+          jtext(ack));
+    cJSON_Delete(want);
+    cJSON_Delete(ack);
+    expect_collider_in_state(p, since, 3, 1);
+    ack = ack_of(p, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"box\",\"position\":[0.5,0.2,0.15],"
+                    "\"half_extents\":[0.05,0.1,0.05]}}");
+    want = cJSON_Parse("{\"id\":4,\"shape\":\"box\",\"position\":[0.5,0.2,0.15],\"half_extents\":[0.05,0.1,0.05]}");
+    CHECK(cJSON_Compare(jget(ack, "applied.collider"), want, 1), "a box: applied.collider is %s: %s", jtext(want), jtext(ack));
+    cJSON_Delete(want);
+    cJSON_Delete(ack);
+    /* an added collider moves like the scene's */
+    ack = ack_of(p, "{\"type\":\"collider_move\",\"world\":1,\"collider\":3,\"position\":[0.25,0.3,0.15]}");
+    CHECK(jnum(ack, "applied.collider") == 3, "collider_move moves the added sphere: %s", jtext(ack));
+    cJSON_Delete(ack);
+
+    /* refused: outside the domain, reaching beyond it, the wrong size field, planes and unknown ids */
+    expect_collider_refused(p, "{\"shape\":\"sphere\",\"position\":[0.3,0.5,0.15],\"radius\":0.05}", "bad_value",
+                            "collider.position", "inside the domain");
+    expect_collider_refused(p, "{\"shape\":\"sphere\",\"position\":[0.3,0.2,0.15],\"radius\":0.2}", "bad_value",
+                            "collider.radius", "inside the domain");
+    expect_collider_refused(p, "{\"shape\":\"box\",\"position\":[0.3,0.2,0.15],\"half_extents\":[0.1,0.1,0.2]}",
+                            "bad_value", "collider.half_extents", "on z it reaches");
+    expect_collider_refused(p, "{\"shape\":\"sphere\",\"position\":[0.3,0.2,0.15],\"radius\":0.05,"
+                               "\"half_extents\":[0.1,0.1,0.1]}",
+                            "bad_value", "collider.half_extents", "radius only");
+    expect_collider_refused(p, "{\"shape\":\"box\",\"position\":[0.3,0.2,0.15]}", "missing_field", "collider.half_extents",
+                            "required");
+    sleep_ms(12);
+    expect_error(p, "{\"type\":\"collider_remove\",\"world\":1,\"collider\":2}", "unknown_collider", "collider");
+    sleep_ms(12);
+    expect_error(p, "{\"type\":\"collider_remove\",\"world\":1,\"collider\":99}", "unknown_collider", "collider");
+
+    /* at most 16 spheres and boxes: 3 now, 13 more fit, the 17th is over_budget */
+    double ids[13];
+    for (int i = 0; i < 13; i++) {
+        char c[160];
+        snprintf(c, sizeof c, "{\"shape\":\"sphere\",\"position\":[%g,0.35,0.15],\"radius\":0.02}", 0.03 + 0.04 * i);
+        ids[i] = add_collider(p, c);
+    }
+    CHECK(ids[12] == 17, "13 more colliders are added (the last has id 17: %g)", ids[12]);
+    expect_collider_refused(p, "{\"shape\":\"sphere\",\"position\":[0.3,0.3,0.15],\"radius\":0.02}", "over_budget", NULL,
+                            "at most 16");
+    for (int i = 0; i < 13; i++) remove_collider(p, ids[i]);
+
+    /* removing the scene's sphere and the added ones */
+    since = p->states;
+    remove_collider(p, 1);
+    remove_collider(p, 4);
+    expect_collider_in_state(p, since, 4, 0);
+    expect_collider_in_state(p, since, 1, 0);
+    /* rewind puts the colliders of its checkpoint (the scene's, at t = 0) back */
+    since = p->states;
+    cJSON_Delete(ack_of(p, "{\"type\":\"rewind\",\"world\":1,\"seconds\":0}"));
+    expect_collider_in_state(p, since, 1, 1);
+    expect_collider_in_state(p, since, 3, 0);
+
+    /* the budget (400 k particles): a 0.6 m container at 4 mm spacing has about 280 k boundary
+     * samples; a box filling it would add 245 k more */
+    cJSON_Delete(ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{\"domain\":{\"min\":[0,0,0],"
+                           "\"max\":[0.6,0.6,0.6]},\"parameters\":{\"particle_spacing\":0.004,\"smoothing_radius\":0.008}}}"));
+    expect_collider_refused(p, "{\"shape\":\"box\",\"position\":[0.3,0.3,0.3],\"half_extents\":[0.29,0.29,0.29]}",
+                            "over_budget", "collider.half_extents", "boundary particles");
+    double small = add_collider(p, "{\"shape\":\"sphere\",\"position\":[0.3,0.3,0.3],\"radius\":0.05}");
+    CHECK(small > 0, "a small sphere fits the budget");
+}
+
+/* ---- pick ----------------------------------------------------------------------------------- */
+
+static cJSON *pick(peer *p, double x, double y, double z)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "{\"type\":\"pick\",\"world\":1,\"position\":[%.9g,%.9g,%.9g]}", x, y, z);
+    return ack_of(p, msg);
+}
+
+static void check_pick(peer *p)
+{
+    /* an empty world has nothing to pick */
+    cJSON_Delete(ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{" POOL_DOMAIN "}}"));
+    cJSON *ack = pick(p, 0.1, 0.1, 0.1);
+    CHECK(cJSON_IsNull(jget(ack, "applied.particle")), "pick in an empty world gives null: %s", jtext(ack));
+    cJSON_Delete(ack);
+
+    /* a block at rest, stepped one frame so that densities are computed, then paused */
+    cJSON_Delete(ack_of(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{" POOL_DOMAIN ","
+                           "\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.3,0.2,0.3]}]}}"));
+    cJSON_Delete(ack_of(p, "{\"type\":\"step\",\"world\":1,\"frames\":1}"));
+    ack = pick(p, 0.15, 0.1, 0.15);
+    const cJSON *first = jget(ack, "applied.particle");
+    double id = jnum(first, "id");
+    const cJSON *pos = jget(first, "position");
+    double px = cJSON_GetArrayItem(pos, 0) ? cJSON_GetArrayItem(pos, 0)->valuedouble : NAN;
+    double py = cJSON_GetArrayItem(pos, 1) ? cJSON_GetArrayItem(pos, 1)->valuedouble : NAN;
+    double pz = cJSON_GetArrayItem(pos, 2) ? cJSON_GetArrayItem(pos, 2)->valuedouble : NAN;
+    double d = sqrt((px - 0.15) * (px - 0.15) + (py - 0.1) * (py - 0.1) + (pz - 0.15) * (pz - 0.15));
+    CHECK(cJSON_IsObject(first) && d < 0.02, "pick inside the block finds a particle within a spacing: %s", jtext(ack));
+    /* picking at that particle's own position gives it again, with its velocity and density */
+    cJSON *again = pick(p, px, py, pz);
+    const cJSON *q = jget(again, "applied.particle");
+    const cJSON *v = jget(q, "velocity");
+    double speed = jnum(q, "speed"), density = jnum(q, "density");
+    CHECK(jnum(q, "id") == id && jnum(q, "fluid") == 0 && cJSON_IsNull(jget(q, "temperature")) &&
+              cJSON_GetArraySize(v) == 3 && isfinite(speed) && speed < 0.5,
+          "pick at particle %g's position returns it, with a finite velocity: %s", id, jtext(again));
+    CHECK(fabs(density - 1000.0) < 50.0, "its density is near the rest density 1000 kg/m^3: %g", density);
+    cJSON_Delete(again);
+    cJSON_Delete(ack);
+
+    /* a world answers at most 20 picks a second */
+    sleep_ms(1100);
+    for (int i = 0; i < 25; i++) {
+        sleep_ms(12);
+        peer_send(p, "{\"type\":\"pick\",\"id\":\"burst\",\"world\":1,\"position\":[0.1,0.1,0.1]}");
+    }
+    int acks = 0, refused = 0;
+    for (int replies = 0; replies < 25;) {
+        cJSON *r = peer_next_text(p, PEER_TIMEOUT_MS);
+        if (!r) break;
+        if (jstr_is(r, "id", "burst")) {
+            replies++;
+            acks += jtype_is(r, "ack");
+            refused += is_error(r, "over_budget", NULL);
+        }
+        cJSON_Delete(r);
+    }
+    CHECK(acks == 20 && refused == 5, "of 25 picks within a second 20 are answered and 5 refused: %d, %d", acks, refused);
+}
+
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
@@ -151,6 +349,8 @@ int main(int argc, char **argv)
         cJSON_Delete(ack_of(&p, "{\"type\":\"pause\",\"world\":1}"));
         check_load_scene_solver(&p);
         check_uploads(&p);
+        check_colliders(&p);
+        check_pick(&p);
     }
     peer_close(&p);
     int status = test_server_stop(&server);
