@@ -21,7 +21,8 @@ static int parse(fc_scene *scene, const char *name, const char *assignment)
  * 15% for the boundary (the lattice's rounding at curved and small surfaces). */
 static void test_estimates_match_builds(void)
 {
-    static const char *const scenes[] = {"dam_break", "double_dam_break", "water_drop", "fountain", "dam_break_pbf"};
+    static const char *const scenes[] = {"dam_break", "double_dam_break", "water_drop", "fountain", "dam_break_pbf",
+                                         "pool_colliders"};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         fc_scene scene;
         char err[512];
@@ -47,6 +48,35 @@ static void test_estimates_match_builds(void)
         }
         fc_scene_free(&scene);
     }
+}
+
+/* Fluid that colliders cut away is counted point by point: the estimate of box blocks is exact with
+ * overlapping colliders and planes; past the work limit it is left in (the estimate stays above). */
+static void test_estimate_counts_cut_away(void)
+{
+    const char *json = "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}, \"fluid\": [{\"type\": \"box\","
+                       " \"min\": [0, 0, 0], \"max\": [1, 0.4, 1]}, {\"type\": \"box\", \"min\": [0.05, 0.45, 0.05],"
+                       " \"max\": [0.55, 0.7, 0.55]}], \"colliders\": [{\"type\": \"sphere\", \"center\": [0.3, 0.4, 0.3],"
+                       " \"radius\": 0.17}, {\"type\": \"box\", \"center\": [0.4, 0.35, 0.3], \"half_extents\": [0.2, 0.05, 0.1]},"
+                       " {\"type\": \"plane\", \"point\": [0, 0.03, 0], \"normal\": [0.1, 1, 0]}]}";
+    fc_scene scene;
+    fc_world w;
+    char err[512];
+    if (fc_scene_parse_string(&scene, json, "cut.json", err, sizeof err) || fc_scene_instantiate(&scene, &w, err, sizeof err)) {
+        CHECK(0, "the cut-away scene builds: %s", err);
+        return;
+    }
+    fc_scene_estimate e;
+    fc_scene_estimate_size(&scene, &e);
+    CHECK(e.fluid == (double)w.particles.count && w.particles.count < 50 * 20 * 50 + 25 * 13 * 25,
+          "the estimate counts the cut-away exactly: %g against %zu built", e.fluid, w.particles.count);
+    fc_world_free(&w);
+    /* 1 mm spacing: 20 M points, each near the plane checked twice, is past the work limit */
+    scene.params.particle_spacing = 0.001, scene.params.smoothing_radius = 0.002, scene.params.max_particles = 50000000;
+    scene.block_count = 1, scene.blocks[0].max[1] = 0.02f, scene.collider_count = 3;
+    fc_scene_estimate_size(&scene, &e);
+    CHECK(e.fluid == 1000.0 * 20 * 1000, "past the work limit nothing is subtracted: %g", e.fluid);
+    fc_scene_free(&scene);
 }
 
 static void test_reservations_add_up(void)
@@ -105,6 +135,7 @@ int main(void)
 {
     test_reservations_add_up();
     test_estimates_match_builds();
+    test_estimate_counts_cut_away();
     test_emitters_stop_at_the_budget();
     return check_summary("test_budget");
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/colliders.h"
 #include "core/scene.h"
 #include "core/world.h"
 
@@ -294,7 +295,7 @@ static void test_instantiate_error(void)
 
 static void test_shipped_scenes(void)
 {
-    static const char *const names[] = {"dam_break", "double_dam_break", "water_drop", "fountain"};
+    static const char *const names[] = {"dam_break", "double_dam_break", "water_drop", "fountain", "pool_colliders"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[1024], err[512] = "";
         fc_scene s;
@@ -322,6 +323,67 @@ static void test_shipped_scenes(void)
     CHECK(fc_scene_resolve(a, b, sizeof b) == 0 && strcmp(a, b) == 0, "a path does not resolve to itself");
 }
 
+/* Particles of w near a collider (closer than particle_radius: fc_point_clear_of). */
+static size_t particles_near_colliders(const fc_world *w)
+{
+    size_t near = 0;
+    for (size_t i = 0; i < w->particles.count; i++) {
+        float p[3] = {w->particles.field[FC_PX][i], w->particles.field[FC_PY][i], w->particles.field[FC_PZ][i]};
+        near += !fc_point_clear_of(w->colliders, w->collider_count, (float)w->params.particle_radius, p);
+    }
+    return near;
+}
+
+/* Fluid blocks overlapping colliders at the start are cut away: no particle starts inside a
+ * collider or within particle_radius of one (a sphere, a box, a plane, two colliders that
+ * overlap, a sphere block), and the rest of each block is filled as without colliders. */
+static void test_fluid_cut_away(void)
+{
+    const char *json =
+        "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [1, 0.3, 1]},"
+        " {\"type\": \"sphere\", \"center\": [0.5, 0.6, 0.5], \"radius\": 0.15}],"
+        " \"colliders\": [{\"type\": \"sphere\", \"center\": [0.3, 0.2, 0.3], \"radius\": 0.1},"
+        " {\"type\": \"box\", \"center\": [0.35, 0.2, 0.3], \"half_extents\": [0.1, 0.05, 0.05]},"
+        " {\"type\": \"box\", \"center\": [0.5, 0.6, 0.5], \"half_extents\": [0.05, 0.3, 0.05]},"
+        " {\"type\": \"plane\", \"point\": [0, 0.05, 0], \"normal\": [0, 1, 0]}]}";
+    fc_scene s;
+    fc_world w, plain;
+    char err[512] = "";
+    if (fc_scene_parse_string(&s, json, "cut.json", err, sizeof err) || fc_scene_instantiate(&s, &w, err, sizeof err)) {
+        CHECK(0, "the cut-away scene builds: %s", err);
+        return;
+    }
+    CHECK(particles_near_colliders(&w) == 0, "no particle starts within particle_radius of a collider (%zu do)",
+          particles_near_colliders(&w));
+    /* the same without colliders, checked against them: exactly the points near them went */
+    size_t colliders = s.collider_count;
+    s.collider_count = 0;
+    if (fc_scene_instantiate(&s, &plain, err, sizeof err) == 0) {
+        plain.colliders = w.colliders, plain.collider_count = w.collider_count;
+        size_t near = particles_near_colliders(&plain);
+        printf("  cut away: %zu of %zu particles\n", near, plain.particles.count);
+        CHECK(near > 1000 && w.particles.count == plain.particles.count - near,
+              "the fill leaves out exactly the %zu points near colliders: %zu of %zu", near, w.particles.count,
+              plain.particles.count);
+        plain.colliders = NULL, plain.collider_count = 0;
+        fc_world_free(&plain);
+    }
+    s.collider_count = colliders;
+    fc_world_free(&w);
+    fc_scene_free(&s);
+    /* the shipped pool: its sphere and box stand in the water */
+    char path[1024];
+    if (fc_scene_resolve("pool_colliders", path, sizeof path) || fc_scene_parse_file(&s, path, err, sizeof err) ||
+        fc_scene_instantiate(&s, &w, err, sizeof err)) {
+        CHECK(0, "pool_colliders builds: %s", err);
+        return;
+    }
+    CHECK(particles_near_colliders(&w) == 0 && w.particles.count < 12500,
+          "pool_colliders: no particle starts in its sphere or box (%zu particles of the block's 12500)", w.particles.count);
+    fc_world_free(&w);
+    fc_scene_free(&s);
+}
+
 int main(void)
 {
     test_bad_scenes();
@@ -330,5 +392,6 @@ int main(void)
     test_minimal_scene();
     test_instantiate_error();
     test_shipped_scenes();
+    test_fluid_cut_away();
     return check_summary("test_scene");
 }

@@ -1,8 +1,10 @@
 /* Budgets: a scene's size estimated from its shapes, and reservations against a shared limit. */
 #include "core/budget.h"
 
+#include "core/colliders.h"
 #include "core/scene.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,10 +34,65 @@ fc_cost fc_world_cost(const fc_world *w, double fluid)
     return c;
 }
 
-/* Lattice points at spacing s along an extent, as fc_world_fill_box places them. */
-static double points_along(double extent, double s)
+/* Distance checks an estimate may spend counting the fluid that colliders cut away; beyond, the
+ * rest is left in, so the estimate stays above what is built. */
+#define CUT_WORK_LIMIT 16e6
+
+/* The index ranges [first, last] of l's points within [lo, hi] (one more on each side: the points'
+ * float rounding), clamped to the lattice; how many points they hold. */
+static double lattice_range(const fc_lattice *l, const float lo[3], const float hi[3], long first[3], long last[3])
 {
-    return extent >= s ? floor((extent - s) / s + 1e-4) + 1.0 : 1.0;
+    double count = 1.0;
+    for (int a = 0; a < 3; a++) {
+        first[a] = (long)fmax(0.0, ceil(((double)lo[a] - l->start[a]) / l->spacing) - 1.0);
+        last[a] = (long)fmin(l->n[a] - 1.0, floor(((double)hi[a] - l->start[a]) / l->spacing) + 1.0);
+        count *= last[a] >= first[a] ? (double)(last[a] - first[a] + 1) : 0.0;
+    }
+    return count;
+}
+
+/* Where a collider's points within `clearance` can be: a sphere's or box's bounds grown by it,
+ * anywhere for a plane. */
+static void near_bounds(const fc_shape *c, float clearance, float lo[3], float hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        float extent = (c->kind == FC_SHAPE_BOX ? c->half[a] : c->radius) + clearance;
+        lo[a] = c->kind == FC_SHAPE_PLANE ? -FLT_MAX : c->center[a] - extent;
+        hi[a] = c->kind == FC_SHAPE_PLANE ? FLT_MAX : c->center[a] + extent;
+    }
+}
+
+/* The points of a block's lattice l (inside `inside` unless NULL) that the fill leaves out for
+ * being near a collider (fc_point_clear_of), each counted at the first collider it is near.
+ * *work counts the distance checks spent; past CUT_WORK_LIMIT none are counted (0). */
+static double cut_away(const fc_scene *scene, const fc_lattice *l, const fc_shape *inside, double *work)
+{
+    const fc_shape *c = scene->colliders;
+    const float clearance = (float)scene->params.particle_radius, s = l->spacing;
+    long first[3], last[3];
+    float lo[3], hi[3];
+    double need = 0.0;
+    for (size_t k = 0; k < scene->collider_count; k++) {
+        near_bounds(&c[k], clearance, lo, hi);
+        need += lattice_range(l, lo, hi, first, last) * (double)(k + 2);
+    }
+    if (*work + need > CUT_WORK_LIMIT) return 0.0;
+    *work += need;
+    double cut = 0.0;
+    for (size_t k = 0; k < scene->collider_count; k++) {
+        near_bounds(&c[k], clearance, lo, hi);
+        if (lattice_range(l, lo, hi, first, last) == 0.0) continue;
+        for (long z = first[2]; z <= last[2]; z++)
+            for (long y = first[1]; y <= last[1]; y++)
+                for (long x = first[0]; x <= last[0]; x++) {
+                    float p[3] = {l->start[0] + (float)x * s, l->start[1] + (float)y * s, l->start[2] + (float)z * s};
+                    if ((inside && !fc_shape_contains(inside, p)) || !fc_shape_near(&c[k], p, clearance) ||
+                        !fc_point_clear_of(c, k, clearance, p))
+                        continue;
+                    cut += 1.0;
+                }
+    }
+    return cut;
 }
 
 static double box_volume(const float lo[3], const float hi[3], double grow)
@@ -80,15 +137,18 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
     const double s = p->particle_spacing, h = p->smoothing_radius, cell = s * s * s;
-    double fluid = 0.0;
+    double fluid = 0.0, work = 0.0;
     for (size_t i = 0; i < scene->block_count; i++) {
         const fc_scene_block *b = &scene->blocks[i];
-        if (b->kind == FC_SHAPE_BOX) {
-            double n = 1.0;
-            for (int a = 0; a < 3; a++) n *= points_along((double)b->max[a] - b->min[a], s);
-            fluid += n;
+        fc_lattice l;
+        if (b->kind == FC_SHAPE_BOX) { /* the lattice's points exactly, less those cut away */
+            fc_lattice_of_box(&l, b->min, b->max, (float)s);
+            fluid += (double)l.n[0] * l.n[1] * l.n[2] - cut_away(scene, &l, NULL, &work);
         } else {
-            fluid += 4.0 / 3.0 * PI * pow(b->radius, 3) / cell;
+            fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = b->radius};
+            memcpy(sphere.center, b->center, sizeof sphere.center);
+            fc_lattice_of_sphere(&l, b->center, b->radius, (float)s);
+            fluid += fmax(0.0, 4.0 / 3.0 * PI * pow(b->radius, 3) / cell - cut_away(scene, &l, &sphere, &work));
         }
     }
     fluid = fmin(fluid, (double)p->max_particles);

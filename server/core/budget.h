@@ -16,7 +16,7 @@ typedef struct fc_cost {
 
 /* A scene's size, estimated from its shapes before anything is allocated. */
 typedef struct fc_scene_estimate {
-    double fluid;      /* particles its fluid blocks hold, at most max_particles */
+    double fluid;      /* particles its fluid blocks hold, less those colliders cut away, at most max_particles */
     double boundary;   /* boundary samples behind the container and the colliders */
     fc_cost cost;      /* both, with their memory */
 } fc_scene_estimate;

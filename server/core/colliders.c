@@ -53,6 +53,19 @@ int fc_shape_contains(const fc_shape *s, const float p[3])
     return s->kind != FC_SHAPE_PLANE && fc_shape_distance(s, p, n) <= 0.0f;
 }
 
+int fc_shape_near(const fc_shape *s, const float p[3], float clearance)
+{
+    float n[3];
+    return fc_shape_distance(s, p, n) < clearance;
+}
+
+int fc_point_clear_of(const fc_shape *colliders, size_t count, float clearance, const float p[3])
+{
+    for (size_t c = 0; c < count; c++)
+        if (fc_shape_near(&colliders[c], p, clearance)) return 0;
+    return 1;
+}
+
 void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float region_hi[3], float lo[3], float hi[3])
 {
     for (int a = 0; a < 3; a++) {

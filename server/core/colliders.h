@@ -13,6 +13,13 @@ float fc_shape_distance(const fc_shape *s, const float p[3], float normal[3]);
 /* Whether p lies inside (or on) a box or sphere. */
 int fc_shape_contains(const fc_shape *s, const float p[3]);
 
+/* Whether p is closer than clearance to the solid (inside it included; a plane's solid is the side
+ * its normal points away from). Fluid blocks leave out the lattice points near any collider, at
+ * the clearance particle_radius, where the collision response would push a particle away. */
+int fc_shape_near(const fc_shape *s, const float p[3], float clearance);
+/* Whether p is near none of the count colliders (fc_shape_near). */
+int fc_point_clear_of(const fc_shape *colliders, size_t count, float clearance, const float p[3]);
+
 /* The part [lo, hi] of the region [region_lo, region_hi] that the solid can occupy. */
 void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float region_hi[3], float lo[3], float hi[3]);
 

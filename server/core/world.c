@@ -119,25 +119,46 @@ int fc_world_add_sink(fc_world *w, const fc_sink *sink)
     return w->next_object_id++;
 }
 
-/* Lattice points at spacing s inside [lo, hi], centred so the margins on both sides match;
- * `accept` filters (NULL: all). */
-static long fill_lattice(fc_world *w, const float lo[3], const float hi[3], const float v[3],
-                         int (*accept)(const float p[3], const void *ctx), const void *ctx)
+/* Points at spacing s from lo to hi, centred so the margins on both sides match. */
+static void lattice_between(fc_lattice *l, const float lo[3], const float hi[3], float s)
 {
-    const float s = (float)w->params.particle_spacing;
-    int n[3];
-    float start[3];
+    l->spacing = s;
     for (int a = 0; a < 3; a++) {
         float extent = hi[a] - lo[a];
-        n[a] = extent >= 0.0f ? (int)floorf(extent / s + 1e-4f) + 1 : 0;
-        start[a] = lo[a] + 0.5f * (extent - (float)(n[a] - 1) * s);
+        l->n[a] = extent >= 0.0f ? (int)floorf(extent / s + 1e-4f) + 1 : 0;
+        l->start[a] = lo[a] + 0.5f * (extent - (float)(l->n[a] - 1) * s);
     }
+}
+
+void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s)
+{
+    /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
+    float inner_lo[3], inner_hi[3];
+    for (int a = 0; a < 3; a++) inner_lo[a] = lo[a] + 0.5f * s, inner_hi[a] = hi[a] - 0.5f * s;
+    for (int a = 0; a < 3; a++)
+        if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
+    lattice_between(l, inner_lo, inner_hi, s);
+}
+
+void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s)
+{
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
+    lattice_between(l, lo, hi, s);
+}
+
+/* The lattice's points that `inside` contains (NULL: all) and that are clear of the world's
+ * colliders, up to max_particles. */
+static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside)
+{
+    const float s = l->spacing, clearance = (float)w->params.particle_radius;
     long added = 0;
-    for (int k = 0; k < n[2]; k++)
-        for (int j = 0; j < n[1]; j++)
-            for (int i = 0; i < n[0]; i++) {
-                float p[3] = {start[0] + (float)i * s, start[1] + (float)j * s, start[2] + (float)k * s};
-                if (accept && !accept(p, ctx)) continue;
+    for (int k = 0; k < l->n[2]; k++)
+        for (int j = 0; j < l->n[1]; j++)
+            for (int i = 0; i < l->n[0]; i++) {
+                float p[3] = {l->start[0] + (float)i * s, l->start[1] + (float)j * s, l->start[2] + (float)k * s};
+                if (inside && !fc_shape_contains(inside, p)) continue;
+                if (!fc_point_clear_of(w->colliders, w->collider_count, clearance, p)) continue;
                 if (w->particles.count >= (size_t)w->params.max_particles) return added;
                 if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], v[2]) < 0) return -1;
                 added++;
@@ -147,30 +168,18 @@ static long fill_lattice(fc_world *w, const float lo[3], const float hi[3], cons
 
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3])
 {
-    /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
-    const float s = (float)w->params.particle_spacing;
-    float inner_lo[3], inner_hi[3];
-    for (int a = 0; a < 3; a++) inner_lo[a] = lo[a] + 0.5f * s, inner_hi[a] = hi[a] - 0.5f * s;
-    for (int a = 0; a < 3; a++)
-        if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
-    return fill_lattice(w, inner_lo, inner_hi, v, NULL, NULL);
-}
-
-static int inside_sphere(const float p[3], const void *ctx)
-{
-    const fc_shape *s = ctx;
-    return fc_shape_contains(s, p);
+    fc_lattice l;
+    fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing);
+    return fill_lattice(w, &l, v, NULL);
 }
 
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3])
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
-    float lo[3], hi[3];
-    for (int a = 0; a < 3; a++) {
-        sphere.center[a] = center[a];
-        lo[a] = center[a] - radius, hi[a] = center[a] + radius;
-    }
-    return fill_lattice(w, lo, hi, v, inside_sphere, &sphere);
+    memcpy(sphere.center, center, sizeof sphere.center);
+    fc_lattice l;
+    fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing);
+    return fill_lattice(w, &l, v, &sphere);
 }
 
 int fc_world_start(fc_world *w, char *err, size_t errlen)

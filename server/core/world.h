@@ -118,8 +118,23 @@ int fc_world_remove_collider(fc_world *w, int id);
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
 int fc_world_add_sink(fc_world *w, const fc_sink *sink);
 
-/* Fills a box [lo, hi] or a sphere with particles on a cubic lattice at particle_spacing,
- * moving at velocity v; returns how many were added, or -1 when out of memory. */
+/* The cubic lattice a fluid block is filled on: n[a] points along axis a from start[a], spacing
+ * apart (point i, j, k at start + (i, j, k) * spacing, in float as written). */
+typedef struct fc_lattice {
+    int n[3];
+    float start[3], spacing;
+} fc_lattice;
+/* A box block's lattice: each particle owns a cube of the spacing, the outer ones half a spacing in
+ * from the faces, centred so the margins on both sides match. */
+void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float spacing);
+/* A sphere block's: the lattice of its bounding cube, corners included; the points inside the
+ * sphere are filled. */
+void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float spacing);
+
+/* Fills a box [lo, hi] or a sphere with particles on its lattice at particle_spacing, moving at
+ * velocity v, leaving out the points near the world's colliders (fc_point_clear_of at
+ * particle_radius: fluid never starts inside a solid); returns how many were added, or -1 when out
+ * of memory. */
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3]);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3]);
 

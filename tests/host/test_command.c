@@ -487,7 +487,9 @@ static const float push_center[3] = {0.16f, 0.16f, 0.16f};
 static const float push_radius = 0.06f;
 
 /* Resting fluid without gravity filling a 0.32 m box around a sphere (the lattice is symmetric
- * about its centre); the sphere's id in *sphere. */
+ * about its centre), touching it: the box is filled before the sphere is added (a fill leaves out
+ * the points within particle_radius of a collider), then the points inside it are removed; the
+ * sphere's id in *sphere. */
 static int build_immersed_sphere(fc_world *w, int *sphere)
 {
     char err[256];
@@ -497,8 +499,8 @@ static int build_immersed_sphere(fc_world *w, int *sphere)
     const float v0[3] = {0, 0, 0};
     fc_shape s = {.kind = FC_SHAPE_SPHERE, .radius = push_radius};
     memcpy(s.center, push_center, sizeof s.center);
-    *sphere = fc_world_add_collider(w, &s);
     if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0) <= 0) return -1;
+    *sphere = fc_world_add_collider(w, &s);
     uint8_t *keep = malloc(w->particles.count);
     if (!keep) return -1;
     for (size_t i = 0; i < w->particles.count; i++) {
@@ -531,7 +533,7 @@ static double mean_vx_near_sphere(const fc_world *w, const fc_shape *s, size_t *
 static double fluid_vx_with_sphere_velocity(double vx)
 {
     fc_world w;
-    int sphere;
+    int sphere = 0;
     int ok = build_immersed_sphere(&w, &sphere) == 0;
     CHECK(ok, "the immersed-sphere world starts");
     char text[256];
