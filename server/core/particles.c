@@ -55,9 +55,10 @@ long fc_particles_add(fc_particles *p, float x, float y, float z, float vx, floa
 int fc_particles_copy(fc_particles *dst, const fc_particles *src)
 {
     if (fc_particles_reserve(dst, src->count)) return -1;
+    dst->count = src->count;
+    if (!src->count) return 0; /* an empty world's arrays may be NULL (memcpy must not see them) */
     memcpy(dst->id, src->id, src->count * sizeof *dst->id);
     for (int f = 0; f < FC_FIELD_COUNT; f++) memcpy(dst->field[f], src->field[f], src->count * sizeof(float));
-    dst->count = src->count;
     return 0;
 }
 

@@ -94,7 +94,7 @@ int fc_snapshot_take(fc_snapshot_buffer *s, const fc_world *w, uint32_t attribut
     const fc_particles *p = &w->particles;
     size_t n = p->count;
     if (reserve(s, n)) return -1;
-    memcpy(s->id, p->id, n * sizeof *s->id);
+    if (n) memcpy(s->id, p->id, n * sizeof *s->id); /* an empty world's arrays may be NULL */
     for (size_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
     sort_by_id(s, n);
     for (size_t i = 0; i < n; i++) {
