@@ -1,5 +1,6 @@
 /* Server over real sockets: a world's content. load_scene takes the scene's solver and parameters
- * (reset keeps the world's), uploaded scene documents, collider_add / collider_remove, and pick. */
+ * (reset keeps the world's), uploaded scene documents, collider_add / collider_remove, and pick
+ * (also by watchers). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -334,6 +335,33 @@ static void check_pick(peer *p)
     CHECK(acks == 20 && refused == 5, "of 25 picks within a second 20 are answered and 5 refused: %d, %d", acks, refused);
 }
 
+/* With --token a watcher may pick but not add or remove colliders (forbidden). */
+static void check_watcher_roles(void)
+{
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--token", "s3cret",
+                          NULL) != 0) {
+        CHECK(0, "the server with a token starts");
+        return;
+    }
+    peer w;
+    if (expect_hello(&w, server.port, "watcher", NULL, "watch") == 0) {
+        cJSON *ack = pick(&w, 0.1, 0.1, 0.1);
+        CHECK(cJSON_IsObject(jget(ack, "applied.particle")), "a watcher picks a particle: %s", jtext(ack));
+        cJSON_Delete(ack);
+        sleep_ms(12);
+        expect_error(&w, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"sphere\","
+                         "\"position\":[0.3,0.3,0.2],\"radius\":0.05}}",
+                     "forbidden", NULL);
+        sleep_ms(12);
+        expect_error(&w, "{\"type\":\"collider_remove\",\"world\":1,\"collider\":1}", "forbidden", NULL);
+        sleep_ms(12);
+        expect_error(&w, "{\"type\":\"pick\",\"world\":7,\"position\":[0,0,0]}", "unknown_world", "world");
+    }
+    peer_close(&w);
+    CHECK(test_server_stop(&server) == 0, "the server with a token exits 0");
+}
+
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
@@ -355,5 +383,6 @@ int main(int argc, char **argv)
     peer_close(&p);
     int status = test_server_stop(&server);
     CHECK(status == 0, "the server exits 0 on SIGTERM (status %d)", status);
+    check_watcher_roles();
     return check_summary("test_server_content");
 }
