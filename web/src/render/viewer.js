@@ -1,6 +1,6 @@
 // The 3D view: renderer, scene, lights, orbit camera framed on the domain, resize, and the render loop with its fps.
 import {
-  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer,
+  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { ParticleLayer } from './particle_layer.js';
@@ -8,10 +8,9 @@ import { ContainerView } from './container_view.js';
 import { SceneObjects } from './scene_objects.js';
 import { RateMeter } from '../util/rate_meter.js';
 import { GpuFence } from './gpu_fence.js';
+import { frameBox } from './camera_fit.js';
 import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
 
-/** Direction the camera looks from, relative to the domain's centre: in front, to the right, above. */
-const VIEW_DIRECTION = new Vector3(0.55, 0.6, 1.25).normalize();
 const SOFTWARE_FPS = 5;
 
 export class Viewer {
@@ -87,25 +86,12 @@ export class Viewer {
   setDomain(domain) {
     if (!this.container.setDomain(domain)) return;
     this.domain = domain;
-    const min = new Vector3().fromArray(domain.min);
-    const max = new Vector3().fromArray(domain.max);
-    const centre = min.clone().add(max).multiplyScalar(0.5);
-    const radius = max.distanceTo(min) / 2;
-    const fov = (this.camera.fov * Math.PI) / 180;
-    const freeAspect = (this.host.clientWidth - Math.min(this.insetRight, this.host.clientWidth / 2)) / Math.max(1, this.host.clientHeight);
-    const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * freeAspect));
-    const distance = (radius / Math.sin(fit / 2)) * 0.95;
-    this.camera.position.copy(centre).addScaledVector(VIEW_DIRECTION, distance);
+    if (this.controls) this.controls.maxDistance = Infinity; // the new domain's limit is set below
+    const distance = frameBox(this, domain.min, domain.max);
     this.camera.near = distance / 100;
     this.camera.far = distance * 20;
     this.camera.updateProjectionMatrix();
-    if (this.controls) {
-      this.controls.target.copy(centre);
-      this.controls.maxDistance = distance * 6;
-      this.controls.update();
-    } else {
-      this.camera.lookAt(centre);
-    }
+    if (this.controls) this.controls.maxDistance = distance * 6;
   }
 
   start() {
