@@ -16,6 +16,7 @@ import { Toolbar } from './ui/toolbar.js';
 import { EmitterList } from './ui/emitter_list.js';
 import { Interaction } from './interact/interaction.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
+import { Extras } from './extras.js';
 
 const OVERLAY_INTERVAL_MS = 250;
 
@@ -60,6 +61,12 @@ export class App {
     const side = elements.side;
     if (side) new ResizeObserver(() => this.viewer.setInsetRight(side.offsetWidth + 20)).observe(side);
     this.listen();
+    this.buildExtras();
+  }
+
+  /** Plots, shortcuts, help, screenshot, room link popover, colour scales, picking (extras.js). */
+  buildExtras() {
+    this.extras = new Extras(this);
   }
 
   buildUi() {
@@ -130,6 +137,7 @@ export class App {
     this.newestFrame = frame;
     this.frameArrivedAt = performance.now();
     this.shownAttribute = this.viewer.particles.update(frame, this.session.options.attribute);
+    this.extras.frameShown(frame, this.shownAttribute);
     if (!this.viewer.uploadParticles()) this.uploadsDeferred += 1;
     this.receiver.recycle(previous); // copied into the attributes: its buffers go back to the decode worker
     if (frame.kind === 'key') this.session.keyFrameArrived();
@@ -186,10 +194,7 @@ export class App {
 
   copyRoomLink() {
     if (this.session.world === null) return;
-    const link = roomLink(window.location.href, this.session.world);
-    const fallback = () => window.prompt('Link for the room (no control token):', link);
-    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(fallback);
-    else fallback();
+    this.extras.showRoomLink(roomLink(window.location.href, this.session.world));
   }
 
   bytesPerSecond() {

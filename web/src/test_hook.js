@@ -48,6 +48,14 @@ export function installTestHook(app, target = window) {
     send(message) {
       return app.session.send(message);
     },
+    /** The extras' state: colour scale, pick, plot samples, last screenshot, orbit target (extras.js). */
+    extras() {
+      return app.extras.testState();
+    },
+    /** Where a point (m) is drawn, in client pixels [x, y]. */
+    project(position) {
+      return app.extras.project(position);
+    },
   };
   return target.fluidcast;
 }

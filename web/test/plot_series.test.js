@@ -1,6 +1,6 @@
 // The live plots read their series from stats messages: density error in percent, absent fields as gaps.
 import { describe, it, expect } from 'vitest';
-import { PLOT_CAPACITY, PLOT_SERIES, PLOT_WINDOW_S, agoLabel, lastValue, statsSample } from '../src/ui/plot_series.js';
+import { PLOT_CAPACITY, PLOT_SERIES, PLOT_WINDOW_S, agoLabel, lastValue, statsSample, yRange } from '../src/ui/plot_series.js';
 
 describe('statsSample', () => {
   it('reads particles, max speed, density error (as %) and real-time factor', () => {
@@ -40,5 +40,22 @@ describe('agoLabel', () => {
     expect(agoLabel(-20)).toBe('-20 s');
     expect(agoLabel(-90)).toBe('-1.5 min');
     expect(agoLabel(-300)).toBe('-5 min');
+  });
+});
+
+describe('yRange', () => {
+  it('pads a varying series by 8 % either side', () => {
+    const [lo, hi] = yRange(0, 100);
+    expect(lo).toBeCloseTo(-8, 12);
+    expect(hi).toBeCloseTo(108, 12);
+  });
+
+  it('centres a flat series (a constant particle count) in ±10 %, ±1 around zero', () => {
+    expect(yRange(2160, 2160)).toEqual([1944, 2376]);
+    expect(yRange(0, 0)).toEqual([-1, 1]);
+  });
+
+  it('is [0, 1] without data', () => {
+    expect(yRange(null, null)).toEqual([0, 1]);
   });
 });

@@ -37,3 +37,14 @@ export function agoLabel(x) {
   if (Math.abs(x) < 0.5) return 'now';
   return Math.abs(x) >= 60 ? `${Number((x / 60).toFixed(1))} min` : `${Math.round(x)} s`;
 }
+
+/** A chart's y range for data in [min, max]: 8 % padding, a flat series centred in ±10 % (or ±1), [0, 1] for none. */
+export function yRange(min, max) {
+  if (min === null || max === null || !Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+  if (min === max) {
+    const half = Math.max(1e-9, Math.abs(min) * 0.1) || 1;
+    return [min - (min === 0 ? 1 : half), max + (max === 0 ? 1 : half)];
+  }
+  const pad = (max - min) * 0.08;
+  return [min - pad, max + pad];
+}

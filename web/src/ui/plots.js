@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { el, formatNumber } from '../util/dom.js';
 import { TimeRing } from '../util/time_ring.js';
-import { PLOT_CAPACITY, PLOT_SERIES, PLOT_WINDOW_S, agoLabel, lastValue, statsSample } from './plot_series.js';
+import { PLOT_CAPACITY, PLOT_SERIES, PLOT_WINDOW_S, agoLabel, lastValue, statsSample, yRange } from './plot_series.js';
 
 const REDRAW_MS = 500;
 const CHART_HEIGHT = 64;
@@ -68,7 +68,7 @@ export class PlotsPanel {
         height: CHART_HEIGHT,
         legend: { show: false },
         cursor: { show: false },
-        scales: { x: { time: false } },
+        scales: { x: { time: false }, y: { range: (u, min, max) => yRange(min, max) } },
         axes: [
           { stroke: '#8fa1b5', grid: { stroke: 'rgba(255,255,255,0.07)' }, ticks: { show: false }, size: 18, font: '10px system-ui',
             values: (u, splits) => splits.map(agoLabel) },

@@ -70,9 +70,17 @@ export class RoomLinkPopover {
       await clipboard.writeText(link);
       this.confirm('Copied', 'ok');
     } catch {
+      // No async clipboard (a page on http:// other than localhost): copy the selected field.
       this.text.focus();
       this.text.select();
-      this.confirm('Select the link and press Ctrl+C to copy it', 'manual');
+      let copied = false;
+      try {
+        copied = document.execCommand('copy');
+      } catch {
+        copied = false;
+      }
+      if (copied) this.confirm('Copied', 'ok');
+      else this.confirm('Select the link and press Ctrl+C to copy it', 'manual');
     }
   }
 
