@@ -1,21 +1,10 @@
 // Colour scales of the continuous attributes: the auto range (the values present in the frame) or a user-set min/max, as 256-texel colour maps.
 import { COLORMAPS, colorAt } from './colormap.js';
+import { byteRange } from './util/byte_range.js';
 
-const RESCAN_MS = 500; // the auto range reads every particle's byte: at most twice a second
+export { byteRange };
 
-/** Smallest and largest byte of values[0 .. count), or null for no particles. */
-export function byteRange(values, count = values.length) {
-  const n = Math.min(count, values.length);
-  if (n === 0) return null;
-  let min = 255;
-  let max = 0;
-  for (let i = 0; i < n; i++) {
-    const a = values[i];
-    if (a < min) min = a;
-    if (a > max) max = a;
-  }
-  return { min, max };
-}
+const RESCAN_MS = 500; // the auto range follows the frames at most twice a second, so colours do not flicker
 
 /** The value of attribute byte a in a section quantized over [lo, hi] (PROTOCOL.md 4.2). */
 export function byteValue(a, lo, hi) {
@@ -73,8 +62,8 @@ export function isContinuous(name) {
 
 /**
  * The scale of each continuous attribute: auto (default) or a user range. observe() is called for
- * every shown frame; it rescans the bytes at most every RESCAN_MS (and at once when the attribute
- * or its section range changes) and returns the texels to upload when the shown scale changed.
+ * every shown frame; it takes the frame's byte range at most every RESCAN_MS (and at once when the
+ * attribute or its section range changes) and returns the texels to upload when the scale changed.
  */
 export class ColourScales {
   constructor({ now = () => performance.now() } = {}) {
@@ -109,7 +98,8 @@ export class ColourScales {
     const same = this.shown && this.shown.name === name && this.shown.lo === section.lo && this.shown.hi === section.hi;
     if (same && now - this.scannedAt < RESCAN_MS) return null;
     this.scannedAt = now;
-    const bytes = byteRange(section.values, count);
+    // The decode worker adds the section's byte range (util/byte_range.js); scan here only without it.
+    const bytes = section.bytes !== undefined ? section.bytes : byteRange(section.values, count);
     const previous = same ? this.shown : null;
     this.shown = { name, lo: section.lo, hi: section.hi, bytes };
     return this.refresh(previous);

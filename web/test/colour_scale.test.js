@@ -107,3 +107,11 @@ describe('ColourScales', () => {
     expect(scales.view(null)).toBeNull();
   });
 });
+
+describe('ColourScales with the decode worker\'s byte range', () => {
+  it('takes section.bytes instead of scanning the values', () => {
+    const scales = new ColourScales({ now: () => 0 });
+    scales.observe('speed', { values: Uint8Array.from([0, 255]), lo: 0, hi: 5, bytes: { min: 51, max: 102 } }, 2);
+    expect(scales.view({ name: 'speed', lo: 0, hi: 5 })).toMatchObject({ min: byteValue(51, 0, 5), max: byteValue(102, 0, 5) });
+  });
+});
