@@ -6,7 +6,7 @@ import { TimeRing } from '../util/time_ring.js';
 import { PLOT_CAPACITY, PLOT_SERIES, PLOT_WINDOW_S, agoLabel, lastValue, statsSample, yRange } from './plot_series.js';
 
 const REDRAW_MS = 500;
-const CHART_HEIGHT = 64;
+const CHART_HEIGHT = 76;
 const COLOURS = ['#4cc2f0', '#f0c674', '#e8833a', '#7ddc8a'];
 
 /**

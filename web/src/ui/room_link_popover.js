@@ -3,6 +3,7 @@ import { el } from '../util/dom.js';
 import { qrSvg } from './qr.js';
 
 const COPIED_MS = 4000;
+const SHOW_WAIT_MS = 300;
 
 /**
  * show(link, anchor) opens the popover under `anchor` (the Room link button) and copies the link.
@@ -40,9 +41,12 @@ export class RoomLinkPopover {
     const changed = link !== this.link;
     this.link = link;
     this.text.value = link;
+    // Copy first (still inside the click, which the clipboard needs) and open once the link is on
+    // the clipboard, or after SHOW_WAIT_MS at the latest.
+    const copying = this.copyLink();
+    await Promise.race([copying, new Promise((r) => { setTimeout(r, SHOW_WAIT_MS); })]);
     this.element.hidden = false;
     this.place();
-    this.copyLink();
     if (changed) {
       this.qr.replaceChildren();
       try {
@@ -71,6 +75,8 @@ export class RoomLinkPopover {
       this.confirm('Copied', 'ok');
     } catch {
       // No async clipboard (a page on http:// other than localhost): copy the selected field.
+      this.element.hidden = false;
+      this.place();
       this.text.focus();
       this.text.select();
       let copied = false;
