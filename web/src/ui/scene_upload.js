@@ -9,6 +9,16 @@ function lineColumn(text, offset) {
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/** " at line L, column C" from the engine's JSON error (V8 gives a line and column, or a position), else ''. */
+function jsonErrorPlace(text, message) {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return ` at line ${lc[1]}, column ${lc[2]}`;
+  const at = /position (\d+)/.exec(message);
+  if (!at) return '';
+  const { line, column } = lineColumn(text, Number(at[1]));
+  return ` at line ${line}, column ${column}`;
+}
+
 /** {scene} (the document) or {error} for a file's text. */
 export function parseSceneText(name, text) {
   if (text.length > MAX_SCENE_BYTES) return { error: `${name}: ${text.length} bytes is too big for a scene upload (at most ${MAX_SCENE_BYTES})` };
@@ -16,9 +26,7 @@ export function parseSceneText(name, text) {
   try {
     scene = JSON.parse(text);
   } catch (e) {
-    const match = /position (\d+)/.exec(e.message);
-    const where = match ? (({ line, column }) => ` at line ${line}, column ${column}`)(lineColumn(text, Number(match[1]))) : '';
-    return { error: `${name}: not valid JSON${where} (${e.message.replace(/ in JSON at position \d+.*$/, '')})` };
+    return { error: `${name}: not valid JSON${jsonErrorPlace(text, e.message)} (${e.message.replace(/ in JSON at position \d+.*$/, '')})` };
   }
   if (scene === null || typeof scene !== 'object' || Array.isArray(scene)) return { error: `${name}: a scene file holds one JSON object` };
   return { scene };
