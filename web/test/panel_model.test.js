@@ -124,21 +124,29 @@ describe('valueToSend', () => {
 });
 
 describe('restartValues', () => {
-  it('sends every value the panel shows for the solver, build-time ones included', () => {
-    const table = [
-      { ...TABLE[0], solvers: ['sph', 'pbf'], all_solvers: true },
-      { ...TABLE[4], solvers: ['sph', 'pbf'], all_solvers: true },
-      { ...TABLE[6], solvers: ['sph'], all_solvers: false },
-    ];
-    const model = panelModel(table, 'control');
-    const shown = { time_step: 0.001, particle_spacing: 0.03, stiffness: 500 };
+  const table = [
+    { ...TABLE[0], solvers: ['sph', 'pbf'], all_solvers: true },
+    { ...TABLE[4], solvers: ['sph', 'pbf'], all_solvers: true },
+    { ...TABLE[6], solvers: ['sph'], all_solvers: false },
+    { name: 'max_particles', type: 'int', unit: 'particles', min: 1, max: 1e7, default: 2e6, live: true, solvers: ['sph', 'pbf'], all_solvers: true },
+  ];
+  const model = panelModel(table, 'control');
+
+  it('sends what differs from the defaults for the solver, build-time values included', () => {
+    const shown = { time_step: 0.001, particle_spacing: 0.03, stiffness: 500, max_particles: 2e6 };
     expect(restartValues(model, shown, 'pbf')).toEqual({ time_step: 0.001, particle_spacing: 0.03 });
-    expect(restartValues(model, shown, 'sph')).toEqual(shown);
+    expect(restartValues(model, shown, 'sph')).toEqual({ time_step: 0.001, particle_spacing: 0.03, stiffness: 500 });
+  });
+
+  it('sends a value set back to its default by a person, which a scene might otherwise change', () => {
+    const shown = { time_step: 0.0005, particle_spacing: 0.02, stiffness: 400, max_particles: 2e6 };
+    expect(restartValues(model, shown, 'sph')).toEqual({});
+    expect(restartValues(model, shown, 'sph', new Set(['stiffness']))).toEqual({ stiffness: 400 });
   });
 
   it('keeps to the protocol\'s 64 values', () => {
-    const table = Array.from({ length: 80 }, (_, i) => ({ ...TABLE[0], name: `p${i}` }));
-    const shown = Object.fromEntries(table.map((p) => [p.name, 0.001]));
-    expect(Object.keys(restartValues(panelModel(table, 'control'), shown, null))).toHaveLength(64);
+    const many = Array.from({ length: 80 }, (_, i) => ({ ...TABLE[0], name: `p${i}` }));
+    const shown = Object.fromEntries(many.map((p) => [p.name, 0.001]));
+    expect(Object.keys(restartValues(panelModel(many, 'control'), shown, null))).toHaveLength(64);
   });
 });

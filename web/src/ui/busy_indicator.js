@@ -21,6 +21,7 @@ export class BusyIndicator {
     this.bar = el('i', { className: 'bar' });
     element.replaceChildren(el('span', { className: 'spinner' }), this.text, el('span', { className: 'track' }, [this.bar]));
     element.hidden = true;
+    element.dataset.started = '0'; // how many rebuilds it has shown (read by the browser tests)
     this.task = null;
   }
 
@@ -32,6 +33,7 @@ export class BusyIndicator {
     this.timer = setInterval(() => this.render(), TICK_MS);
     this.render();
     this.element.hidden = false;
+    this.element.dataset.started = String(Number(this.element.dataset.started) + 1);
     return token;
   }
 

@@ -116,15 +116,18 @@ export function valueToSend(entry, raw) {
 }
 
 /**
- * The values “Restart with these settings” sends with `reset`: every value the panel shows for
- * the world's solver (live ones as they run now, build-time ones as edited), so that the scene's
- * own values replace none of them on the rebuild; at most 64 (the protocol's limit).
+ * The values “Restart with these settings” sends with `reset`, so that the scene's own values
+ * replace none of what the panel shows: for the world's solver, every value that differs from
+ * the table's default (a scene's or a person's choice) and every value a person touched (changed
+ * back to the default, too); at most 64 (the protocol's limit). Untouched defaults are left to
+ * the server, which may hold them to its own limits (max_particles and the particle budget).
  */
-export function restartValues(model, panelValues, solver) {
+export function restartValues(model, panelValues, solver, touched = new Set()) {
   const values = {};
   for (const entry of model) {
     if (!readBySolver(entry, solver) || !(entry.name in panelValues)) continue;
-    values[entry.name] = panelValues[entry.name];
+    const value = panelValues[entry.name];
+    if (value !== entry.defaultValue || touched.has(entry.name)) values[entry.name] = value;
   }
   const names = Object.keys(values).slice(0, 64);
   return Object.fromEntries(names.map((n) => [n, values[n]]));

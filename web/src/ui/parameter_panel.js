@@ -20,6 +20,7 @@ export class ParameterPanel {
     this.values = {};
     this.stateValues = {};
     this.pending = new Set(); // build-time names edited since the last build
+    this.touched = new Set(); // names a person changed in this panel
     this.solver = null;
   }
 
@@ -45,7 +46,7 @@ export class ParameterPanel {
       controller.disable(entry.disabled);
       controller.onFinishChange((value) => this.changed(entry, value));
       const error = el('div', { className: 'field-error', testid: `param-error-${entry.name}`, role: 'alert', hidden: true });
-      controller.domElement.append(error);
+      controller.domElement.after(error); // its own line under the field
       this.controllers.set(entry.name, { controller, entry, error, timer: null });
       if (entry.kind === 'number') this.checkTyping(entry, controller);
     }
@@ -93,6 +94,7 @@ export class ParameterPanel {
       return;
     }
     this.clearError(entry.name);
+    this.touched.add(entry.name);
     if (entry.group === 'init') {
       if (checked.value === this.stateValues[entry.name]) this.pending.delete(entry.name);
       else this.pending.add(entry.name);
@@ -138,7 +140,7 @@ export class ParameterPanel {
 
   /** What “Restart with these settings” sends (panel values for the world's solver). */
   restartValues() {
-    return restartValues(this.model, this.values, this.solver);
+    return restartValues(this.model, this.values, this.solver, this.touched);
   }
 
   /** Forgets edited build-time values: the world was rebuilt (or reset to its scene). */
