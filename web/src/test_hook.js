@@ -44,6 +44,10 @@ export function installTestHook(app, target = window) {
       for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
       return result;
     },
+    /** The camera's position and orbit target, in metres. */
+    camera() {
+      return app.viewer.cameraPose();
+    },
     frameTimings() {
       return app.timings.list();
     },
