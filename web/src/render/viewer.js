@@ -1,6 +1,6 @@
 // The 3D view: renderer, scene, lights, orbit camera framed on the domain, resize, and the render loop with its fps.
 import {
-  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, WebGLRenderer,
+  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { ParticleLayer } from './particle_layer.js';
@@ -86,12 +86,36 @@ export class Viewer {
   setDomain(domain) {
     if (!this.container.setDomain(domain)) return;
     this.domain = domain;
-    if (this.controls) this.controls.maxDistance = Infinity; // the new domain's limit is set below
+    this.frameDomain();
+  }
+
+  /** Puts the camera back where it starts: in front of the domain, the whole domain in view. */
+  frameDomain() {
+    const domain = this.domain;
+    if (!domain) return;
+    if (this.controls) this.controls.maxDistance = Infinity; // the domain's limit is set below
     const distance = frameBox(this, domain.min, domain.max);
     this.camera.near = distance / 100;
     this.camera.far = distance * 20;
     this.camera.updateProjectionMatrix();
     if (this.controls) this.controls.maxDistance = distance * 6;
+  }
+
+  /** The camera's position and the point it looks at (the orbit centre), in metres. */
+  cameraPose() {
+    const target = this.controls ? this.controls.target : new Vector3();
+    return { position: this.camera.position.toArray(), target: target.toArray() };
+  }
+
+  /** Moves the camera to a pose (a presenter's, when following). */
+  setCameraPose(pose) {
+    this.camera.position.fromArray(pose.position);
+    if (this.controls) {
+      this.controls.target.fromArray(pose.target);
+      this.controls.update();
+    } else {
+      this.camera.lookAt(new Vector3().fromArray(pose.target));
+    }
   }
 
   start() {
