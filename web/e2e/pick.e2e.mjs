@@ -8,6 +8,23 @@ import { scenePath } from './lib/paths.mjs';
 
 const fixture = useServerAndBrowser('pick', { scene: scenePath('e2e_tank.json'), threads: 1 });
 
+/** The particle nearest to the camera among those drawn in the free middle of the view: a click on
+ *  its centre meets it before any other sphere. {i, p, x, y (client px), d (m from the camera)}. */
+function frontParticle(viewer) {
+  return viewer.page.evaluate(() => {
+    const f = window.fluidcast;
+    const { camera } = f.extras();
+    let best = null;
+    for (const [i, p] of f.positions().entries()) {
+      const [x, y] = f.project(p);
+      if (x < 420 || x > 860 || y < 160 || y > 540) continue;
+      const d = Math.hypot(p[0] - camera[0], p[1] - camera[1], p[2] - camera[2]);
+      if (!best || d < best.d) best = { i, p, x, y, d };
+    }
+    return best;
+  });
+}
+
 test('a click on a particle picks it: pick request, card and marker', { timeout: 180000 }, async () => {
   const viewer = await openViewer(fixture.browser, `${fixture.server.url}?world=1`);
   fixture.viewers.push(viewer);
@@ -22,20 +39,7 @@ test('a click on a particle picks it: pick request, card and marker', { timeout:
   await viewer.waitStatus((s) => s.sequence !== paused.sequence || s.frames > paused.frames + 1, 'the frame after the pause', 10000).catch(() => {});
   await viewer.page.evaluate(() => new Promise((r) => setTimeout(r, 1000)));
 
-  // The particle nearest to the camera among those drawn in the free middle of the view: a click
-  // on its centre meets it before any other sphere.
-  const choice = await viewer.page.evaluate(() => {
-    const f = window.fluidcast;
-    const { camera } = f.extras();
-    let best = null;
-    for (const [i, p] of f.positions().entries()) {
-      const [x, y] = f.project(p);
-      if (x < 420 || x > 860 || y < 160 || y > 540) continue;
-      const d = Math.hypot(p[0] - camera[0], p[1] - camera[1], p[2] - camera[2]);
-      if (!best || d < best.d) best = { i, p, x, y, d };
-    }
-    return best;
-  });
+  const choice = await frontParticle(viewer);
   assert.ok(choice, 'a particle is drawn in the middle of the view');
   await viewer.testId('viewport').click({ position: { x: choice.x, y: choice.y } });
 
@@ -102,4 +106,21 @@ test('a click while placing an emitter places it and picks nothing', { timeout: 
   await viewer.waitStatus((s) => s.emitters.length === before.emitters.length + 1, 'the placed emitter', 10000);
   assert.deepEqual(await viewer.page.evaluate(() => window.fluidcast.extras().picked), picksBefore, 'no pick while placing');
   assert.ok(!(await viewer.testId('pick-card').isVisible()), 'no card');
+});
+
+test('a reset clears the pick: card and marker go', { timeout: 120000 }, async () => {
+  const viewer = fixture.viewers[0];
+  assert.ok(viewer, 'the page is open');
+  await viewer.page.keyboard.press('Escape');
+  await viewer.testId('btn-play').click();
+  await viewer.waitStatus((s) => !s.paused && s.time > 0.2, 'running again', 15000);
+  const target = await frontParticle(viewer);
+  assert.ok(target, 'a particle is drawn in the middle of the view');
+  await viewer.testId('viewport').click({ position: { x: target.x, y: target.y } });
+  await waitFor(() => viewer.testId('pick-card').isVisible(), 'the card of the pick', 10000);
+  await viewer.page.evaluate(() => document.activeElement?.blur());
+  await viewer.page.keyboard.press('r');
+  await waitFor(async () => !(await viewer.testId('pick-card').isVisible()), 'the card gone after the reset', 15000);
+  assert.equal(await viewer.page.evaluate(() => window.fluidcast.extras().marker), null, 'no marker');
+  assert.deepEqual(viewer.pageErrors, []);
 });

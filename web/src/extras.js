@@ -87,6 +87,7 @@ export class Extras {
 
   /** Called by the app for every shown frame: the colour scale of its attribute. */
   frameShown(frame, shown) {
+    if (this.picked && frame.time < this.picked.time) this.clearPick(); // reset or rewind: the pick is gone
     const section = shown ? frame.attributes[shown.name] : null;
     const texels = this.scales.observe(shown?.name, section, frame.count);
     if (texels) this.app.viewer.particles.setColormapTexels(shown.name, texels);
@@ -130,7 +131,7 @@ export class Extras {
     }
     const radius = viewer.particles.material.uniforms.radius.value;
     const world = session.world;
-    this.picked = { sent: pick.position, particle: undefined };
+    this.picked = { sent: pick.position, particle: undefined, time: this.app.newestFrame?.time ?? 0 };
     this.marker.show(pick.position, radius);
     this.pickCard.pending(pick.position);
     const record = this.picked;
