@@ -436,13 +436,16 @@ int fc_server_run(const fc_server_options *options)
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
     lws_set_log_level(LLL_ERR, lwsl_emit_stderr);
-    if (!s->context) {
-        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (%s); is the port in use? choose another with "
-                        "--port N, or --port 0 for any free port\n",
+    /* an error while listening starts (an interface that does not exist: libwebsockets would wait
+     * for it) is a failure too, said in one line */
+    if (!s->context || lws_first_line[0]) {
+        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (%s): check --bind, or choose another port with "
+                        "--port N (--port 0: any free one)\n",
                 options->bind, options->port, lws_first_line[0] ? lws_first_line : "libwebsockets gave no reason");
+        if (s->context) lws_context_destroy(s->context);
+        s->context = NULL;
         goto out;
     }
-    if (lws_first_line[0]) fprintf(stderr, "fluidcast serve: libwebsockets: %s\n", lws_first_line);
     struct lws_vhost *vhost = lws_get_vhost_by_name(s->context, "default");
     int port = vhost ? lws_get_vhost_listen_port(vhost) : options->port;
     fc_mailbox_set_wake(&s->mailbox, wake_network, s->context);

@@ -182,6 +182,17 @@ static void check_busy_port(void)
     free(out);
     free(err);
     stop(&s);
+    /* an interface that does not exist: libwebsockets' complaint becomes the one line */
+    const char *nowhere[] = {env.fluidcast, "serve", "--bind", "nosuchif0", "--open", "--port", "0", "--scene",
+                             test_scene(&env, "small_tank"), NULL};
+    out = err = NULL;
+    status = run_capture(nowhere, 20000, &out, &err);
+    nl = err ? strchr(err, '\n') : NULL;
+    CHECK(status == 1 && err && strstr(err, "cannot listen on nosuchif0") && strstr(err, "--bind") && nl && nl[1] == '\0' &&
+              !strstr(err, "] E:"),
+          "--bind to a name that is no interface: exit 1 (%d) with one line: '%s'", status, err ? err : "(none)");
+    free(out);
+    free(err);
 }
 
 int main(int argc, char **argv)
