@@ -56,7 +56,10 @@ export class Extras {
     below();
 
     session.on('stats', (stats) => this.plots.record(stats));
-    session.on('subscribed', () => {
+    let world = null;
+    session.on('subscribed', (id) => { // also after a reconnect: only another world starts afresh
+      if (id === world) return;
+      world = id;
       this.plots.clear();
       this.clearPick();
     });
