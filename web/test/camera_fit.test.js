@@ -14,19 +14,50 @@ describe('fitDistance', () => {
   });
 });
 
+/** A frame of the given positions (m) quantized to `bits` inside [lo, hi], stored as the decoder does. */
+function frameOf(points, bits = 16, lo = [0, 0, 0], hi = [1, 1, 1]) {
+  const maxQ = 2 ** bits - 1;
+  const positions = new Uint16Array(3 * points.length);
+  points.forEach((p, i) => p.forEach((x, k) => {
+    positions[3 * i + k] = Math.round(((x - lo[k]) / (hi[k] - lo[k])) * maxQ) << (16 - bits);
+  }));
+  return { count: points.length, bits, lo, hi, positions };
+}
+
 describe('particleBounds', () => {
-  it('is the box of the decoded positions', () => {
-    const bits = 12;
-    const shift = 16 - bits;
-    const positions = Uint16Array.from([10, 20, 30, 4000, 5, 300, 100, 4095, 0].map((q) => q << shift));
-    const frame = { count: 3, bits, lo: [0, -1, 2], hi: [4.095, 3.095, 6.095], positions };
-    const box = particleBounds(frame);
-    const step = 4.095 / 4095;
-    expect(box.min.map((x) => Number(x.toFixed(9)))).toEqual([10 * step, -1 + 5 * step, 2 + 0].map((x) => Number(x.toFixed(9))));
-    expect(box.max.map((x) => Number(x.toFixed(9)))).toEqual([4000 * step, -1 + 4095 * step, 2 + 300 * step].map((x) => Number(x.toFixed(9))));
+  it('is the box of the positions, to 1/1024 of the bounds', () => {
+    const lo = [0, -1, 2];
+    const hi = [1.6, 0, 2.8];
+    const points = [];
+    for (let i = 0; i <= 100; i++) points.push([0.2 + 0.004 * i, -0.9 + 0.005 * i, 2.1 + 0.002 * i]);
+    for (const bits of [16, 12, 10]) {
+      const box = particleBounds(frameOf(points, bits, lo, hi), 0);
+      const expected = { min: [0.2, -0.9, 2.1], max: [0.6, -0.4, 2.3] };
+      for (let k = 0; k < 3; k++) {
+        const bin = (hi[k] - lo[k]) / 1024;
+        const quantum = (hi[k] - lo[k]) / (2 ** bits - 1) / 2; // a decoded position is this close
+        expect(box.min[k]).toBeLessThanOrEqual(expected.min[k] + quantum + 1e-9);
+        expect(box.min[k]).toBeGreaterThan(expected.min[k] - bin - quantum - 1e-9);
+        expect(box.max[k]).toBeGreaterThanOrEqual(expected.max[k] - quantum - 1e-9);
+        expect(box.max[k]).toBeLessThan(expected.max[k] + bin + quantum + 1e-9);
+      }
+    }
   });
 
-  it('is null without particles', () => {
+  it('leaves out a few splashes (0.5 % at each end by default)', () => {
+    const points = [];
+    for (let i = 0; i < 1000; i++) points.push([0.1 + 0.0002 * i, 0.1 + 0.0001 * i, 0.5]);
+    points.push([0.95, 0.99, 0.5]); // one drop flying high
+    const box = particleBounds(frameOf(points));
+    expect(box.max[0]).toBeLessThan(0.31);
+    expect(box.max[1]).toBeLessThan(0.21);
+    expect(particleBounds(frameOf(points), 0).max[1]).toBeGreaterThan(0.98);
+  });
+
+  it('covers a single particle and is null without particles', () => {
+    const box = particleBounds(frameOf([[1, 1, 1]]));
+    expect(box.max).toEqual([1, 1, 1]);
+    expect(box.min[0]).toBeGreaterThan(1 - 1 / 1024 - 1e-9);
     expect(particleBounds(null)).toBeNull();
     expect(particleBounds({ count: 0, bits: 16, lo: [0, 0, 0], hi: [1, 1, 1], positions: new Uint16Array(0) })).toBeNull();
   });

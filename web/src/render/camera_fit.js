@@ -14,23 +14,39 @@ export function fitDistance(radius, fovDegrees, aspect) {
   return (radius / Math.sin(fit / 2)) * 0.95;
 }
 
-/** The box holding every particle of a decoded frame ({count, bits, lo, hi, positions}), in m; null for none. */
-export function particleBounds(frame) {
+const BINS = 1024; // per axis: the stored 16-bit value >>> 6
+
+/**
+ * The box holding the particles of a decoded frame ({count, bits, lo, hi, positions of
+ * q << (16 - bits)}), in m, leaving out the `trim` fraction (default 0.5 %) at each end of each
+ * axis so that a few splashes do not stretch it; to 1/1024 of the bounds (one pass, a histogram
+ * per axis). null for no particles.
+ */
+export function particleBounds(frame, trim = 0.005) {
   if (!frame || !frame.count) return null;
-  const shift = 16 - frame.bits;
-  const qmin = [Infinity, Infinity, Infinity];
-  const qmax = [-Infinity, -Infinity, -Infinity];
-  const { positions } = frame;
-  for (let i = 0; i < frame.count; i++) {
-    for (let k = 0; k < 3; k++) {
-      const q = positions[3 * i + k] >>> shift;
-      if (q < qmin[k]) qmin[k] = q;
-      if (q > qmax[k]) qmax[k] = q;
-    }
+  const { positions, count } = frame;
+  const histogram = new Uint32Array(3 * BINS);
+  for (let i = 0; i < count; i++) {
+    histogram[positions[3 * i] >>> 6] += 1;
+    histogram[BINS + (positions[3 * i + 1] >>> 6)] += 1;
+    histogram[2 * BINS + (positions[3 * i + 2] >>> 6)] += 1;
   }
-  const maxQ = 2 ** frame.bits - 1;
-  const at = (q, k) => frame.lo[k] + (q * (frame.hi[k] - frame.lo[k])) / maxQ;
-  return { min: qmin.map(at), max: qmax.map(at) };
+  const skip = Math.min(Math.floor(trim * count), count - 1);
+  const step = 2 ** (16 - frame.bits);
+  const top = (2 ** frame.bits - 1) * step; // the largest stored value
+  const at = (stored, k) => frame.lo[k] + (Math.min(stored, top) * (frame.hi[k] - frame.lo[k])) / top;
+  const min = [0, 0, 0];
+  const max = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const bins = histogram.subarray(k * BINS, (k + 1) * BINS);
+    let low = 0;
+    for (let seen = bins[0]; seen <= skip; seen += bins[++low]);
+    let high = BINS - 1;
+    for (let seen = bins[high]; seen <= skip; seen += bins[--high]);
+    min[k] = at(low * 64, k);
+    max[k] = at(high * 64 + 63, k);
+  }
+  return { min, max };
 }
 
 /**
