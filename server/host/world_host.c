@@ -57,6 +57,15 @@ void fc_world_host_wake(fc_world_host *h)
     pthread_mutex_unlock(&h->lock);
 }
 
+void fc_world_host_set_camera_broadcast(fc_world_host *h, int broadcasting)
+{
+    if (atomic_exchange(&h->camera_broadcast, broadcasting != 0) == (broadcasting != 0)) return;
+    pthread_mutex_lock(&h->lock); /* wait_for_work reads state_wanted under the lock: no lost wake-up */
+    atomic_store(&h->state_wanted, 1);
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+}
+
 void fc_world_host_info(fc_world_host *h, fc_world_info *info)
 {
     pthread_mutex_lock(&h->lock);
@@ -107,7 +116,7 @@ static fc_command *next_command(fc_world_host *h, int *stop)
 static void wait_for_work(fc_world_host *h, double seconds)
 {
     pthread_mutex_lock(&h->lock);
-    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams)) {
+    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams) && !atomic_load(&h->state_wanted)) {
         if (seconds < 0) {
             pthread_cond_wait(&h->wake, &h->lock);
         } else {
@@ -165,6 +174,7 @@ static void publish_state(fc_world_host *h)
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
     fc_json_add_world_content(o, &h->world);
     cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
+    cJSON_AddBoolToObject(o, "camera_broadcast", atomic_load(&h->camera_broadcast));
     publish_notice(h, FC_NOTICE_STATE, o);
     h->last_state = fc_host_now();
     h->recent_states[h->recent_state_next++ % FC_STATE_BURST] = h->last_state;
@@ -545,6 +555,7 @@ static void run_world(fc_world_host *h)
         int stop;
         for (fc_command *cmd; (cmd = next_command(h, &stop));) run_command(h, cmd);
         if (stop) break;
+        if (atomic_exchange(&h->state_wanted, 0)) request_state(h);
         double now = fc_host_now();
         if (fc_streams_key_wanted(&h->streams)) publish_frame(h);
         double state_wait = state_due_in(h, now);
@@ -597,6 +608,8 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     for (int k = 0; k < FC_NOTICE_COUNT; k++) atomic_init(&h->notice_version[k], 0);
     atomic_init(&h->interrupt, 0);
     atomic_init(&h->finished, 0);
+    atomic_init(&h->camera_broadcast, 0);
+    atomic_init(&h->state_wanted, 0);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -647,6 +660,8 @@ void fc_world_host_free(fc_world_host *h)
     fc_history_free(&h->history);
     fc_snapshot_buffer_free(&h->snapshot);
     for (int k = 0; k < FC_NOTICE_COUNT; k++) fc_blob_unref(h->notice[k]);
+    fc_blob_unref(h->net.camera);
+    fc_blob_unref(h->net.camera_pending);
     fc_streams_free(&h->streams);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->lock);

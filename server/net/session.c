@@ -120,13 +120,18 @@ void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
 
 /* ---- subscriptions ------------------------------------------------------------------------- */
 
-void fc_session_forget_world(fc_session *c, fc_world_host *host)
+void fc_session_unsubscribe(fc_session *c, fc_world_host *host)
 {
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
         if (c->sub[k].host == host) {
             if (c->out.frame && c->out_sub == k) c->out_sub = -1; /* the frame finishes; nothing follows */
             memset(&c->sub[k], 0, sizeof c->sub[k]);
         }
+}
+
+void fc_session_forget_world(fc_session *c, fc_world_host *host)
+{
+    fc_session_unsubscribe(c, host);
     for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
         if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
     drop_stalled(c, host);
@@ -403,6 +408,8 @@ static fc_blob *next_text(fc_session *c)
             fc_blob *notice = fc_world_host_notice(sub->host, (fc_notice)kind);
             if (notice) return notice; /* NULL: withdrawn (a rewound world is stable again) */
         }
+        fc_blob *camera = fc_camera_next(c, sub); /* after the state a new subscriber gets first */
+        if (camera) return camera;
         if (now >= sub->next_stats) {
             sub->next_stats = now + STATS_INTERVAL_S;
             return stats_message(c, sub);
@@ -492,6 +499,7 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
 
 static void close_session(fc_server *s, fc_session *c)
 {
+    fc_camera_client_gone(s, c->id);
     for (int i = 0; i < c->stalled_count; i++) free(c->stalled[i].cmd);
     c->stalled_count = 0;
     for (fc_session **p = &s->sessions; *p; p = &(*p)->next)
