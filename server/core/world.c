@@ -208,15 +208,16 @@ void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
     const float *rho = p->field[FC_DENSITY];
     const double rho0 = w->params.rest_density;
     const long n = (long)p->count;
-    double max_speed2 = 0.0, sum_speed2 = 0.0, sum_err = 0.0, max_err = 0.0;
+    double max_speed2 = 0.0, sum_speed2 = 0.0, sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
     int nan = 0;
-#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) reduction(+ : sum_err, sum_speed2) \
-    reduction(| : nan)
+#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) \
+    reduction(+ : sum_err, sum_speed2, sum_abs_err) reduction(| : nan)
     for (long i = 0; i < n; i++) {
         double speed2 = (double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i];
         if (!isfinite(speed2) || !isfinite(px[i]) || !isfinite(py[i]) || !isfinite(pz[i])) nan = 1;
         else sum_speed2 += speed2, max_speed2 = speed2 > max_speed2 ? speed2 : max_speed2;
         double err = ((double)rho[i] - rho0) / rho0;
+        sum_abs_err += fabs(err);
         if (err < 0.0) err = 0.0;
         sum_err += err;
         if (err > max_err) max_err = err;
@@ -226,6 +227,7 @@ void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
     s->rms_speed = n ? sqrt(sum_speed2 / (double)n) : 0.0;
     s->mean_density_error = n ? sum_err / (double)n : 0.0;
     s->max_density_error = max_err;
+    s->mean_abs_density_error = n ? sum_abs_err / (double)n : 0.0;
     s->has_nan = nan;
     s->mean_neighbours = w->solver->mean_neighbours ? w->solver->mean_neighbours(w, w->solver_state) : 0.0;
 }

@@ -148,6 +148,7 @@ typedef struct fc_world_stats {
     double rms_speed;            /* m/s, root mean square over the particles: the bulk flow's speed */
     double mean_density_error;   /* mean of max(rho - rho0, 0) / rho0: compression */
     double max_density_error;    /* max of max(rho - rho0, 0) / rho0 */
+    double mean_abs_density_error; /* mean of |rho / rho0 - 1|: compression and expansion */
     double mean_neighbours;      /* fluid neighbours within h, self excluded (from the solver) */
     int has_nan;                 /* a position or velocity is not finite */
 } fc_world_stats;

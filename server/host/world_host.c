@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,7 @@ static void restart_clocks(fc_world_host *h)
     h->anchor_sim = h->world.time;
     h->rate_start = now;
     h->rate_steps = 0;
+    h->rate_time = h->world.time;
 }
 
 /* Withdraws a notice: subscribers that have not had it will not get it. */
@@ -322,12 +324,24 @@ static int step_once(fc_world_host *h)
     h->info.step_ms = 1e3 * (t1 - t0);
     if (t1 - h->rate_start >= 1.0) {
         h->info.steps_per_s = (double)h->rate_steps / (t1 - h->rate_start);
+        h->info.realtime_factor = (h->world.time - h->rate_time) / (t1 - h->rate_start);
         h->rate_start = t1;
         h->rate_steps = 0;
+        h->rate_time = h->world.time;
     }
     pthread_mutex_unlock(&h->lock);
     if (failed) fc_history_solver_failed(&h->history, &h->world);
-    if (failed || fc_history_after_step(&h->history, &h->world)) {
+    fc_world_stats stats; /* the blow-up check's, for the stats message: no pass of its own */
+    memset(&stats, 0, sizeof stats);
+    stats.particles = SIZE_MAX; /* stays so when nothing was checked */
+    int unstable = failed || fc_history_after_step(&h->history, &h->world, &stats);
+    if (stats.particles != SIZE_MAX) {
+        pthread_mutex_lock(&h->lock);
+        h->info.max_speed = stats.max_speed;
+        h->info.density_error = stats.particles ? stats.mean_abs_density_error : -1.0;
+        pthread_mutex_unlock(&h->lock);
+    }
+    if (unstable) {
         become_unstable(h);
         return -1;
     }
@@ -617,6 +631,7 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
                  pthread_cond_init(&h->wake, &attr);
     pthread_condattr_destroy(&attr);
     h->info.realtime = spec->realtime;
+    h->info.density_error = -1.0; /* none until the first step */
     if (failed || pthread_create(&h->thread, NULL, world_thread, h)) {
         fc_world_host_free(h);
         return NULL;

@@ -32,6 +32,9 @@ typedef struct fc_world_info {
     char name[256], scene[260], solver[36];
     int paused, realtime;
     double time, step_ms, steps_per_s;
+    double realtime_factor;      /* simulated seconds per wall second over the last second */
+    double max_speed;            /* m/s, fluid particles, after the last step */
+    double density_error;        /* mean |rho / rho0 - 1| of the fluid particles; < 0: none */
     uint64_t step;
     size_t particles;
     uint64_t frames_encoded;     /* all streams, key frames included */
@@ -97,6 +100,7 @@ typedef struct fc_world_host {
     double recent_states[FC_STATE_BURST]; /* when the last FC_STATE_BURST states went out */
     unsigned recent_state_next;
     uint64_t rate_steps;
+    double rate_time;            /* the simulated time at rate_start */
     int omp_threads;
     int publish_after_step;      /* a request changed the world: publish after the next step */
     fc_world_history history;    /* checkpoints and the blow-up watch */

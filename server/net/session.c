@@ -350,7 +350,11 @@ static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
     cJSON_AddNumberToObject(o, "world", sub->host->id);
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
     cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
+    cJSON_AddNumberToObject(o, "realtime_factor", info.paused ? 0.0 : info.realtime_factor);
     cJSON_AddNumberToObject(o, "particles", (double)info.particles);
+    cJSON_AddNumberToObject(o, "max_speed", info.max_speed);
+    if (info.density_error >= 0.0) cJSON_AddNumberToObject(o, "density_error", info.density_error);
+    else cJSON_AddNullToObject(o, "density_error");
     cJSON_AddNumberToObject(o, "bytes_per_s", (double)c->bytes_per_s);
     cJSON_AddNumberToObject(o, "frames_sent", (double)sub->frames_sent);
     cJSON_AddNumberToObject(o, "frames_skipped", (double)sub->frames_skipped);
