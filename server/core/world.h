@@ -53,6 +53,7 @@ typedef struct fc_boundary {
 } fc_boundary;
 
 struct fc_solver;
+struct fc_progress;
 
 typedef struct fc_world {
     fc_params params;
@@ -78,6 +79,10 @@ typedef struct fc_world {
      * reset or a load waits): a solver may then end its step between two phases, before it
      * changes positions or velocities (NULL: never). */
     const atomic_int *interrupt;
+
+    /* Where the build in progress reports how far it got (fc_scene_instantiate_progress sets it
+     * while it builds the world; NULL otherwise). */
+    const struct fc_progress *progress;
 
     /* The server's budget (NULL: none, as in `fluidcast run`) and what this world reserves of
      * it: its particles, fluid and boundary. Emitters take more before they emit. */

@@ -16,6 +16,7 @@
 
 #include "core/budget.h"
 #include "core/params_json.h"
+#include "core/progress.h"
 #include "core/scene.h"
 #include "core/solver.h"
 #include "host/world_build.h"
@@ -24,6 +25,8 @@
 #define STATE_INTERVAL_S 1.0     /* a running world sends its state at least this often */
 #define STATE_BURST_WINDOW_S 1.0   /* FC_STATE_BURST states within this window at most */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
+#define PROGRESS_AFTER_S 0.3     /* a build that takes longer tells its clients how far it got ... */
+#define PROGRESS_PER_S 4.0       /* ... at most this often */
 
 double fc_host_now(void)
 {
@@ -387,6 +390,63 @@ static cJSON *stored_values(const fc_world *w, const fc_param_values *values)
     return o;
 }
 
+/* ---- build progress ------------------------------------------------------------------------ */
+
+/* A build under way: who asked for it, and the throttle of its progress events. */
+typedef struct build_watch {
+    fc_world_host *host;
+    uint64_t client;
+    double started, last_sent;
+    double test_delay_s;         /* tests only: each report point of this build also sleeps this long */
+    fc_progress progress;
+} build_watch;
+
+static void report_build(void *ctx, const char *message, double done, double total)
+{
+    build_watch *b = ctx;
+    if (b->test_delay_s > 0.0) {
+        struct timespec delay = {(time_t)b->test_delay_s, (long)(fmod(b->test_delay_s, 1.0) * 1e9)};
+        nanosleep(&delay, NULL);
+    }
+    double now = fc_host_now();
+    if (now - b->started < PROGRESS_AFTER_S || now - b->last_sent < 1.0 / PROGRESS_PER_S) return;
+    b->last_sent = now;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "progress");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", b->host->id);
+    cJSON_AddStringToObject(o, "task", "build");
+    cJSON_AddNumberToObject(o, "done", floor(done * 1000.0 + 0.5) / 1000.0);
+    cJSON_AddNumberToObject(o, "total", total);
+    cJSON_AddStringToObject(o, "message", message);
+    fc_blob *text = fc_reply_json(o);
+    cJSON_Delete(o);
+    if (text) fc_mailbox_post(b->host->mailbox, FC_POST_PROGRESS, b->client, text, b->host);
+}
+
+/* Tests stand a long build in with FLUIDCAST_TEST_BUILD_DELAY="SCENE:SECONDS": every report point
+ * of a build of that scene (each fluid block, each layer of boundary samples, ...) also sleeps. */
+static double test_build_delay(const char *scene)
+{
+    const char *spec = getenv("FLUIDCAST_TEST_BUILD_DELAY"), *colon = spec ? strchr(spec, ':') : NULL;
+    if (!colon || (size_t)(colon - spec) != strlen(scene) || strncmp(spec, scene, strlen(scene)) != 0) return 0.0;
+    return atof(colon + 1);
+}
+
+/* Starts watching a build of scene that client asked for (0: the command line). */
+static const fc_progress *watch_build(build_watch *b, fc_world_host *h, uint64_t client, const char *scene)
+{
+    memset(b, 0, sizeof *b);
+    b->host = h;
+    b->client = client;
+    b->started = fc_host_now();
+    b->last_sent = -1e9;
+    b->test_delay_s = test_build_delay(scene);
+    b->progress.report = report_build;
+    b->progress.ctx = b;
+    return &b->progress;
+}
+
 /* ---- commands ------------------------------------------------------------------------------ */
 
 static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
@@ -400,8 +460,10 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         return -1;
     }
     fc_world fresh;
-    if (fc_world_build(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held, &fresh,
-                    err))
+    build_watch watch;
+    const fc_progress *progress = watch_build(&watch, h, cmd->client, scene);
+    if (fc_world_build(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held,
+                       progress, &fresh, err))
         return -1;
     adopt_world(h, &fresh);
     if (cmd->type == FC_MSG_LOAD_SCENE) {
@@ -516,7 +578,10 @@ static int load_initial_world(fc_world_host *h)
     snprintf(err.id, sizeof err.id, "%s", h->create_id);
     snprintf(err.request, sizeof err.request, "create_world");
     fc_cost none = {0.0, 0.0};
-    if (fc_world_build(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
+    build_watch watch;
+    const fc_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
+    if (fc_world_build(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, progress, &h->world,
+                       &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
         return -1;
     }

@@ -106,6 +106,8 @@ typedef struct fc_session {
     unsigned char *chunk;       /* LWS_PRE + FC_FRAGMENT_BYTES */
     fc_subscription sub[FC_SESSION_MAX_SUBSCRIPTIONS];
     int next_sub;               /* round robin over subscriptions */
+    fc_blob *progress;          /* the newest progress event of a build not yet answered, to send */
+    fc_world_host *progress_host; /* the world building */
     uint64_t bytes_sent, bytes_window, bytes_per_s;
     double window_start;
     /* slots (slots.c): ending the session; bye_reason NULL closes without a bye */
@@ -193,6 +195,9 @@ fc_session *fc_session_find(fc_server *s, uint64_t id);
 void fc_session_unsubscribe(fc_session *c, fc_world_host *host);
 /* Drops every subscription to host and the replies it owes (the world closes). */
 void fc_session_forget_world(fc_session *c, fc_world_host *host);
+/* The newest progress event of host's build for c (replaces one not yet sent); host NULL with
+ * text NULL drops it. */
+void fc_session_set_progress(fc_session *c, fc_world_host *host, fc_blob *text);
 /* Ends the session with a close code and reason (libwebsockets keeps at most 123 bytes): with
  * bye_reason, after its replies and a bye {"reason": bye_reason, "message": reason}; without, at
  * the next writable callback. Messages from it are ignored from now on. */

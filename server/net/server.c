@@ -156,8 +156,25 @@ static void count_error_reply(fc_server *s, const fc_blob *text)
     cJSON_Delete(reply);
 }
 
+/* A build's progress: to the client that asked and the world's subscribers, the newest only. */
+static void deliver_progress(fc_server *s, fc_post *p)
+{
+    for (fc_session *c = s->sessions; c; c = c->next) {
+        int wanted = c->id == p->client && c->said_hello;
+        for (int k = 0; !wanted && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) wanted = c->sub[k].host == p->host;
+        if (wanted) fc_session_set_progress(c, p->host, p->text);
+    }
+}
+
 static void deliver(fc_server *s, fc_post *p)
 {
+    if (p->kind == FC_POST_PROGRESS) {
+        deliver_progress(s, p);
+        return;
+    }
+    /* anything else a world posts comes after its build: the ack ends the progress events */
+    for (fc_session *o = s->sessions; o && p->host; o = o->next)
+        if (o->progress_host == p->host) fc_session_set_progress(o, NULL, NULL);
     fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
     fc_blob *text = p->text;
     p->text = NULL;

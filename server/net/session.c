@@ -129,9 +129,17 @@ void fc_session_unsubscribe(fc_session *c, fc_world_host *host)
         }
 }
 
+void fc_session_set_progress(fc_session *c, fc_world_host *host, fc_blob *text)
+{
+    fc_blob_assign(&c->progress, text);
+    c->progress_host = text ? host : NULL;
+    if (text) lws_callback_on_writable(c->wsi);
+}
+
 void fc_session_forget_world(fc_session *c, fc_world_host *host)
 {
     fc_session_unsubscribe(c, host);
+    if (c->progress_host == host) fc_session_set_progress(c, NULL, NULL);
     for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
         if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
     drop_stalled(c, host);
@@ -401,6 +409,11 @@ static fc_blob *next_text(fc_session *c)
         c->bye_sent = 1;
         return bye_message(c);
     }
+    if (c->progress) { /* a build's progress, while its reply is owed */
+        fc_blob *progress = c->progress;
+        c->progress = NULL, c->progress_host = NULL;
+        return progress;
+    }
     double now = fc_host_now();
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
         fc_subscription *sub = &c->sub[k];
@@ -523,6 +536,7 @@ static void close_session(fc_server *s, fc_session *c)
         c->reply_count--;
     }
     fc_blob_unref(c->out.frame);
+    fc_session_set_progress(c, NULL, NULL);
     free(c->rx);
     free(c->chunk);
     c->rx = NULL, c->chunk = NULL, c->out.frame = NULL;
