@@ -70,6 +70,11 @@ static void check_relay(int port)
 {
     peer a, b, c, d;
     if (subscribe(&a, port, "presenter") || subscribe(&b, port, "room")) return;
+    sleep_ms(12);
+    cJSON *w = peer_hello(&a, "any"); /* a server without --token refuses no token */
+    CHECK(jstr_is(w, "role", "control") && cJSON_IsFalse(jget(w, "token_refused")),
+          "without --token a hello with a token controls, token_refused false: %s", jtext(w));
+    cJSON_Delete(w);
     CHECK(b.state && cJSON_IsFalse(jget(b.state, "camera_broadcast")), "state.camera_broadcast is false at first: %s",
           jtext(b.state));
     long since = b.states;

