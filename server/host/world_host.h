@@ -54,8 +54,10 @@ typedef struct fc_world_net {
     fc_blob *camera;             /* the newest camera message relayed to the subscribers */
     uint64_t camera_version;     /* grows with each relay */
     uint64_t camera_sender;      /* who sent camera: it is not relayed back to them */
+    int camera_active;           /* camera moves the broadcast (0: it ended it) */
     fc_blob *camera_pending;     /* newer than camera, waiting for the relay cap (newest wins) */
     uint64_t pending_sender;
+    int pending_active;
     double camera_relayed_at;    /* fc_host_now() of the last relay */
 } fc_world_net;
 

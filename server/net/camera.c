@@ -19,11 +19,12 @@ static void wake_subscribers(fc_server *s, fc_world_host *host)
             }
 }
 
-static void relay(fc_server *s, fc_world_host *host, fc_blob *message, uint64_t sender)
+static void relay(fc_server *s, fc_world_host *host, fc_blob *message, uint64_t sender, int active)
 {
     fc_world_net *n = &host->net;
     fc_blob_assign(&n->camera, message);
     n->camera_sender = sender;
+    n->camera_active = active;
     n->camera_version++;
     n->camera_relayed_at = fc_host_now();
     wake_subscribers(s, host);
@@ -46,7 +47,7 @@ static void flush(lws_sorted_usec_list_t *sul)
         if (!n->camera_pending) continue;
         double wait = n->camera_relayed_at + RELAY_INTERVAL_S - now;
         if (wait <= 0.0) {
-            relay(s, s->worlds[i], n->camera_pending, n->pending_sender);
+            relay(s, s->worlds[i], n->camera_pending, n->pending_sender, n->pending_active);
             fc_blob_assign(&n->camera_pending, NULL);
         } else if (next < 0.0 || wait < next) {
             next = wait;
@@ -56,18 +57,19 @@ static void flush(lws_sorted_usec_list_t *sul)
 }
 
 /* Relays message now, or keeps it as the newest waiting for the cap (takes it). */
-static void offer(fc_server *s, fc_world_host *host, fc_blob *message, uint64_t sender)
+static void offer(fc_server *s, fc_world_host *host, fc_blob *message, uint64_t sender, int active)
 {
     if (!message) return; /* out of memory: the previous camera stands */
     fc_world_net *n = &host->net;
     double wait = n->camera_relayed_at + RELAY_INTERVAL_S - fc_host_now();
     if (wait <= 0.0) {
-        relay(s, host, message, sender);
+        relay(s, host, message, sender, active);
         fc_blob_assign(&n->camera_pending, NULL);
     } else {
         int armed = n->camera_pending != NULL;
         fc_blob_assign(&n->camera_pending, message);
         n->pending_sender = sender;
+        n->pending_active = active;
         if (!armed) arm_timer(s, wait);
     }
     fc_blob_unref(message);
@@ -96,7 +98,7 @@ static void end_broadcast(fc_server *s, fc_world_host *host, uint64_t sender)
 {
     host->net.camera_client = 0;
     fc_world_host_set_camera_broadcast(host, 0);
-    offer(s, host, camera_message(host->id, NULL, NULL), sender);
+    offer(s, host, camera_message(host->id, NULL, NULL), sender, 0);
 }
 
 int fc_camera_apply(fc_session *c, fc_world_host *host, const cJSON *msg, int *active, fc_message_error *err)
@@ -117,7 +119,7 @@ int fc_camera_apply(fc_session *c, fc_world_host *host, const cJSON *msg, int *a
     }
     host->net.camera_client = c->id; /* the newest camera wins, whoever sends it */
     fc_world_host_set_camera_broadcast(host, 1);
-    offer(c->server, host, camera_message(host->id, position, target), c->id);
+    offer(c->server, host, camera_message(host->id, position, target), c->id, 1);
     return 0;
 }
 
@@ -130,7 +132,8 @@ void fc_camera_client_gone(fc_server *s, uint64_t client)
 void fc_camera_subscribed(fc_subscription *sub)
 {
     const fc_world_net *n = &sub->host->net;
-    sub->camera_version = n->camera_client ? 0 : n->camera_version; /* 0: the newest is owed */
+    /* 0: the newest relay is owed (not an ended one, while a new broadcast waits for the cap) */
+    sub->camera_version = n->camera_client && n->camera_active ? 0 : n->camera_version;
 }
 
 fc_blob *fc_camera_next(const fc_session *c, fc_subscription *sub)
