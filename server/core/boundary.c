@@ -7,7 +7,7 @@
 
 #include "core/colliders.h"
 #include "core/kernels.h"
-#include "core/progress.h"
+#include "core/build_progress.h"
 
 /* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
  * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s). Where the
@@ -59,7 +59,7 @@ static float container_distance(const fc_world *w, const float p[3])
 
 /* Lattice points in [lo, hi] whose signed distance to the solid (shape, or the container when
  * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. Reports its
- * layers to w->progress as the part [from, to] of the boundary phase. */
+ * layers to w->build_progress as the part [from, to] of the boundary phase. */
 static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const float lo[3], const float hi[3],
                               float depth, point_list *out, double from, double to)
 {
@@ -71,8 +71,8 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
         last[a] = (long)floorf((hi[a] - origin) / s);
     }
     for (long k = first[2]; k <= last[2]; k++) {
-        if (w->progress)
-            fc_progress_build(w->progress, FC_BUILD_BOUNDARY,
+        if (w->build_progress)
+            fc_build_progress_report(w->build_progress, FC_BUILD_BOUNDARY,
                               from + (to - from) * (double)(k - first[2]) / (double)(last[2] - first[2] + 1));
         for (long j = first[1]; j <= last[1]; j++)
             for (long i = first[0]; i <= last[0]; i++) {
@@ -115,7 +115,7 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
                           (5.0 + (double)c) / parts);
     }
 
-    fc_progress_build(w->progress, FC_BUILD_VOLUMES, 0.0);
+    fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, 0.0);
     int rc = -1;
     fc_grid_init(&b->grid, &w->grid_geom);
     if (pts.failed || fc_grid_sort(&b->grid, pts.x, pts.y, pts.z, pts.count)) goto done;

@@ -8,7 +8,7 @@
 
 #include "core/boundary.h"
 #include "core/colliders.h"
-#include "core/progress.h"
+#include "core/build_progress.h"
 #include "core/solver.h"
 #include "core/sources.h"
 
@@ -169,13 +169,13 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     const float h = (float)w->params.smoothing_radius;
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
     if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
-    if (fc_boundary_build(&w->boundary, w)) { /* reports its phases to w->progress */
+    if (fc_boundary_build(&w->boundary, w)) { /* reports its phases to w->build_progress */
         snprintf(err, errlen, "out of memory while sampling boundaries");
         return FC_BUILD_OUT_OF_MEMORY;
     }
     w->boundary_dirty = 0;
     if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
-    fc_progress_build(w->progress, FC_BUILD_SOLVER, 0.0);
+    fc_build_progress_report(w->build_progress, FC_BUILD_SOLVER, 0.0);
     return w->solver->init(w, &w->solver_state, err, errlen);
 }
 

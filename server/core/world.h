@@ -53,7 +53,7 @@ typedef struct fc_boundary {
 } fc_boundary;
 
 struct fc_solver;
-struct fc_progress;
+struct fc_build_progress;
 
 typedef struct fc_world {
     fc_params params;
@@ -82,7 +82,7 @@ typedef struct fc_world {
 
     /* Where the build in progress reports how far it got (fc_scene_instantiate_progress sets it
      * while it builds the world; NULL otherwise). */
-    const struct fc_progress *progress;
+    const struct fc_build_progress *build_progress;
 
     /* The server's budget (NULL: none, as in `fluidcast run`) and what this world reserves of
      * it: its particles, fluid and boundary. Emitters take more before they emit. */

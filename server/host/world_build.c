@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/progress.h"
+#include "core/build_progress.h"
 #include "core/scene.h"
 #include "core/solver.h"
 
@@ -27,7 +27,7 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
 }
 
 int fc_world_build(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
-                   fc_cost *held, const fc_progress *progress, fc_world *out, fc_message_error *err)
+                   fc_cost *held, const fc_build_progress *progress, fc_world *out, fc_message_error *err)
 {
     char msg[1024];
     fc_scene scene;

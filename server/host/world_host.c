@@ -16,7 +16,7 @@
 
 #include "core/budget.h"
 #include "core/params_json.h"
-#include "core/progress.h"
+#include "core/build_progress.h"
 #include "core/scene.h"
 #include "core/solver.h"
 #include "host/world_build.h"
@@ -398,7 +398,7 @@ typedef struct build_watch {
     uint64_t client;
     double started, last_sent;
     double test_delay_s;         /* tests only: each report point of this build also sleeps this long */
-    fc_progress progress;
+    fc_build_progress progress;
 } build_watch;
 
 static void report_build(void *ctx, const char *message, double done, double total)
@@ -434,7 +434,7 @@ static double test_build_delay(const char *scene)
 }
 
 /* Starts watching a build of scene that client asked for (0: the command line). */
-static const fc_progress *watch_build(build_watch *b, fc_world_host *h, uint64_t client, const char *scene)
+static const fc_build_progress *watch_build(build_watch *b, fc_world_host *h, uint64_t client, const char *scene)
 {
     memset(b, 0, sizeof *b);
     b->host = h;
@@ -461,7 +461,7 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     }
     fc_world fresh;
     build_watch watch;
-    const fc_progress *progress = watch_build(&watch, h, cmd->client, scene);
+    const fc_build_progress *progress = watch_build(&watch, h, cmd->client, scene);
     if (fc_world_build(path, &cmd->u.load.values, h->world.solver->name, h->spec.budget, &h->world.budget_held,
                        progress, &fresh, err))
         return -1;
@@ -579,7 +579,7 @@ static int load_initial_world(fc_world_host *h)
     snprintf(err.request, sizeof err.request, "create_world");
     fc_cost none = {0.0, 0.0};
     build_watch watch;
-    const fc_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
+    const fc_build_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
     if (fc_world_build(h->spec.scene_path, &h->spec.values, h->spec.solver, h->spec.budget, &none, progress, &h->world,
                        &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);

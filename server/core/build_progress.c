@@ -1,5 +1,5 @@
-/* Progress reports of a world's build (progress.h). */
-#include "core/progress.h"
+/* Progress reports of a world's build (build_progress.h). */
+#include "core/build_progress.h"
 
 static const char *const phase_names[FC_BUILD_PHASES] = {
     [FC_BUILD_FLUID] = "filling fluid",
@@ -8,7 +8,7 @@ static const char *const phase_names[FC_BUILD_PHASES] = {
     [FC_BUILD_SOLVER] = "starting the solver",
 };
 
-void fc_progress_build(const fc_progress *p, fc_build_phase phase, double fraction)
+void fc_build_progress_report(const fc_build_progress *p, fc_build_phase phase, double fraction)
 {
     if (!p || !p->report || phase < 0 || phase >= FC_BUILD_PHASES) return;
     if (!(fraction >= 0.0)) fraction = 0.0;
