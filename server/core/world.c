@@ -179,6 +179,12 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     return w->solver->init(w, &w->solver_state, err, errlen);
 }
 
+int fc_world_compute_density(fc_world *w)
+{
+    if (!w->solver_state || !w->solver->density) return 0;
+    return w->solver->density(w, w->solver_state);
+}
+
 int fc_world_step(fc_world *w)
 {
     if (w->boundary_dirty) {

@@ -140,6 +140,10 @@ enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
  * be reordered and emitted ones added). */
 int fc_world_step(fc_world *w);
 
+/* Density (FC_DENSITY) at the particles' present positions, through the solver (a started world
+ * whose solver reports none keeps what it has): for frame 0, before any step. 0 or -1. */
+int fc_world_compute_density(fc_world *w);
+
 /* 1 when the driver asked the step in progress to end (w->interrupt). */
 static inline int fc_world_interrupted(const fc_world *w)
 {

@@ -48,6 +48,11 @@ int fc_world_build(const char *path, const fc_param_values *values, const char *
     fc_cost reserved = before;
     failed = failed || fc_check_max_particles(budget, values, err) || reserve_scene(budget, &scene, &reserved, err);
     int built = failed ? -1 : fc_scene_instantiate_progress(&scene, out, progress, msg, sizeof msg);
+    if (!failed && !built && fc_world_compute_density(out)) { /* the first frames show real densities */
+        fc_world_free(out);
+        snprintf(msg, sizeof msg, "out of memory computing the initial densities");
+        built = FC_BUILD_OUT_OF_MEMORY;
+    }
     if (!failed && built == FC_BUILD_OUT_OF_MEMORY) {
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s", msg);
     } else if (!failed && built) {

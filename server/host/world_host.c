@@ -140,6 +140,7 @@ static void update_info(fc_world_host *h)
     fc_world_info *i = &h->info;
     snprintf(i->solver, sizeof i->solver, "%s", h->world.solver->name);
     i->paused = h->paused;
+    i->waiting = h->waiting;
     i->realtime = h->spec.realtime;
     i->time = h->world.time;
     i->step = h->world.step_count;
@@ -155,6 +156,7 @@ void fc_world_info_add_summary(cJSON *o, const fc_world_info *info)
     cJSON_AddStringToObject(o, "scene", info->scene);
     cJSON_AddStringToObject(o, "solver", info->solver);
     cJSON_AddBoolToObject(o, "paused", info->paused);
+    cJSON_AddBoolToObject(o, "waiting", info->waiting);
     cJSON_AddBoolToObject(o, "realtime", info->realtime);
     cJSON_AddNumberToObject(o, "particles", (double)info->particles);
 }
@@ -176,6 +178,7 @@ static void publish_state(fc_world_host *h)
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
     cJSON_AddNumberToObject(o, "sequence", info.sequence);
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
+    cJSON_AddItemToObject(o, "loop", h->spec.loop > 0.0 ? cJSON_CreateNumber(h->spec.loop) : cJSON_CreateNull());
     fc_json_add_world_content(o, &h->world);
     cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
     cJSON_AddBoolToObject(o, "camera_broadcast", atomic_load(&h->camera_broadcast));
@@ -206,16 +209,22 @@ static double state_due_in(const fc_world_host *h, double now)
     return h->state_due ? fmax(0.0, state_allowed_at(h) - now) : -1.0;
 }
 
+/* 1 when some client subscribes to the world. */
+static int watched(fc_world_host *h)
+{
+    int any = 0;
+    pthread_mutex_lock(&h->streams.lock);
+    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
+        for (int t = 0; t < FC_STREAM_TIERS; t++) any |= h->streams.stream[b][t].demand.subscribers > 0;
+    pthread_mutex_unlock(&h->streams.lock);
+    return any;
+}
+
 /* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */
 static void publish_frame(fc_world_host *h)
 {
     uint32_t attributes = fc_streams_attributes_wanted(&h->streams);
-    int watched = 0;
-    pthread_mutex_lock(&h->streams.lock);
-    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
-        for (int t = 0; t < FC_STREAM_TIERS; t++) watched |= h->streams.stream[b][t].demand.subscribers > 0;
-    pthread_mutex_unlock(&h->streams.lock);
-    if (!watched) return;
+    if (!watched(h)) return;
     fc_snapshot snap;
     if (fc_snapshot_take(&h->snapshot, &h->world, attributes, h->sequence + 1, &snap)) {
         fprintf(stderr, "fluidcast: world %u: out of memory for a snapshot\n", (unsigned)h->id);
@@ -527,6 +536,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:
     case FC_MSG_RESUME:
+        h->waiting = 0; /* a controller decides now: a subscriber will not resume a world it paused */
         if (cmd->type == FC_MSG_RESUME && h->history.unstable) clear_unstable(h); /* checked again as it runs */
         h->paused = cmd->type == FC_MSG_PAUSE;
         restart_clocks(h);
@@ -534,6 +544,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
         return 0;
     case FC_MSG_STEP:
         h->paused = 1;
+        h->waiting = 0;
         step_frames(h, cmd->u.step.frames);
         restart_clocks(h);
         cJSON_AddNumberToObject(applied, "frames", cmd->u.step.frames);
@@ -593,6 +604,7 @@ static int load_initial_world(fc_world_host *h)
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
     pthread_mutex_unlock(&h->lock);
+    h->paused = h->waiting = h->spec.wait_for_subscriber;
     restart_clocks(h);
     publish_state(h);
     fc_blob *ack = NULL;
@@ -625,6 +637,37 @@ static double realtime_wait(fc_world_host *h, double now)
     return h->world.time - wall_target;
 }
 
+/* The first subscriber came: a waiting world plays from t = 0 (its state goes out before its first
+ * frame; requests.c keeps the waiting state from that subscriber). */
+static void end_wait(fc_world_host *h)
+{
+    h->waiting = 0;
+    h->paused = 0;
+    restart_clocks(h);
+    publish_state(h);
+}
+
+/* --loop: the world is rebuilt from its scene (and the serve command's --set values) as `reset`
+ * does, its subscribers get the new epoch's state and key frame. A rebuild that fails ends the loop. */
+static void loop_reset(fc_world_host *h)
+{
+    fc_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.type = FC_MSG_RESET;
+    cmd.u.load.values = h->spec.values;
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    cJSON *applied = cJSON_CreateObject();
+    if (apply_load(h, &cmd, applied, &err)) {
+        fprintf(stderr, "fluidcast: world %u: --loop: the rebuild failed (%s); the loop ends\n", (unsigned)h->id,
+                err.message);
+        h->spec.loop = 0.0;
+    }
+    cJSON_Delete(applied);
+    request_state(h);
+    publish_frame(h);
+}
+
 static void run_world(fc_world_host *h)
 {
     if (load_initial_world(h)) return;
@@ -634,6 +677,7 @@ static void run_world(fc_world_host *h)
         int stop;
         for (fc_command *cmd; (cmd = next_command(h, &stop));) run_command(h, cmd);
         if (stop) break;
+        if (h->waiting && watched(h)) end_wait(h);
         if (atomic_exchange(&h->state_wanted, 0)) request_state(h);
         double now = fc_host_now();
         if (fc_streams_key_wanted(&h->streams)) publish_frame(h);
@@ -649,6 +693,10 @@ static void run_world(fc_world_host *h)
             continue;
         }
         if (step_once(h)) continue;
+        if (h->spec.loop > 0.0 && h->world.time >= h->spec.loop * (1.0 - 1e-9)) { /* summed dt may fall short */
+            loop_reset(h);
+            continue;
+        }
         now = fc_host_now();
         /* a request's effect goes out early, but never more than twice the frame rate */
         int early = h->publish_after_step && now - h->last_publish >= 0.5 * interval;

@@ -25,12 +25,15 @@ typedef struct fc_world_spec {
     double fps;            /* frames published per wall second, at most */
     fc_budget *budget;     /* the server's particle budget, shared by its worlds (NULL: none) */
     fc_param_values values;
+    int wait_for_subscriber; /* 1: waits at t = 0, paused, until its first subscriber (serve's world) */
+    double loop;           /* > 0: rebuilt from its scene each time simulated time reaches this (s) */
 } fc_world_spec;
 
 /* What the network thread may read of a world at any time (under the host's lock). */
 typedef struct fc_world_info {
     char name[256], scene[260], solver[36];
     int paused, realtime;
+    int waiting;                 /* paused until the first subscriber (fc_world_spec.wait_for_subscriber) */
     double time, step_ms, steps_per_s;
     double realtime_factor;      /* simulated seconds per wall second over the last second */
     double max_speed;            /* m/s, fluid particles, after the last step */
@@ -94,6 +97,7 @@ typedef struct fc_world_host {
     fc_world world;
     int world_ready;
     int paused;
+    int waiting;                 /* paused at t = 0 until a subscriber or pause/resume/step ends it */
     uint32_t epoch, sequence;
     fc_snapshot_buffer snapshot;
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
@@ -137,8 +141,8 @@ void fc_world_host_free(fc_world_host *h);
 /* fc_world_host_request_stop, then fc_world_host_free: waits for the current step. */
 void fc_world_host_stop(fc_world_host *h);
 
-/* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, realtime,
- * particles. */
+/* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, waiting,
+ * realtime, particles. */
 void fc_world_info_add_summary(cJSON *o, const fc_world_info *info);
 
 /* Monotonic wall clock, seconds. */

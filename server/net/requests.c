@@ -157,7 +157,14 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
     cJSON *names = cJSON_AddArrayToObject(applied, "attributes");
+    /* A waiting world plays for its first subscriber (world_host.c): that subscriber gets the state
+     * the world sends as it starts, not the waiting one. The version is read before `waiting`: a
+     * state that is newer than it cannot be a waiting one. */
+    uint64_t state_version = atomic_load(&host->notice_version[FC_NOTICE_STATE]);
+    fc_world_info info;
+    fc_world_host_info(host, &info);
     memset(sub, 0, sizeof *sub);
+    if (info.waiting) sub->notice_version[FC_NOTICE_STATE] = state_version;
     sub->host = host;
     fc_camera_subscribed(sub);
     sub->attributes = attributes_of(cJSON_GetObjectItemCaseSensitive(msg, "attributes"), names);

@@ -325,6 +325,8 @@ static int start_default_world(fc_server *s)
     spec.fps = s->options.fps;
     spec.values = s->options.values;
     spec.budget = &s->budget;
+    spec.wait_for_subscriber = s->options.wait;
+    spec.loop = s->options.loop;
     fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
     if (!host) {
         fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
@@ -352,6 +354,19 @@ static int start_default_world(fc_server *s)
             }
         }
     }
+}
+
+/* The first error libwebsockets reported while the context was created, without its time stamp. */
+static char lws_first_line[160];
+
+static void keep_lws_line(int level, const char *line)
+{
+    (void)level;
+    if (lws_first_line[0]) return;
+    const char *text = strstr(line, "E: ");
+    snprintf(lws_first_line, sizeof lws_first_line, "%s", text ? text + 3 : line);
+    size_t len = strlen(lws_first_line);
+    while (len && (lws_first_line[len - 1] == '\n' || lws_first_line[len - 1] == '\r')) lws_first_line[--len] = '\0';
 }
 
 static void print_banner(fc_server *s, int port)
@@ -418,9 +433,13 @@ int fc_server_run(const fc_server_options *options)
     if (fc_budget_init(&s->budget, (double)options->max_particles, options->max_bytes)) return 1;
     s->scenes_json = fc_json_scenes();
     int status = 1;
+    if (fc_listen_check(options->bind, options->port, err, sizeof err)) { /* before the world is built */
+        fprintf(stderr, "fluidcast serve: %s\n", err);
+        goto out;
+    }
     if (start_default_world(s)) goto out;
 
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(LLL_ERR, keep_lws_line); /* while listening starts: its failure is said in one line */
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     set_up_mounts(s);
@@ -440,9 +459,15 @@ int fc_server_run(const fc_server_options *options)
     info.max_http_header_data = FC_HTTP_HEADER_BUFFER;
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
-    if (!s->context) {
-        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (in use, or not an address of this machine)\n",
-                options->bind, options->port);
+    lws_set_log_level(LLL_ERR, lwsl_emit_stderr);
+    /* an error while listening starts (an interface that does not exist: libwebsockets would wait
+     * for it) is a failure too, said in one line */
+    if (!s->context || lws_first_line[0]) {
+        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (%s): check --bind, or choose another port with "
+                        "--port N (--port 0: any free one)\n",
+                options->bind, options->port, lws_first_line[0] ? lws_first_line : "libwebsockets gave no reason");
+        if (s->context) lws_context_destroy(s->context);
+        s->context = NULL;
         goto out;
     }
     struct lws_vhost *vhost = lws_get_vhost_by_name(s->context, "default");

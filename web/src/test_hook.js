@@ -20,6 +20,12 @@ export function installTestHook(app, target = window) {
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,
         solver: state ? state.solver : null,
+        scene: state ? state.scene : null,
+        unstable: state ? state.unstable ?? null : null,
+        waiting: state ? state.waiting === true : false,
+        cameraBroadcast: state ? state.camera_broadcast === true : false,
+        worlds: session.worlds.map((w) => ({ ...w })),
+        tokenRefused: session.tokenRefused,
         renderFps: app.viewer.renderFps(),
         bytesPerSecond: app.bytesPerSecond(),
         lastError: session.lastError ? { ...session.lastError } : null,
@@ -37,6 +43,10 @@ export function installTestHook(app, target = window) {
       const result = new Array(count);
       for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
       return result;
+    },
+    /** The camera's position and orbit target, in metres. */
+    camera() {
+      return app.viewer.cameraPose();
     },
     frameTimings() {
       return app.timings.list();

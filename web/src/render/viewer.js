@@ -87,6 +87,13 @@ export class Viewer {
   setDomain(domain) {
     if (!this.container.setDomain(domain)) return;
     this.domain = domain;
+    this.frameDomain();
+  }
+
+  /** Puts the camera back where it starts: in front of the domain, the whole domain in view. */
+  frameDomain() {
+    const domain = this.domain;
+    if (!domain) return;
     const min = new Vector3().fromArray(domain.min);
     const max = new Vector3().fromArray(domain.max);
     const centre = min.clone().add(max).multiplyScalar(0.5);
@@ -105,6 +112,23 @@ export class Viewer {
       this.controls.update();
     } else {
       this.camera.lookAt(centre);
+    }
+  }
+
+  /** The camera's position and the point it looks at (the orbit centre), in metres. */
+  cameraPose() {
+    const target = this.controls ? this.controls.target : new Vector3();
+    return { position: this.camera.position.toArray(), target: target.toArray() };
+  }
+
+  /** Moves the camera to a pose (a presenter's, when following). */
+  setCameraPose(pose) {
+    this.camera.position.fromArray(pose.position);
+    if (this.controls) {
+      this.controls.target.fromArray(pose.target);
+      this.controls.update();
+    } else {
+      this.camera.lookAt(new Vector3().fromArray(pose.target));
     }
   }
 
