@@ -11,8 +11,8 @@
  * With a budget, the reservation of the world it replaces (*held, 0 for a new world) moves to the
  * new world, which is estimated first and refused with over_budget before anything is built; on
  * failure *held is as it was. Errors: bad_value (the scene, the values), unknown_solver,
- * over_budget, internal (out of memory). 0 or -1. */
+ * over_budget, internal (out of memory). progress (NULL: none) hears how far the build got. 0 or -1. */
 int fc_world_build(const char *path, const fc_param_values *values, const char *solver, fc_budget *budget,
-                   fc_cost *held, fc_world *out, fc_message_error *err);
+                   fc_cost *held, const struct fc_build_progress *progress, fc_world *out, fc_message_error *err);
 
 #endif

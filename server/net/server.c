@@ -71,19 +71,26 @@ static int subscribers_of(fc_server *s, fc_world_host *host)
     return n;
 }
 
-fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
+int fc_server_world_visible(const fc_session *c, const fc_world_host *host)
+{
+    return c->control || !host->net.hidden;
+}
+
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "worlds");
     cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
     cJSON *list = cJSON_AddArrayToObject(o, "worlds");
     for (int i = 0; i < s->world_count; i++) {
+        if (!control && s->worlds[i]->net.hidden) continue;
         fc_world_info info;
         fc_world_host_info(s->worlds[i], &info);
         cJSON *w = cJSON_CreateObject();
         cJSON_AddNumberToObject(w, "id", s->worlds[i]->id);
         fc_world_info_add_summary(w, &info);
         cJSON_AddNumberToObject(w, "subscribers", subscribers_of(s, s->worlds[i]));
+        cJSON_AddBoolToObject(w, "hidden", s->worlds[i]->net.hidden);
         cJSON_AddItemToArray(list, w);
     }
     fc_blob *b = fc_reply_json(o);
@@ -94,7 +101,7 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
 void fc_server_broadcast_worlds(fc_server *s)
 {
     for (fc_session *c = s->sessions; c; c = c->next)
-        if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL));
+        if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL, c->control));
 }
 
 /* 1 when host was in the list (and is no more). */
@@ -149,8 +156,25 @@ static void count_error_reply(fc_server *s, const fc_blob *text)
     cJSON_Delete(reply);
 }
 
+/* A build's progress: to the client that asked and the world's subscribers, the newest only. */
+static void deliver_progress(fc_server *s, fc_post *p)
+{
+    for (fc_session *c = s->sessions; c; c = c->next) {
+        int wanted = c->id == p->client && c->said_hello;
+        for (int k = 0; !wanted && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) wanted = c->sub[k].host == p->host;
+        if (wanted) fc_session_set_progress(c, p->host, p->text);
+    }
+}
+
 static void deliver(fc_server *s, fc_post *p)
 {
+    if (p->kind == FC_POST_PROGRESS) {
+        deliver_progress(s, p);
+        return;
+    }
+    /* anything else a world posts comes after its build: the ack ends the progress events */
+    for (fc_session *o = s->sessions; o && p->host; o = o->next)
+        if (o->progress_host == p->host) fc_session_set_progress(o, NULL, NULL);
     fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
     fc_blob *text = p->text;
     p->text = NULL;
