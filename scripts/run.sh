@@ -7,8 +7,7 @@ cd "$root"
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target fluidcast
-# The viewer (web/dist) is built when web/ has a build script; without it the server says so.
-if [ -f web/package.json ] && grep -q '"build"' web/package.json; then
-  (cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent)
-fi
+# The viewer (web/dist): installed and built only when stale (scripts/build_web.sh); a current
+# web/dist needs neither npm nor the registry.
+bash scripts/build_web.sh
 exec ./build/fluidcast serve --scene dam_break "$@"

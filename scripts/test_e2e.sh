@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests (web/e2e): builds the viewer (web/dist) when it is missing or older than
-# its sources, then runs every test file against a real server with Debian's Chromium (headless,
-# WebGL on SwiftShader). Screenshots and page logs go to web/e2e/artifacts/.
+# its sources (scripts/build_web.sh), then runs every test file against a real server with Debian's
+# Chromium (headless, WebGL on SwiftShader). Screenshots and page logs go to web/e2e/artifacts/.
 # Environment: FLUIDCAST_BIN (default build/fluidcast), CHROMIUM_PATH (default /usr/bin/chromium),
 # E2E_REBUILD=1 to rebuild the viewer anyway. Arguments pick test files (load gravity emitter watch solver).
 set -euo pipefail
@@ -14,16 +14,7 @@ node_major=$(node --version 2>/dev/null | sed -E 's/^v([0-9]+).*/\1/' || echo 0)
 chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
 [ -x "$chromium" ] || { echo "test_e2e: no Chromium at $chromium (bash scripts/setup.sh installs it)" >&2; exit 1; }
 
-stale=${E2E_REBUILD:-0}
-[ -d web/node_modules/playwright-core ] || stale=1
-if [ ! -f web/dist/index.html ]; then
-  stale=1
-elif [ -n "$(find web/index.html web/src web/public web/vite.config.js web/package.json web/package-lock.json protocol/js \
-            -newer web/dist/index.html -not -name '*.test.js' 2>/dev/null | head -1)" ]; then
-  stale=1
-fi
-if [ "$stale" = 1 ]; then
-  echo "test_e2e: building the viewer (cd web && npm ci && npm run build)"
-  (cd web && npm ci --no-audit --no-fund && npm run build)
-fi
+force=()
+[ "${E2E_REBUILD:-0}" = 1 ] && force=(--force)
+bash scripts/build_web.sh "${force[@]}" --need playwright-core
 exec node web/e2e/run.mjs "$@"

@@ -22,7 +22,8 @@ static void usage(FILE *out)
           "      Prints this text.\n"
           "  fluidcast params [--json]\n"
           "      Lists every parameter: type, unit or choices, range, default, when it may change,\n"
-          "      the solvers that read it, description. --json prints the same as JSON.\n"
+          "      the solvers that read it, description. --json prints the same as JSON, with a\n"
+          "      label and plain-language help for each.\n"
           "  fluidcast scenes\n"
           "      Lists the shipped scenes with their descriptions.\n",
           out);

@@ -14,6 +14,18 @@ int main(void)
         double v = fc_param_get(&p, d);
         CHECK(v >= d->min && v <= d->max, "%s default %g in [%g, %g]", d->name, v, d->min, d->max);
         CHECK(d->description && strlen(d->description) > 10, "%s has a description", d->name);
+        /* label and help are for people: a short name and plain sentences, no citations */
+        CHECK(d->label && d->label[0] && strlen(d->label) <= 32 && d->label[0] >= 'A' && d->label[0] <= 'Z',
+              "%s has a short capitalised label: '%s'", d->name, d->label ? d->label : "(null)");
+        CHECK(d->help && strlen(d->help) > 20 && d->help[strlen(d->help) - 1] == '.', "%s has help ending in a full stop",
+              d->name);
+        CHECK(d->help && !strstr(d->help, "seed") && !strstr(d->help, "eq.") && !strstr(d->help, "Bullet") &&
+                  !strstr(d->help, "et al"),
+              "%s help cites nothing: '%s'", d->name, d->help ? d->help : "(null)");
+        CHECK(d->help && strcmp(d->help, d->description) != 0, "%s help is not the description", d->name);
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(fc_param_table[j].label, d->label) != 0, "%s and %s have different labels", fc_param_table[j].name,
+                  d->name);
         CHECK(fc_param_find(d->name) == d, "%s is found by name", d->name);
         /* formatting then parsing gives the same value */
         fc_param_format(&p, d, text, sizeof text);

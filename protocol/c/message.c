@@ -66,6 +66,8 @@ static const struct {
     [FC_MSG_CLOSE_WORLD] = {"close_world", 1},
     [FC_MSG_SET_SOLVER] = {"set_solver", 1},
     [FC_MSG_REWIND] = {"rewind", 1},
+    [FC_MSG_CAMERA] = {"camera", 1},
+    [FC_MSG_SET_WORLD] = {"set_world", 1},
 };
 
 const char *fc_error_code_name(fc_error_code code)

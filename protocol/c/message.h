@@ -72,6 +72,8 @@ typedef enum {
     FC_MSG_CLOSE_WORLD,
     FC_MSG_SET_SOLVER,
     FC_MSG_REWIND,
+    FC_MSG_CAMERA,
+    FC_MSG_SET_WORLD,
     FC_MSG_TYPE_COUNT
 } fc_message_type;
 

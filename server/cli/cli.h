@@ -80,6 +80,9 @@ void fc_progress_start(fc_progress *p, FILE *out, int enabled, uint64_t total_st
 void fc_progress_update(fc_progress *p, uint64_t step, double sim_time, double step_ms_total, size_t particles);
 /* Draws the final state and ends the bar's line. */
 void fc_progress_finish(fc_progress *p);
+/* The line as drawn at wall time `now`, without line control: "[####......] STATUS" on a terminal,
+ * "progress: STATUS" otherwise. At most 79 characters (an 80-column terminal), the ETA included. */
+void fc_progress_format(const fc_progress *p, double now, char *out, size_t outlen);
 
 /* Monotonic wall clock in seconds. */
 double fc_wall_seconds(void);

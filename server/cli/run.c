@@ -263,6 +263,10 @@ static int check_step(run_state *s, double wall_ms)
 static int run_loop(run_state *s)
 {
     fc_world *w = &s->world;
+    if (s->args->export_dir && fc_world_compute_density(w)) { /* frame 0 shows the real densities */
+        snprintf(s->err, sizeof s->err, "out of memory computing the initial densities");
+        return -1;
+    }
     if (export_frame(s)) return -1;
     while (!finished(s->args, w)) {
         double start = fc_wall_seconds();

@@ -15,15 +15,20 @@
 #include "net/server.h"
 
 enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120, MAX_PARTICLES = 1000000000 };
+#define MIN_LOOP_S 0.1     /* --loop: a rebuild every few steps at most */
+#define MAX_LOOP_S 86400.0 /* a simulated day */
 
 void fc_cli_serve_usage(FILE *out)
 {
     fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend cpu|cuda]\n"
           "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
           "                  [--open] [--fast] [--set NAME=VALUE]... [--solver sph|pbf] [--web DIR]\n"
-          "                  [--max-particles N]\n"
+          "                  [--max-particles N] [--no-wait] [--loop SECONDS]\n"
           "      Serves the viewer, /healthz, /metrics and the WebSocket protocol (protocol/PROTOCOL.md)\n"
           "      on one port, with the scene (default dam_break) as world 1. --port 0 picks a free port.\n"
+          "      World 1 waits at t = 0, paused, until a client subscribes to it, then plays; --no-wait\n"
+          "      starts it at once. --loop SECONDS: world 1 is rebuilt from its scene every SECONDS of\n"
+          "      simulated time (0.1 to 86400; for unattended screens).\n"
           "      --token: only clients that present it may control; the others watch. Binding to an\n"
           "      address other than loopback needs --token, or --open to allow anyone to control.\n"
           "      --solver: world 1 runs with this solver instead of its scene's.\n"
@@ -41,8 +46,8 @@ void fc_cli_serve_usage(FILE *out)
 typedef struct serve_args {
     const char *scene, *solver, *port, *bind, *backend, *token, *web;
     long threads, max_clients, max_worlds, max_particles;
-    double fps;
-    int open, fast, help;
+    double fps, loop;
+    int open, fast, help, no_wait;
     fc_opt_list sets;
 } serve_args;
 
@@ -175,6 +180,11 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     }
     if (a->fps > MAX_FPS) return usage_error("--fps: expected a number from 1 to 120");
     if (a->fps < 1) return usage_error("--fps: expected a number from 1 to 120");
+    if (a->loop != 0.0 && (a->loop < MIN_LOOP_S || a->loop > MAX_LOOP_S)) {
+        snprintf(err, sizeof err, "--loop: expected simulated seconds from %g to %g, got %g", MIN_LOOP_S, MAX_LOOP_S,
+                 a->loop);
+        return usage_error(err);
+    }
     if (a->max_clients > MAX_CLIENTS) return usage_error("--max-clients: expected at most 10000");
     if (a->max_worlds > FC_WORLDS_MAX) return usage_error("--max-worlds: expected at most 64");
     if (a->threads > 4096) return usage_error("--threads: expected at most 4096");
@@ -196,6 +206,8 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     o->max_particles = a->max_particles ? a->max_particles : default_particle_budget(o->threads, o->max_bytes);
     o->fps = a->fps;
     o->realtime = !a->fast;
+    o->wait = !a->no_wait;
+    o->loop = a->loop;
     o->web_dir = a->web;
     return FC_EXIT_OK;
 }
@@ -214,7 +226,9 @@ int fc_cli_serve(int argc, char **argv)
         {"--max-worlds", FC_OPT_COUNT, &a.max_worlds, 0}, {"--open", FC_OPT_FLAG, &a.open, 0},
         {"--max-particles", FC_OPT_COUNT, &a.max_particles, 0},
         {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
-        {"--web", FC_OPT_TEXT, &a.web, 0},             {"--solver", FC_OPT_TEXT, &a.solver, 0},             {"--help", FC_OPT_FLAG, &a.help, 0},
+        {"--web", FC_OPT_TEXT, &a.web, 0},             {"--solver", FC_OPT_TEXT, &a.solver, 0},
+        {"--no-wait", FC_OPT_FLAG, &a.no_wait, 0},     {"--loop", FC_OPT_NUMBER, &a.loop, 0},
+        {"--help", FC_OPT_FLAG, &a.help, 0},
         {"-h", FC_OPT_FLAG, &a.help, 0}};
     char err[256], path[4096], name[260];
     int status;

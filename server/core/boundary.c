@@ -7,6 +7,7 @@
 
 #include "core/colliders.h"
 #include "core/kernels.h"
+#include "core/build_progress.h"
 
 /* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
  * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s). Where the
@@ -57,9 +58,10 @@ static float container_distance(const fc_world *w, const float p[3])
 }
 
 /* Lattice points in [lo, hi] whose signed distance to the solid (shape, or the container when
- * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. */
+ * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. Reports its
+ * layers to w->build_progress as the part [from, to] of the boundary phase. */
 static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const float lo[3], const float hi[3],
-                              float depth, point_list *out)
+                              float depth, point_list *out, double from, double to)
 {
     const float s = (float)w->params.particle_spacing;
     long first[3], last[3];
@@ -68,7 +70,10 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
         first[a] = (long)ceilf((lo[a] - origin) / s);
         last[a] = (long)floorf((hi[a] - origin) / s);
     }
-    for (long k = first[2]; k <= last[2]; k++)
+    for (long k = first[2]; k <= last[2]; k++) {
+        if (w->build_progress)
+            fc_build_progress_report(w->build_progress, FC_BUILD_BOUNDARY,
+                              from + (to - from) * (double)(k - first[2]) / (double)(last[2] - first[2] + 1));
         for (long j = first[1]; j <= last[1]; j++)
             for (long i = first[0]; i <= last[0]; i++) {
                 float p[3] = {w->domain_lo[0] + (0.5f + (float)i) * s, w->domain_lo[1] + (0.5f + (float)j) * s,
@@ -76,6 +81,7 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
                 float d = shape ? fc_shape_distance(shape, p, normal) : container_distance(w, p);
                 if (d < 0.0f && d >= -depth) push_point(out, p);
             }
+    }
 }
 
 void fc_boundary_free(fc_boundary *b)
@@ -101,12 +107,15 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
 
     point_list pts = {0};
-    sample_solid_skin(w, NULL, lo, hi, h, &pts);
+    const double parts = (double)w->collider_count + 4.0; /* the container as 4 colliders */
+    sample_solid_skin(w, NULL, lo, hi, h, &pts, 0.0, 4.0 / parts);
     for (size_t c = 0; c < w->collider_count; c++) {
         fc_shape_bounds(&w->colliders[c], lo, hi, shape_lo, shape_hi);
-        sample_solid_skin(w, &w->colliders[c], shape_lo, shape_hi, h, &pts);
+        sample_solid_skin(w, &w->colliders[c], shape_lo, shape_hi, h, &pts, (4.0 + (double)c) / parts,
+                          (5.0 + (double)c) / parts);
     }
 
+    fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, 0.0);
     int rc = -1;
     fc_grid_init(&b->grid, &w->grid_geom);
     if (pts.failed || fc_grid_sort(&b->grid, pts.x, pts.y, pts.z, pts.count)) goto done;

@@ -8,8 +8,8 @@
 #include <string.h>
 
 const fc_param_desc fc_param_table[] = {
-#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, desc) \
-    {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, desc, offsetof(fc_params, name)},
+#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) \
+    {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, label, help, desc, offsetof(fc_params, name)},
 #include "core/params.def"
 #undef FC_PARAM
 };

@@ -23,7 +23,7 @@ typedef struct fc_params {
 #define FC_PARAM_FIELD_INT(name) int name;
 #define FC_PARAM_FIELD_BOOL(name) int name;
 #define FC_PARAM_FIELD_ENUM(name) int name;
-#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, desc) FC_PARAM_FIELD_##type(name)
+#define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) FC_PARAM_FIELD_##type(name)
 #include "core/params.def"
 #undef FC_PARAM
 } fc_params;
@@ -35,6 +35,8 @@ typedef struct fc_param_desc {
     double min, max, def;
     uint32_t solvers;
     int flags;
+    const char *label;       /* short human name ("Time step") */
+    const char *help;        /* plain-language help: what it does, what raising it does */
     const char *description;
     size_t offset;           /* into fc_params */
 } fc_param_desc;

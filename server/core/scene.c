@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/build_progress.h"
 #include "core/solver.h"
 
 #ifndef FLUIDCAST_SCENES_DIR
@@ -642,6 +643,7 @@ static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
     for (size_t i = 0; i < s->sink_count; i++)
         if (fc_world_add_sink(w, &s->sinks[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
     for (size_t i = 0; i < s->block_count; i++) {
+        fc_build_progress_report(w->build_progress, FC_BUILD_FLUID, (double)i / (double)s->block_count);
         const fc_scene_block *b = &s->blocks[i];
         long added = b->kind == FC_SHAPE_SPHERE ? fc_world_fill_sphere(w, b->center, b->radius, b->velocity)
                                                 : fc_world_fill_box(w, b->min, b->max, b->velocity);
@@ -652,8 +654,15 @@ static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
 
 int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t errlen)
 {
+    return fc_scene_instantiate_progress(scene, w, NULL, err, errlen);
+}
+
+int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_build_progress *progress, char *err,
+                                  size_t errlen)
+{
     char msg[512];
     fc_world_init(w);
+    w->build_progress = progress;
     w->params = scene->params;
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
@@ -661,6 +670,7 @@ int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t e
     int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
     if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;
     if (!status) status = fc_world_start(w, msg, sizeof msg);
+    w->build_progress = NULL; /* the build is over; progress belongs to the caller */
     if (status) {
         fc_world_free(w);
         if (err && errlen) snprintf(err, errlen, "%s: %s", scene->name, msg);

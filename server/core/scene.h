@@ -45,6 +45,11 @@ void fc_scene_free(fc_scene *scene);
  * On failure the world is freed, err says why, and the result is -1, or FC_BUILD_OUT_OF_MEMORY
  * when memory ran out. */
 int fc_scene_instantiate(const fc_scene *scene, fc_world *w, char *err, size_t errlen);
+/* The same, reporting how far it got to progress (NULL: nowhere) at the natural points of the
+ * build: each fluid block, each layer of boundary samples, their volumes, the solver's start. */
+struct fc_build_progress;
+int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const struct fc_build_progress *progress, char *err,
+                                  size_t errlen);
 
 /* Resolves a scene argument: an existing file path as is, else NAME or NAME.json in the shipped
  * scenes directory (FLUIDCAST_SCENES_DIR, overridable by the environment variable of that name).

@@ -23,6 +23,10 @@ typedef struct fc_solver {
      * between two phases, before positions or velocities changed. */
     int (*step)(fc_world *w, void *state, double dt);
 
+    /* Computes FC_DENSITY at the particles' present positions without moving them (it may reorder
+     * them, as a step does); 0 or -1 when out of memory. NULL: the solver reports no density. */
+    int (*density)(fc_world *w, void *state);
+
     /* The speed of sound of its equation of state (weakly compressible solvers; NULL for others):
      * the stability checks compare the flow with it (core/stability.h). */
     double (*sound_speed)(const fc_params *p);

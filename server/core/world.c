@@ -8,6 +8,7 @@
 
 #include "core/boundary.h"
 #include "core/colliders.h"
+#include "core/build_progress.h"
 #include "core/solver.h"
 #include "core/sources.h"
 
@@ -189,13 +190,20 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     const float h = (float)w->params.smoothing_radius;
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
     if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
-    if (fc_boundary_build(&w->boundary, w)) {
+    if (fc_boundary_build(&w->boundary, w)) { /* reports its phases to w->build_progress */
         snprintf(err, errlen, "out of memory while sampling boundaries");
         return FC_BUILD_OUT_OF_MEMORY;
     }
     w->boundary_dirty = 0;
     if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
+    fc_build_progress_report(w->build_progress, FC_BUILD_SOLVER, 0.0);
     return w->solver->init(w, &w->solver_state, err, errlen);
+}
+
+int fc_world_compute_density(fc_world *w)
+{
+    if (!w->solver_state || !w->solver->density) return 0;
+    return w->solver->density(w, w->solver_state);
 }
 
 int fc_world_step(fc_world *w)
@@ -229,15 +237,16 @@ void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
     const float *rho = p->field[FC_DENSITY];
     const double rho0 = w->params.rest_density;
     const long n = (long)p->count;
-    double max_speed2 = 0.0, sum_speed2 = 0.0, sum_err = 0.0, max_err = 0.0;
+    double max_speed2 = 0.0, sum_speed2 = 0.0, sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
     int nan = 0;
-#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) reduction(+ : sum_err, sum_speed2) \
-    reduction(| : nan)
+#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) \
+    reduction(+ : sum_err, sum_speed2, sum_abs_err) reduction(| : nan)
     for (long i = 0; i < n; i++) {
         double speed2 = (double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i];
         if (!isfinite(speed2) || !isfinite(px[i]) || !isfinite(py[i]) || !isfinite(pz[i])) nan = 1;
         else sum_speed2 += speed2, max_speed2 = speed2 > max_speed2 ? speed2 : max_speed2;
         double err = ((double)rho[i] - rho0) / rho0;
+        sum_abs_err += fabs(err);
         if (err < 0.0) err = 0.0;
         sum_err += err;
         if (err > max_err) max_err = err;
@@ -247,6 +256,7 @@ void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
     s->rms_speed = n ? sqrt(sum_speed2 / (double)n) : 0.0;
     s->mean_density_error = n ? sum_err / (double)n : 0.0;
     s->max_density_error = max_err;
+    s->mean_abs_density_error = n ? sum_abs_err / (double)n : 0.0;
     s->has_nan = nan;
     s->mean_neighbours = w->solver->mean_neighbours ? w->solver->mean_neighbours(w, w->solver_state) : 0.0;
 }

@@ -54,6 +54,7 @@ typedef struct fc_boundary {
 } fc_boundary;
 
 struct fc_solver;
+struct fc_build_progress;
 
 typedef struct fc_world {
     fc_params params;
@@ -79,6 +80,10 @@ typedef struct fc_world {
      * reset or a load waits): a solver may then end its step between two phases, before it
      * changes positions or velocities (NULL: never). */
     const atomic_int *interrupt;
+
+    /* Where the build in progress reports how far it got (fc_scene_instantiate_progress sets it
+     * while it builds the world; NULL otherwise). */
+    const struct fc_build_progress *build_progress;
 
     /* The server's budget (NULL: none, as in `fluidcast run`) and what this world reserves of
      * it: its particles, fluid and boundary. Emitters take more before they emit. */
@@ -154,6 +159,10 @@ enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
  * be reordered and emitted ones added). */
 int fc_world_step(fc_world *w);
 
+/* Density (FC_DENSITY) at the particles' present positions, through the solver (a started world
+ * whose solver reports none keeps what it has): for frame 0, before any step. 0 or -1. */
+int fc_world_compute_density(fc_world *w);
+
 /* 1 when the driver asked the step in progress to end (w->interrupt). */
 static inline int fc_world_interrupted(const fc_world *w)
 {
@@ -167,6 +176,7 @@ typedef struct fc_world_stats {
     double rms_speed;            /* m/s, root mean square over the particles: the bulk flow's speed */
     double mean_density_error;   /* mean of max(rho - rho0, 0) / rho0: compression */
     double max_density_error;    /* max of max(rho - rho0, 0) / rho0 */
+    double mean_abs_density_error; /* mean of |rho / rho0 - 1|: compression and expansion */
     double mean_neighbours;      /* fluid neighbours within h, self excluded (from the solver) */
     int has_nan;                 /* a position or velocity is not finite */
 } fc_world_stats;

@@ -32,11 +32,12 @@ void fc_history_restart(fc_world_history *hist, const fc_world *w)
     take_checkpoint(hist, w);
 }
 
-int fc_history_after_step(fc_world_history *hist, const fc_world *w)
+int fc_history_after_step(fc_world_history *hist, const fc_world *w, fc_world_stats *stats)
 {
     if (hist->unstable) return 0;
     fc_world_stats s;
     fc_world_stats_compute(w, &s);
+    if (stats) *stats = s;
     if (fc_stability_watch_step(&hist->watch, w, &s, &hist->why)) {
         hist->unstable = 1;
         hist->unstable_time = w->time;

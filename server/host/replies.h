@@ -26,7 +26,8 @@ typedef enum {
     FC_POST_TEXT,          /* a text message for one client */
     FC_POST_WORLD_READY,   /* a world thread loaded its scene and runs (text: the create ack, or NULL) */
     FC_POST_WORLD_FAILED,  /* a world thread could not load its scene and ended (text: the error) */
-    FC_POST_WORLD_FAULT    /* a running world became unstable (blew up, or its solver failed) and paused */
+    FC_POST_WORLD_FAULT,   /* a running world became unstable (blew up, or its solver failed) and paused */
+    FC_POST_PROGRESS       /* a long build's progress: for the world's subscribers and client (who asked) */
 } fc_post_kind;
 
 typedef struct fc_post {

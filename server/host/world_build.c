@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/build_progress.h"
 #include "core/scene.h"
 #include "core/solver.h"
 
@@ -45,7 +46,8 @@ static int parse_scene(const char *path, const char *document, fc_scene *scene, 
 }
 
 int fc_world_build(const char *path, const char *document, const fc_param_values *values, const char *solver,
-                   fc_budget *budget, fc_cost *held, fc_world *out, fc_message_error *err)
+                   fc_budget *budget, fc_cost *held, const fc_build_progress *progress, fc_world *out,
+                   fc_message_error *err)
 {
     char msg[1024];
     fc_scene scene;
@@ -62,7 +64,12 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
     const fc_cost before = *held;
     fc_cost reserved = before;
     failed = failed || fc_check_max_particles(budget, values, err) || reserve_scene(budget, &scene, &reserved, err);
-    int built = failed ? -1 : fc_scene_instantiate(&scene, out, msg, sizeof msg);
+    int built = failed ? -1 : fc_scene_instantiate_progress(&scene, out, progress, msg, sizeof msg);
+    if (!failed && !built && fc_world_compute_density(out)) { /* the first frames show real densities */
+        fc_world_free(out);
+        snprintf(msg, sizeof msg, "out of memory computing the initial densities");
+        built = FC_BUILD_OUT_OF_MEMORY;
+    }
     if (!failed && built == FC_BUILD_OUT_OF_MEMORY) {
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s", msg);
     } else if (!failed && built) {

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "core/budget.h"
 #include "core/params_json.h"
+#include "core/build_progress.h"
 #include "core/scene.h"
 #include "core/solver.h"
 #include "host/world_build.h"
@@ -24,6 +26,8 @@
 #define STATE_BURST_WINDOW_S 1.0   /* FC_STATE_BURST states within this window at most */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
 #define PICKS_PER_S 20           /* a pick scans every particle: a world answers this many a second */
+#define PROGRESS_AFTER_S 0.3     /* a build that takes longer tells its clients how far it got ... */
+#define PROGRESS_PER_S 4.0       /* ... at most this often */
 
 double fc_host_now(void)
 {
@@ -54,6 +58,15 @@ int fc_world_host_post(fc_world_host *h, fc_command *cmd)
 void fc_world_host_wake(fc_world_host *h)
 {
     pthread_mutex_lock(&h->lock);
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void fc_world_host_set_camera_broadcast(fc_world_host *h, int broadcasting)
+{
+    if (atomic_exchange(&h->camera_broadcast, broadcasting != 0) == (broadcasting != 0)) return;
+    pthread_mutex_lock(&h->lock); /* wait_for_work reads state_wanted under the lock: no lost wake-up */
+    atomic_store(&h->state_wanted, 1);
     pthread_cond_signal(&h->wake);
     pthread_mutex_unlock(&h->lock);
 }
@@ -108,7 +121,7 @@ static fc_command *next_command(fc_world_host *h, int *stop)
 static void wait_for_work(fc_world_host *h, double seconds)
 {
     pthread_mutex_lock(&h->lock);
-    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams)) {
+    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams) && !atomic_load(&h->state_wanted)) {
         if (seconds < 0) {
             pthread_cond_wait(&h->wake, &h->lock);
         } else {
@@ -128,6 +141,7 @@ static void update_info(fc_world_host *h)
     fc_world_info *i = &h->info;
     snprintf(i->solver, sizeof i->solver, "%s", h->world.solver->name);
     i->paused = h->paused;
+    i->waiting = h->waiting;
     i->realtime = h->spec.realtime;
     i->time = h->world.time;
     i->step = h->world.step_count;
@@ -143,6 +157,7 @@ void fc_world_info_add_summary(cJSON *o, const fc_world_info *info)
     cJSON_AddStringToObject(o, "scene", info->scene);
     cJSON_AddStringToObject(o, "solver", info->solver);
     cJSON_AddBoolToObject(o, "paused", info->paused);
+    cJSON_AddBoolToObject(o, "waiting", info->waiting);
     cJSON_AddBoolToObject(o, "realtime", info->realtime);
     cJSON_AddNumberToObject(o, "particles", (double)info->particles);
 }
@@ -164,8 +179,10 @@ static void publish_state(fc_world_host *h)
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
     cJSON_AddNumberToObject(o, "sequence", info.sequence);
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
+    cJSON_AddItemToObject(o, "loop", h->spec.loop > 0.0 ? cJSON_CreateNumber(h->spec.loop) : cJSON_CreateNull());
     fc_json_add_world_content(o, &h->world);
     cJSON_AddItemToObject(o, "unstable", h->history.unstable ? fc_history_unstable_json(&h->history) : cJSON_CreateNull());
+    cJSON_AddBoolToObject(o, "camera_broadcast", atomic_load(&h->camera_broadcast));
     publish_notice(h, FC_NOTICE_STATE, o);
     h->last_state = fc_host_now();
     h->recent_states[h->recent_state_next++ % FC_STATE_BURST] = h->last_state;
@@ -193,16 +210,22 @@ static double state_due_in(const fc_world_host *h, double now)
     return h->state_due ? fmax(0.0, state_allowed_at(h) - now) : -1.0;
 }
 
+/* 1 when some client subscribes to the world. */
+static int watched(fc_world_host *h)
+{
+    int any = 0;
+    pthread_mutex_lock(&h->streams.lock);
+    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
+        for (int t = 0; t < FC_STREAM_TIERS; t++) any |= h->streams.stream[b][t].demand.subscribers > 0;
+    pthread_mutex_unlock(&h->streams.lock);
+    return any;
+}
+
 /* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */
 static void publish_frame(fc_world_host *h)
 {
     uint32_t attributes = fc_streams_attributes_wanted(&h->streams);
-    int watched = 0;
-    pthread_mutex_lock(&h->streams.lock);
-    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
-        for (int t = 0; t < FC_STREAM_TIERS; t++) watched |= h->streams.stream[b][t].demand.subscribers > 0;
-    pthread_mutex_unlock(&h->streams.lock);
-    if (!watched) return;
+    if (!watched(h)) return;
     fc_snapshot snap;
     if (fc_snapshot_take(&h->snapshot, &h->world, attributes, h->sequence + 1, &snap)) {
         fprintf(stderr, "fluidcast: world %u: out of memory for a snapshot\n", (unsigned)h->id);
@@ -249,6 +272,7 @@ static void restart_clocks(fc_world_host *h)
     h->anchor_sim = h->world.time;
     h->rate_start = now;
     h->rate_steps = 0;
+    h->rate_time = h->world.time;
 }
 
 /* Withdraws a notice: subscribers that have not had it will not get it. */
@@ -313,12 +337,24 @@ static int step_once(fc_world_host *h)
     h->info.step_ms = 1e3 * (t1 - t0);
     if (t1 - h->rate_start >= 1.0) {
         h->info.steps_per_s = (double)h->rate_steps / (t1 - h->rate_start);
+        h->info.realtime_factor = (h->world.time - h->rate_time) / (t1 - h->rate_start);
         h->rate_start = t1;
         h->rate_steps = 0;
+        h->rate_time = h->world.time;
     }
     pthread_mutex_unlock(&h->lock);
     if (failed) fc_history_solver_failed(&h->history, &h->world);
-    if (failed || fc_history_after_step(&h->history, &h->world)) {
+    fc_world_stats stats; /* the blow-up check's, for the stats message: no pass of its own */
+    memset(&stats, 0, sizeof stats);
+    stats.particles = SIZE_MAX; /* stays so when nothing was checked */
+    int unstable = failed || fc_history_after_step(&h->history, &h->world, &stats);
+    if (stats.particles != SIZE_MAX) {
+        pthread_mutex_lock(&h->lock);
+        h->info.max_speed = stats.max_speed;
+        h->info.density_error = stats.particles ? stats.mean_abs_density_error : -1.0;
+        pthread_mutex_unlock(&h->lock);
+    }
+    if (unstable) {
         become_unstable(h);
         return -1;
     }
@@ -364,6 +400,63 @@ static cJSON *stored_values(const fc_world *w, const fc_param_values *values)
     return o;
 }
 
+/* ---- build progress ------------------------------------------------------------------------ */
+
+/* A build under way: who asked for it, and the throttle of its progress events. */
+typedef struct build_watch {
+    fc_world_host *host;
+    uint64_t client;
+    double started, last_sent;
+    double test_delay_s;         /* tests only: each report point of this build also sleeps this long */
+    fc_build_progress progress;
+} build_watch;
+
+static void report_build(void *ctx, const char *message, double done, double total)
+{
+    build_watch *b = ctx;
+    if (b->test_delay_s > 0.0) {
+        struct timespec delay = {(time_t)b->test_delay_s, (long)(fmod(b->test_delay_s, 1.0) * 1e9)};
+        nanosleep(&delay, NULL);
+    }
+    double now = fc_host_now();
+    if (now - b->started < PROGRESS_AFTER_S || now - b->last_sent < 1.0 / PROGRESS_PER_S) return;
+    b->last_sent = now;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "progress");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", b->host->id);
+    cJSON_AddStringToObject(o, "task", "build");
+    cJSON_AddNumberToObject(o, "done", floor(done * 1000.0 + 0.5) / 1000.0);
+    cJSON_AddNumberToObject(o, "total", total);
+    cJSON_AddStringToObject(o, "message", message);
+    fc_blob *text = fc_reply_json(o);
+    cJSON_Delete(o);
+    if (text) fc_mailbox_post(b->host->mailbox, FC_POST_PROGRESS, b->client, text, b->host);
+}
+
+/* Tests stand a long build in with FLUIDCAST_TEST_BUILD_DELAY="SCENE:SECONDS": every report point
+ * of a build of that scene (each fluid block, each layer of boundary samples, ...) also sleeps. */
+static double test_build_delay(const char *scene)
+{
+    const char *spec = getenv("FLUIDCAST_TEST_BUILD_DELAY"), *colon = spec ? strchr(spec, ':') : NULL;
+    if (!colon || (size_t)(colon - spec) != strlen(scene) || strncmp(spec, scene, strlen(scene)) != 0) return 0.0;
+    return atof(colon + 1);
+}
+
+/* Starts watching a build of scene that client asked for (0: the command line). */
+static const fc_build_progress *watch_build(build_watch *b, fc_world_host *h, uint64_t client, const char *scene)
+{
+    memset(b, 0, sizeof *b);
+    b->host = h;
+    b->client = client;
+    b->started = fc_host_now();
+    b->last_sent = -1e9;
+    b->test_delay_s = test_build_delay(scene);
+    b->progress.report = report_build;
+    b->progress.ctx = b;
+    return &b->progress;
+}
+
 /* ---- commands ------------------------------------------------------------------------------ */
 
 /* reset: the world's scene (file or uploaded document) and solver again; load_scene: a shipped
@@ -386,8 +479,10 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     /* reset keeps the world's solver; load_scene takes the scene's unless the request names one */
     const char *solver = reset ? h->world.solver->name : cmd->u.load.solver;
     fc_world fresh;
+    build_watch watch;
+    const fc_build_progress *progress = watch_build(&watch, h, cmd->client, reset ? h->spec.scene : cmd->u.load.scene);
     if (fc_world_build(document ? NULL : path, document, &cmd->u.load.values, solver, h->spec.budget,
-                       &h->world.budget_held, &fresh, err)) {
+                       &h->world.budget_held, progress, &fresh, err)) {
         free(kept);
         return -1;
     }
@@ -475,6 +570,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:
     case FC_MSG_RESUME:
+        h->waiting = 0; /* a controller decides now: a subscriber will not resume a world it paused */
         if (cmd->type == FC_MSG_RESUME && h->history.unstable) clear_unstable(h); /* checked again as it runs */
         h->paused = cmd->type == FC_MSG_PAUSE;
         restart_clocks(h);
@@ -482,6 +578,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
         return 0;
     case FC_MSG_STEP:
         h->paused = 1;
+        h->waiting = 0;
         step_frames(h, cmd->u.step.frames);
         restart_clocks(h);
         cJSON_AddNumberToObject(applied, "frames", cmd->u.step.frames);
@@ -527,7 +624,10 @@ static int load_initial_world(fc_world_host *h)
     snprintf(err.id, sizeof err.id, "%s", h->create_id);
     snprintf(err.request, sizeof err.request, "create_world");
     fc_cost none = {0.0, 0.0};
-    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, h->spec.budget, &none, &h->world, &err)) {
+    build_watch watch;
+    const fc_build_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
+    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, h->spec.budget, &none, progress,
+                       &h->world, &err)) {
         fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
         return -1;
     }
@@ -539,6 +639,7 @@ static int load_initial_world(fc_world_host *h)
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
     pthread_mutex_unlock(&h->lock);
+    h->paused = h->waiting = h->spec.wait_for_subscriber;
     restart_clocks(h);
     publish_state(h);
     fc_blob *ack = NULL;
@@ -571,6 +672,37 @@ static double realtime_wait(fc_world_host *h, double now)
     return h->world.time - wall_target;
 }
 
+/* The first subscriber came: a waiting world plays from t = 0 (its state goes out before its first
+ * frame; requests.c keeps the waiting state from that subscriber). */
+static void end_wait(fc_world_host *h)
+{
+    h->waiting = 0;
+    h->paused = 0;
+    restart_clocks(h);
+    publish_state(h);
+}
+
+/* --loop: the world is rebuilt from its scene (and the serve command's --set values) as `reset`
+ * does, its subscribers get the new epoch's state and key frame. A rebuild that fails ends the loop. */
+static void loop_reset(fc_world_host *h)
+{
+    fc_command cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.type = FC_MSG_RESET;
+    cmd.u.load.values = h->spec.values;
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    cJSON *applied = cJSON_CreateObject();
+    if (apply_load(h, &cmd, applied, &err)) {
+        fprintf(stderr, "fluidcast: world %u: --loop: the rebuild failed (%s); the loop ends\n", (unsigned)h->id,
+                err.message);
+        h->spec.loop = 0.0;
+    }
+    cJSON_Delete(applied);
+    request_state(h);
+    publish_frame(h);
+}
+
 static void run_world(fc_world_host *h)
 {
     if (load_initial_world(h)) return;
@@ -580,6 +712,8 @@ static void run_world(fc_world_host *h)
         int stop;
         for (fc_command *cmd; (cmd = next_command(h, &stop));) run_command(h, cmd);
         if (stop) break;
+        if (h->waiting && watched(h)) end_wait(h);
+        if (atomic_exchange(&h->state_wanted, 0)) request_state(h);
         double now = fc_host_now();
         if (fc_streams_key_wanted(&h->streams)) publish_frame(h);
         double state_wait = state_due_in(h, now);
@@ -594,6 +728,10 @@ static void run_world(fc_world_host *h)
             continue;
         }
         if (step_once(h)) continue;
+        if (h->spec.loop > 0.0 && h->world.time >= h->spec.loop * (1.0 - 1e-9)) { /* summed dt may fall short */
+            loop_reset(h);
+            continue;
+        }
         now = fc_host_now();
         /* a request's effect goes out early, but never more than twice the frame rate */
         int early = h->publish_after_step && now - h->last_publish >= 0.5 * interval;
@@ -632,6 +770,8 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     for (int k = 0; k < FC_NOTICE_COUNT; k++) atomic_init(&h->notice_version[k], 0);
     atomic_init(&h->interrupt, 0);
     atomic_init(&h->finished, 0);
+    atomic_init(&h->camera_broadcast, 0);
+    atomic_init(&h->state_wanted, 0);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -639,6 +779,7 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
                  pthread_cond_init(&h->wake, &attr);
     pthread_condattr_destroy(&attr);
     h->info.realtime = spec->realtime;
+    h->info.density_error = -1.0; /* none until the first step */
     if (failed || pthread_create(&h->thread, NULL, world_thread, h)) {
         fc_world_host_free(h);
         return NULL;
@@ -683,6 +824,8 @@ void fc_world_host_free(fc_world_host *h)
     fc_history_free(&h->history);
     fc_snapshot_buffer_free(&h->snapshot);
     for (int k = 0; k < FC_NOTICE_COUNT; k++) fc_blob_unref(h->notice[k]);
+    fc_blob_unref(h->net.camera);
+    fc_blob_unref(h->net.camera_pending);
     fc_streams_free(&h->streams);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->lock);

@@ -25,13 +25,19 @@ typedef struct fc_world_spec {
     double fps;            /* frames published per wall second, at most */
     fc_budget *budget;     /* the server's particle budget, shared by its worlds (NULL: none) */
     fc_param_values values;
+    int wait_for_subscriber; /* 1: waits at t = 0, paused, until its first subscriber (serve's world) */
+    double loop;           /* > 0: rebuilt from its scene each time simulated time reaches this (s) */
 } fc_world_spec;
 
 /* What the network thread may read of a world at any time (under the host's lock). */
 typedef struct fc_world_info {
     char name[256], scene[260], solver[36];
     int paused, realtime;
+    int waiting;                 /* paused until the first subscriber (fc_world_spec.wait_for_subscriber) */
     double time, step_ms, steps_per_s;
+    double realtime_factor;      /* simulated seconds per wall second over the last second */
+    double max_speed;            /* m/s, fluid particles, after the last step */
+    double density_error;        /* mean |rho / rho0 - 1| of the fluid particles; < 0: none */
     uint64_t step;
     size_t particles;
     uint64_t frames_encoded;     /* all streams, key frames included */
@@ -42,6 +48,21 @@ typedef struct fc_world_info {
 /* Messages every subscriber gets in their newest version only (never a queue): the state, and
  * the unstable event of a world that blew up. */
 typedef enum { FC_NOTICE_STATE, FC_NOTICE_UNSTABLE, FC_NOTICE_COUNT } fc_notice;
+
+/* What the network thread keeps of a world (server/net/); the world thread never touches it. */
+typedef struct fc_world_net {
+    int hidden;                  /* set_world: left out of watchers' worlds lists, watchers cannot subscribe */
+    /* the camera relay (net/camera.c) */
+    uint64_t camera_client;      /* the controller whose camera is broadcast (0: none) */
+    fc_blob *camera;             /* the newest camera message relayed to the subscribers */
+    uint64_t camera_version;     /* grows with each relay */
+    uint64_t camera_sender;      /* who sent camera: it is not relayed back to them */
+    int camera_active;           /* camera moves the broadcast (0: it ended it) */
+    fc_blob *camera_pending;     /* newer than camera, waiting for the relay cap (newest wins) */
+    uint64_t pending_sender;
+    int pending_active;
+    double camera_relayed_at;    /* fc_host_now() of the last relay */
+} fc_world_net;
 
 /* States a world sends at once after requests within a second; beyond, requests share one. */
 enum { FC_STATE_BURST = 4 };
@@ -55,6 +76,8 @@ typedef struct fc_world_host {
     atomic_uint_fast64_t notice_version[FC_NOTICE_COUNT]; /* grows with each new notice */
     atomic_int interrupt;        /* a stop, reset, load or rewind waits: the step may end early */
     atomic_int finished;         /* the thread returned: fc_world_host_free will not wait */
+    atomic_int camera_broadcast; /* state.camera_broadcast, set by the network thread */
+    atomic_int state_wanted;     /* the network thread changed what the state says: publish it */
 
     pthread_t thread;
     int thread_started;
@@ -75,6 +98,7 @@ typedef struct fc_world_host {
     char *scene_document;        /* the uploaded scene the world was loaded from (NULL: spec.scene_path) */
     int world_ready;
     int paused;
+    int waiting;                 /* paused at t = 0 until a subscriber or pause/resume/step ends it */
     uint32_t epoch, sequence;
     fc_snapshot_buffer snapshot;
     double anchor_wall, anchor_sim; /* realtime: the wall clock and simulated time at resume */
@@ -83,12 +107,15 @@ typedef struct fc_world_host {
     double recent_states[FC_STATE_BURST]; /* when the last FC_STATE_BURST states went out */
     unsigned recent_state_next;
     uint64_t rate_steps;
+    double rate_time;            /* the simulated time at rate_start */
     int omp_threads;
     int publish_after_step;      /* a request changed the world: publish after the next step */
     fc_world_history history;    /* checkpoints and the blow-up watch */
     double test_step_delay_s;    /* tests only: each step of this world also sleeps this long */
     double pick_window_start;    /* picks answered since then, within a second */
     int picks_in_window;
+
+    fc_world_net net;            /* the network thread's own */
 } fc_world_host;
 
 /* Starts a world thread that loads the spec's scene, then posts FC_POST_WORLD_READY (with the
@@ -101,6 +128,8 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
 int fc_world_host_post(fc_world_host *h, fc_command *cmd);
 /* Wakes the world thread: a client waits for a key frame. */
 void fc_world_host_wake(fc_world_host *h);
+/* The network thread changed state.camera_broadcast: the world publishes its state again. */
+void fc_world_host_set_camera_broadcast(fc_world_host *h, int broadcasting);
 /* A consistent copy of the world's info. */
 void fc_world_host_info(fc_world_host *h, fc_world_info *info);
 /* A new reference to the newest notice of that kind (NULL: none). */
@@ -115,8 +144,8 @@ void fc_world_host_free(fc_world_host *h);
 /* fc_world_host_request_stop, then fc_world_host_free: waits for the current step. */
 void fc_world_host_stop(fc_world_host *h);
 
-/* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, realtime,
- * particles. */
+/* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, waiting,
+ * realtime, particles. */
 void fc_world_info_add_summary(cJSON *o, const fc_world_info *info);
 
 /* Monotonic wall clock, seconds. */

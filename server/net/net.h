@@ -20,7 +20,8 @@ enum {
     FC_SESSION_MAX_STALLED = 8,          /* requests held while their world's queue is full (reading
                                             stops at the first; a few may be in flight) */
     FC_FRAGMENT_BYTES = 16384,           /* WebSocket fragment of a particle frame */
-    FC_FRAGMENTS_PER_WRITABLE = 16       /* at most this many fragments per writable callback */
+    FC_FRAGMENTS_PER_WRITABLE = 16,      /* at most this many fragments per writable callback */
+    FC_CAMERA_RELAYS_PER_S = 10          /* camera messages relayed per world and second, at most */
 };
 
 /* Connection slots (slots.c, PROTOCOL.md section 1). */
@@ -53,6 +54,7 @@ typedef struct fc_subscription {
     uint32_t last_sequence;     /* of the last frame sent */
     double clean_since;         /* the last time it missed a frame or changed tier */
     uint64_t notice_version[FC_NOTICE_COUNT]; /* of the last state and unstable event sent */
+    uint64_t camera_version;    /* of the last camera relay taken (camera.c) */
     uint64_t frames_sent, frames_skipped;
     double next_stats;
 } fc_subscription;
@@ -104,6 +106,8 @@ typedef struct fc_session {
     unsigned char *chunk;       /* LWS_PRE + FC_FRAGMENT_BYTES */
     fc_subscription sub[FC_SESSION_MAX_SUBSCRIPTIONS];
     int next_sub;               /* round robin over subscriptions */
+    fc_blob *progress;          /* the newest progress event of a build not yet answered, to send */
+    fc_world_host *progress_host; /* the world building */
     uint64_t bytes_sent, bytes_window, bytes_per_s;
     double window_start;
     /* slots (slots.c): ending the session; bye_reason NULL closes without a bye */
@@ -141,6 +145,7 @@ typedef struct fc_server {
     double shutdown_started, shutdown_deadline;
     int done;
     lws_sorted_usec_list_t tick;
+    lws_sorted_usec_list_t camera_timer; /* relays cameras that waited for the cap (camera.c) */
     fc_connection *connections;  /* slots.c */
     int connection_count, connection_cap;
 } fc_server;
@@ -164,8 +169,12 @@ void fc_server_close_world(fc_server *s, fc_world_host *host);
 void fc_server_reap_worlds(fc_server *s);
 /* Worlds counted against --max-worlds: running, starting and still closing. */
 int fc_server_world_slots_used(const fc_server *s);
-/* The worlds message (reply to list_worlds when id is given, else unsolicited). */
-fc_blob *fc_server_worlds_message(fc_server *s, const char *id);
+/* The worlds message (reply to list_worlds when id is given, else unsolicited) as a client with
+ * the control role (control 1: every world, with "hidden") or a watcher (0: hidden ones left out)
+ * sees it. */
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control);
+/* 1 when the client may see the world: it controls, or the world is not hidden. */
+int fc_server_world_visible(const fc_session *c, const fc_world_host *host);
 
 /* ---- session.c ---- */
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
@@ -181,8 +190,14 @@ void fc_session_retry_stalled(fc_session *c);
 /* Fills the first slot waiting for host with text (takes ownership). */
 void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text);
 fc_session *fc_session_find(fc_server *s, uint64_t id);
-/* Drops every subscription to host (the world closes). */
+/* Drops c's subscription to host (unsubscribe; a hidden world for a watcher); replies host owes
+ * c still come. */
+void fc_session_unsubscribe(fc_session *c, fc_world_host *host);
+/* Drops every subscription to host and the replies it owes (the world closes). */
 void fc_session_forget_world(fc_session *c, fc_world_host *host);
+/* The newest progress event of host's build for c (replaces one not yet sent); host NULL with
+ * text NULL drops it. */
+void fc_session_set_progress(fc_session *c, fc_world_host *host, fc_blob *text);
 /* Ends the session with a close code and reason (libwebsockets keeps at most 123 bytes): with
  * bye_reason, after its replies and a bye {"reason": bye_reason, "message": reason}; without, at
  * the next writable callback. Messages from it are ignored from now on. */
@@ -206,6 +221,18 @@ int fc_slots_full(const fc_server *s);
 int fc_slots_admit(fc_session *c, int control);
 /* From the tick: ends the sessions that did not say hello within FC_HELLO_TIMEOUT_S (1008). */
 void fc_slots_tick(fc_server *s);
+
+/* ---- camera.c: the camera relay (PROTOCOL.md 2.2, camera) ---- */
+/* A controller's camera message for host (schema-valid): position and target start or move the
+ * broadcast, active false ends it; relayed to the other subscribers at most FC_CAMERA_RELAYS_PER_S
+ * times a second (newest wins). 0 with *active as applied, or -1 with err (nothing changed). */
+int fc_camera_apply(fc_session *c, fc_world_host *host, const cJSON *msg, int *active, fc_message_error *err);
+/* The client left or lost the control role: the broadcasts it leads end. */
+void fc_camera_client_gone(fc_server *s, uint64_t client);
+/* A new subscription: it gets the newest camera of a broadcasting world (after its state). */
+void fc_camera_subscribed(fc_subscription *sub);
+/* The camera relay the subscription has not had yet (a new reference), or NULL. */
+fc_blob *fc_camera_next(const fc_session *c, fc_subscription *sub);
 
 /* ---- requests.c: what each client message does on the network thread ---- */
 void fc_requests_handle(fc_session *c, const char *text, size_t len);

@@ -21,12 +21,14 @@ static void reply_ack(fc_session *c, const fc_message_error *request, cJSON *app
     cJSON_Delete(applied);
 }
 
-/* The world the message names, or NULL after answering unknown_world. */
+/* The world the message names, or NULL after answering unknown_world (also for a hidden world and
+ * a watcher: to a watcher it does not exist). */
 static fc_world_host *named_world(fc_session *c, const cJSON *msg, fc_message_error *err)
 {
     const cJSON *world = cJSON_GetObjectItemCaseSensitive(msg, "world");
     uint32_t id = cJSON_IsNumber(world) ? (uint32_t)world->valuedouble : 0;
     fc_world_host *host = fc_server_find_world(c->server, id);
+    if (host && !fc_server_world_visible(c, host)) host = NULL;
     if (!host) {
         fc_message_error_set(err, FC_ERR_UNKNOWN_WORLD, "world", "no world has the id %u (list_worlds gives them)",
                              (unsigned)id);
@@ -69,14 +71,31 @@ static cJSON *limits_json(const fc_server *s)
     return o;
 }
 
+/* A client that lost the control role (a new hello without the token): the camera broadcasts it
+ * leads end, and it leaves the hidden worlds it watched. */
+static void lose_control(fc_session *c)
+{
+    fc_camera_client_gone(c->server, c->id);
+    for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
+        fc_world_host *host = c->sub[k].host;
+        if (!host || !host->net.hidden) continue;
+        fc_session_unsubscribe(c, host);
+        fc_server_update_demands(c->server, host);
+    }
+}
+
+/* The first hello admits the client (slots.c); a later one re-evaluates its role. */
 static void hello(fc_session *c, const cJSON *msg, const fc_message_error *request)
 {
     fc_server *s = c->server;
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(msg, "token");
     int control = !s->options.token || (cJSON_IsString(token) && same_secret(token->valuestring, s->options.token));
+    int refused = s->options.token && cJSON_IsString(token) && !control;
     if (fc_slots_admit(c, control) != 0) return; /* the server is full: bye "full", close 1013 */
+    int lost = c->said_hello && c->control && !control;
     c->said_hello = 1;
-    c->control = control;
+    c->control = control; /* a watcher that becomes a controller counts as one from now on (slots.c) */
+    if (lost) lose_control(c);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "welcome");
     cJSON_AddItemToObject(o, "id", cJSON_CreateRaw(request->id)); /* the id's literal, as sent */
@@ -85,8 +104,9 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON_AddStringToObject(server, "version", FLUIDCAST_VERSION);
     cJSON_AddNumberToObject(o, "protocol", FC_MESSAGE_PROTOCOL_VERSION);
     cJSON_AddStringToObject(o, "role", c->control ? "control" : "watch");
+    cJSON_AddBoolToObject(o, "token_refused", refused);
     cJSON_AddNumberToObject(o, "client", (double)c->id);
-    fc_blob *worlds = fc_server_worlds_message(s, NULL);
+    fc_blob *worlds = fc_server_worlds_message(s, NULL, c->control);
     cJSON *parsed = worlds ? cJSON_Parse((const char *)worlds->data) : NULL;
     fc_blob_unref(worlds);
     cJSON_AddItemToObject(o, "worlds", parsed ? cJSON_DetachItemFromObject(parsed, "worlds") : cJSON_CreateArray());
@@ -138,8 +158,16 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
     cJSON *names = cJSON_AddArrayToObject(applied, "attributes");
+    /* A waiting world plays for its first subscriber (world_host.c): that subscriber gets the state
+     * the world sends as it starts, not the waiting one. The version is read before `waiting`: a
+     * state that is newer than it cannot be a waiting one. */
+    uint64_t state_version = atomic_load(&host->notice_version[FC_NOTICE_STATE]);
+    fc_world_info info;
+    fc_world_host_info(host, &info);
     memset(sub, 0, sizeof *sub);
+    if (info.waiting) sub->notice_version[FC_NOTICE_STATE] = state_version;
     sub->host = host;
+    fc_camera_subscribed(sub);
     sub->attributes = attributes_of(cJSON_GetObjectItemCaseSensitive(msg, "attributes"), names);
     sub->bits = cJSON_IsNumber(bits) ? (unsigned)bits->valuedouble : FC_FRAME_MAX_BITS;
     sub->max_fps = cJSON_IsNumber(max_fps) ? max_fps->valuedouble : 30.0;
@@ -156,7 +184,7 @@ static void unsubscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
 {
     fc_world_host *host = named_world(c, msg, err);
     if (!host) return;
-    fc_session_forget_world(c, host);
+    fc_session_unsubscribe(c, host); /* replies the world owes the client still come */
     fc_server_update_demands(c->server, host);
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
@@ -249,6 +277,38 @@ static void close_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     fc_server_broadcast_worlds(c->server);
 }
 
+/* Hides a world from watchers, or shows it again; watchers that watched it are unsubscribed, and
+ * every client gets the worlds list its role sees. */
+static void set_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    if (!host) return;
+    fc_server *s = c->server;
+    host->net.hidden = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "hidden"));
+    for (fc_session *o = s->sessions; o && host->net.hidden; o = o->next)
+        if (!o->control) fc_session_unsubscribe(o, host);
+    fc_server_update_demands(s, host);
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddNumberToObject(applied, "world", host->id);
+    cJSON_AddBoolToObject(applied, "hidden", host->net.hidden);
+    reply_ack(c, err, applied);
+    fc_server_broadcast_worlds(s);
+}
+
+static void camera(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_world_host *host = named_world(c, msg, err);
+    int active;
+    if (!host) return;
+    if (fc_camera_apply(c, host, msg, &active, err)) {
+        fc_requests_error(c, err);
+        return;
+    }
+    cJSON *applied = cJSON_CreateObject();
+    cJSON_AddBoolToObject(applied, "active", active);
+    reply_ack(c, err, applied);
+}
+
 /* set, emitters, colliders, pause, resume, step, reset, load_scene, set_solver: checked here
  * against the parameter table, then applied by the world between two steps. */
 static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err)
@@ -294,12 +354,14 @@ void fc_requests_handle(fc_session *c, const char *text, size_t len)
     } else {
         switch (type) {
         case FC_MSG_HELLO: hello(c, msg, &err); break;
-        case FC_MSG_LIST_WORLDS: fc_session_queue(c, fc_server_worlds_message(c->server, err.id)); break;
+        case FC_MSG_LIST_WORLDS: fc_session_queue(c, fc_server_worlds_message(c->server, err.id, c->control)); break;
         case FC_MSG_SUBSCRIBE: subscribe(c, msg, &err); break;
         case FC_MSG_UNSUBSCRIBE: unsubscribe(c, msg, &err); break;
         case FC_MSG_KEY_REQUEST: key_request(c, msg, &err); break;
         case FC_MSG_CREATE_WORLD: create_world(c, msg, &err); break;
         case FC_MSG_CLOSE_WORLD: close_world(c, msg, &err); break;
+        case FC_MSG_SET_WORLD: set_world(c, msg, &err); break;
+        case FC_MSG_CAMERA: camera(c, msg, &err); break;
         default: world_command(c, msg, &err); break;
         }
     }

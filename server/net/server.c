@@ -71,19 +71,26 @@ static int subscribers_of(fc_server *s, fc_world_host *host)
     return n;
 }
 
-fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
+int fc_server_world_visible(const fc_session *c, const fc_world_host *host)
+{
+    return c->control || !host->net.hidden;
+}
+
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "type", "worlds");
     cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
     cJSON *list = cJSON_AddArrayToObject(o, "worlds");
     for (int i = 0; i < s->world_count; i++) {
+        if (!control && s->worlds[i]->net.hidden) continue;
         fc_world_info info;
         fc_world_host_info(s->worlds[i], &info);
         cJSON *w = cJSON_CreateObject();
         cJSON_AddNumberToObject(w, "id", s->worlds[i]->id);
         fc_world_info_add_summary(w, &info);
         cJSON_AddNumberToObject(w, "subscribers", subscribers_of(s, s->worlds[i]));
+        cJSON_AddBoolToObject(w, "hidden", s->worlds[i]->net.hidden);
         cJSON_AddItemToArray(list, w);
     }
     fc_blob *b = fc_reply_json(o);
@@ -94,7 +101,7 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id)
 void fc_server_broadcast_worlds(fc_server *s)
 {
     for (fc_session *c = s->sessions; c; c = c->next)
-        if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL));
+        if (c->said_hello) fc_session_queue(c, fc_server_worlds_message(s, NULL, c->control));
 }
 
 /* 1 when host was in the list (and is no more). */
@@ -149,8 +156,25 @@ static void count_error_reply(fc_server *s, const fc_blob *text)
     cJSON_Delete(reply);
 }
 
+/* A build's progress: to the client that asked and the world's subscribers, the newest only. */
+static void deliver_progress(fc_server *s, fc_post *p)
+{
+    for (fc_session *c = s->sessions; c; c = c->next) {
+        int wanted = c->id == p->client && c->said_hello;
+        for (int k = 0; !wanted && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) wanted = c->sub[k].host == p->host;
+        if (wanted) fc_session_set_progress(c, p->host, p->text);
+    }
+}
+
 static void deliver(fc_server *s, fc_post *p)
 {
+    if (p->kind == FC_POST_PROGRESS) {
+        deliver_progress(s, p);
+        return;
+    }
+    /* anything else a world posts comes after its build: the ack ends the progress events */
+    for (fc_session *o = s->sessions; o && p->host; o = o->next)
+        if (o->progress_host == p->host) fc_session_set_progress(o, NULL, NULL);
     fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
     fc_blob *text = p->text;
     p->text = NULL;
@@ -301,6 +325,8 @@ static int start_default_world(fc_server *s)
     spec.fps = s->options.fps;
     spec.values = s->options.values;
     spec.budget = &s->budget;
+    spec.wait_for_subscriber = s->options.wait;
+    spec.loop = s->options.loop;
     fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
     if (!host) {
         fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
@@ -328,6 +354,19 @@ static int start_default_world(fc_server *s)
             }
         }
     }
+}
+
+/* The first error libwebsockets reported while the context was created, without its time stamp. */
+static char lws_first_line[160];
+
+static void keep_lws_line(int level, const char *line)
+{
+    (void)level;
+    if (lws_first_line[0]) return;
+    const char *text = strstr(line, "E: ");
+    snprintf(lws_first_line, sizeof lws_first_line, "%s", text ? text + 3 : line);
+    size_t len = strlen(lws_first_line);
+    while (len && (lws_first_line[len - 1] == '\n' || lws_first_line[len - 1] == '\r')) lws_first_line[--len] = '\0';
 }
 
 static void print_banner(fc_server *s, int port)
@@ -394,9 +433,13 @@ int fc_server_run(const fc_server_options *options)
     if (fc_budget_init(&s->budget, (double)options->max_particles, options->max_bytes)) return 1;
     s->scenes_json = fc_json_scenes();
     int status = 1;
+    if (fc_listen_check(options->bind, options->port, err, sizeof err)) { /* before the world is built */
+        fprintf(stderr, "fluidcast serve: %s\n", err);
+        goto out;
+    }
     if (start_default_world(s)) goto out;
 
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(LLL_ERR, keep_lws_line); /* while listening starts: its failure is said in one line */
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     set_up_mounts(s);
@@ -416,9 +459,15 @@ int fc_server_run(const fc_server_options *options)
     info.max_http_header_data = FC_HTTP_HEADER_BUFFER;
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
-    if (!s->context) {
-        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (in use, or not an address of this machine)\n",
-                options->bind, options->port);
+    lws_set_log_level(LLL_ERR, lwsl_emit_stderr);
+    /* an error while listening starts (an interface that does not exist: libwebsockets would wait
+     * for it) is a failure too, said in one line */
+    if (!s->context || lws_first_line[0]) {
+        fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (%s): check --bind, or choose another port with "
+                        "--port N (--port 0: any free one)\n",
+                options->bind, options->port, lws_first_line[0] ? lws_first_line : "libwebsockets gave no reason");
+        if (s->context) lws_context_destroy(s->context);
+        s->context = NULL;
         goto out;
     }
     struct lws_vhost *vhost = lws_get_vhost_by_name(s->context, "default");

@@ -20,11 +20,17 @@ typedef struct fc_server_options {
     double max_bytes;        /* the memory budget of all worlds together */
     double fps;              /* frames published per second and world, at most */
     int realtime;            /* the default world follows the wall clock */
+    int wait;                /* the default world waits at t = 0 for its first subscriber */
+    double loop;             /* > 0: the default world is rebuilt every `loop` simulated seconds */
     const char *web_dir;     /* the built viewer (web/dist) */
     fc_param_values values;  /* --set, on top of the scene's */
 } fc_server_options;
 
 /* Runs until SIGINT or SIGTERM; returns the process exit status (0 after a clean shutdown). */
 int fc_server_run(const fc_server_options *options);
+
+/* listen.c: 0 when the server can listen on bind:port (port 0 and names that are no address are
+ * left to libwebsockets), else -1 with one line for people in err (the port is busy: --port). */
+int fc_listen_check(const char *bind, int port, char *err, size_t errlen);
 
 #endif

@@ -120,13 +120,26 @@ void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
 
 /* ---- subscriptions ------------------------------------------------------------------------- */
 
-void fc_session_forget_world(fc_session *c, fc_world_host *host)
+void fc_session_unsubscribe(fc_session *c, fc_world_host *host)
 {
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
         if (c->sub[k].host == host) {
             if (c->out.frame && c->out_sub == k) c->out_sub = -1; /* the frame finishes; nothing follows */
             memset(&c->sub[k], 0, sizeof c->sub[k]);
         }
+}
+
+void fc_session_set_progress(fc_session *c, fc_world_host *host, fc_blob *text)
+{
+    fc_blob_assign(&c->progress, text);
+    c->progress_host = text ? host : NULL;
+    if (text) lws_callback_on_writable(c->wsi);
+}
+
+void fc_session_forget_world(fc_session *c, fc_world_host *host)
+{
+    fc_session_unsubscribe(c, host);
+    if (c->progress_host == host) fc_session_set_progress(c, NULL, NULL);
     for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
         if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
     drop_stalled(c, host);
@@ -345,7 +358,11 @@ static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
     cJSON_AddNumberToObject(o, "world", sub->host->id);
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
     cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
+    cJSON_AddNumberToObject(o, "realtime_factor", info.paused ? 0.0 : info.realtime_factor);
     cJSON_AddNumberToObject(o, "particles", (double)info.particles);
+    cJSON_AddNumberToObject(o, "max_speed", info.max_speed);
+    if (info.density_error >= 0.0) cJSON_AddNumberToObject(o, "density_error", info.density_error);
+    else cJSON_AddNullToObject(o, "density_error");
     cJSON_AddNumberToObject(o, "bytes_per_s", (double)c->bytes_per_s);
     cJSON_AddNumberToObject(o, "frames_sent", (double)sub->frames_sent);
     cJSON_AddNumberToObject(o, "frames_skipped", (double)sub->frames_skipped);
@@ -392,6 +409,11 @@ static fc_blob *next_text(fc_session *c)
         c->bye_sent = 1;
         return bye_message(c);
     }
+    if (c->progress) { /* a build's progress, while its reply is owed */
+        fc_blob *progress = c->progress;
+        c->progress = NULL, c->progress_host = NULL;
+        return progress;
+    }
     double now = fc_host_now();
     for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
         fc_subscription *sub = &c->sub[k];
@@ -403,6 +425,8 @@ static fc_blob *next_text(fc_session *c)
             fc_blob *notice = fc_world_host_notice(sub->host, (fc_notice)kind);
             if (notice) return notice; /* NULL: withdrawn (a rewound world is stable again) */
         }
+        fc_blob *camera = fc_camera_next(c, sub); /* after the state a new subscriber gets first */
+        if (camera) return camera;
         if (now >= sub->next_stats) {
             sub->next_stats = now + STATS_INTERVAL_S;
             return stats_message(c, sub);
@@ -492,6 +516,7 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
 
 static void close_session(fc_server *s, fc_session *c)
 {
+    fc_camera_client_gone(s, c->id);
     for (int i = 0; i < c->stalled_count; i++) fc_command_free(c->stalled[i].cmd);
     c->stalled_count = 0;
     for (fc_session **p = &s->sessions; *p; p = &(*p)->next)
@@ -511,6 +536,7 @@ static void close_session(fc_server *s, fc_session *c)
         c->reply_count--;
     }
     fc_blob_unref(c->out.frame);
+    fc_session_set_progress(c, NULL, NULL);
     free(c->rx);
     free(c->chunk);
     c->rx = NULL, c->chunk = NULL, c->out.frame = NULL;

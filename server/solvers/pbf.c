@@ -540,10 +540,10 @@ static int pbf_step(fc_world *w, void *state, double dt)
     return FC_STEP_DONE;
 }
 
-int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
+/* At the particles' positions, without moving them: sorted, neighbours found, density (FC_DENSITY),
+ * vorticity and the XSPH sums computed as after a step. */
+static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
 {
-    if (w->solver != &fc_solver_pbf || !w->solver_state) return -1;
-    pbf_state *st = w->solver_state;
     fc_particles *p = &w->particles;
     if (pbf_reserve(st, p->count) || sort_particles(w, st, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ]))
         return -1;
@@ -556,9 +556,24 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
     }
     st->pos[n] = st->vel[n] = FAR_AWAY;
     if (find_neighbours(w, st, x, y, z)) return -1;
+    constants_init(k, w, st);
+    compute_vorticity_density_xsph(w, st, k);
+    return 0;
+}
+
+static int pbf_density(fc_world *w, void *state)
+{
     pbf_constants k;
-    constants_init(&k, w, st);
-    compute_vorticity_density_xsph(w, st, &k);
+    return at_positions(w, state, &k);
+}
+
+int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
+{
+    if (w->solver != &fc_solver_pbf || !w->solver_state) return -1;
+    pbf_state *st = w->solver_state;
+    pbf_constants k;
+    if (at_positions(w, st, &k)) return -1;
+    const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
         float f[3];
@@ -582,6 +597,7 @@ const fc_solver fc_solver_pbf = {
     .init = pbf_init,
     .choose_dt = NULL,
     .step = pbf_step,
+    .density = pbf_density,
     .mean_neighbours = pbf_mean_neighbours,
     .destroy = pbf_destroy,
 };

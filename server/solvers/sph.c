@@ -257,7 +257,8 @@ static void integrate(fc_world *w, const sph_state *st, float dt)
     }
 }
 
-static int sph_step(fc_world *w, void *state, double dt)
+/* Sorts the particles into the grid and computes density and pressure at their positions. */
+static int sph_density(fc_world *w, void *state)
 {
     sph_state *st = state;
     fc_particles *p = &w->particles;
@@ -265,6 +266,13 @@ static int sph_step(fc_world *w, void *state, double dt)
     if (fc_grid_sort(&st->grid, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ], p->count)) return -1;
     fc_particles_permute(p, st->grid.order);
     compute_density_pressure(w, st);
+    return 0;
+}
+
+static int sph_step(fc_world *w, void *state, double dt)
+{
+    sph_state *st = state;
+    if (sph_density(w, st)) return -1;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     compute_accelerations(w, st);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
@@ -287,6 +295,7 @@ const fc_solver fc_solver_sph = {
     .choose_dt = sph_choose_dt,
     .sound_speed = sound_speed,
     .step = sph_step,
+    .density = sph_density,
     .mean_neighbours = sph_mean_neighbours,
     .destroy = sph_destroy,
 };

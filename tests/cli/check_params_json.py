@@ -23,9 +23,11 @@ def main():
         if required not in names:
             sys.exit(f"FAIL: no parameter {required}")
     for p in params:
-        missing = {"name", "type", "default", "live", "solvers", "all_solvers", "description"} - p.keys()
+        missing = {"name", "label", "type", "default", "live", "solvers", "all_solvers", "help", "description"} - p.keys()
         if missing or ("choices" if p["type"] == "enum" else "unit") not in p:
             sys.exit(f"FAIL: {p['name']}: missing keys {missing}")
+        if not p["label"].strip() or not p["help"].strip() or "seed" in p["help"] or "eq." in p["help"]:
+            sys.exit(f"FAIL: {p['name']}: label {p['label']!r} or help {p['help']!r} empty or citing sources")
         if p["type"] in ("float", "int") and not p["min"] <= p["default"] <= p["max"]:
             sys.exit(f"FAIL: {p['name']}: default {p['default']} outside [{p['min']}, {p['max']}]")
         if p["type"] == "enum" and p["default"] not in p["choices"]:

@@ -128,9 +128,10 @@ static void check_world_summary(const cJSON *worlds, const char *what)
 {
     const cJSON *w = find_world(worlds, 1);
     CHECK(w && jstr_has(w, "scene", "small_tank") /* the name or the file given */ && jstr(w, "name") &&
-              jstr_is(w, "solver", "sph") && cJSON_IsFalse(jget(w, "paused")) &&
+              jstr_is(w, "solver", "sph") && cJSON_IsTrue(jget(w, "paused")) && cJSON_IsTrue(jget(w, "waiting")) &&
               cJSON_IsTrue(jget(w, "realtime")) && jnum(w, "particles") > 1000 && jnum(w, "subscribers") >= 0,
-          "%s: world 1 runs small_tank with sph in real time: %s", what, jtext(worlds));
+          "%s: world 1 runs small_tank with sph in real time, waiting (paused) for its first subscriber: %s", what,
+          jtext(worlds));
 }
 
 static void check_welcome(const cJSON *w)

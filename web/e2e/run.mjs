@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the browser end-to-end tests one file at a time (each starts its own fluidcast server and
-// Chromium): node web/e2e/run.mjs [NAME...] where NAME picks files (load, gravity, emitter, watch, solver).
+// Chromium): node web/e2e/run.mjs [NAME...] where NAME picks files (load, gravity, emitter, watch, solver, panel, ...).
 // Environment: FLUIDCAST_BIN (default build/fluidcast), FLUIDCAST_WEB (default web/dist),
 // CHROMIUM_PATH (default /usr/bin/chromium), PLAYWRIGHT_CORE (default web/node_modules),
 // E2E_ARTIFACTS (default web/e2e/artifacts), E2E_FILE_TIMEOUT_S (default 600 per file).
@@ -10,7 +10,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactsDir, checkPrerequisites, chromiumPath, e2eDir, ensureArtifactsDir, fluidcastBin, webDist } from './lib/paths.mjs';
 
-const ORDER = ['load', 'gravity', 'emitter', 'watch', 'solver'];
+const ORDER = ['load', 'gravity', 'emitter', 'watch', 'solver', 'panel', 'scene', 'workshop', 'phone'];
 const wanted = process.argv.slice(2);
 const files = readdirSync(e2eDir)
   .filter((f) => f.endsWith('.e2e.mjs'))

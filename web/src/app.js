@@ -1,4 +1,4 @@
-// Wires the viewer together: socket and session, frame receiver, 3D view, panel, toolbar, emitter list, overlay, toast.
+// Wires the viewer together: socket and session, frame receiver, 3D view, panel, toolbar, emitter and collider lists, banners, overlay, toast.
 import { Viewer } from './render/viewer.js';
 import { ReconnectingSocket } from './net/socket.js';
 import { Session } from './net/session.js';
@@ -6,25 +6,40 @@ import { FrameReceiver } from './net/frame_receiver.js';
 import { createDecoding } from './net/decoding.js';
 import { FrameTimings } from './net/frame_timings.js';
 import * as messages from './net/messages.js';
-import { roomLink, socketUrl, withWorld } from './links.js';
+import { rememberToken, roomLink, socketUrl, withAttribute, withWorld } from './links.js';
 import { RateMeter } from './util/rate_meter.js';
+import { RealtimeFactor } from './util/realtime_factor.js';
 import { Toast } from './ui/toast.js';
 import { StatusOverlay } from './ui/status_overlay.js';
 import { Legend } from './ui/legend.js';
 import { ParameterPanel } from './ui/parameter_panel.js';
 import { Toolbar } from './ui/toolbar.js';
 import { EmitterList } from './ui/emitter_list.js';
+import { ColliderList, defaultCollider } from './ui/collider_list.js';
+import { UnstableBanner } from './ui/unstable_banner.js';
+import { BusyIndicator } from './ui/busy_indicator.js';
+import { TokenPrompt } from './ui/token_prompt.js';
+import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
 import { Interaction } from './interact/interaction.js';
+import { CameraShare } from './interact/camera_share.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
+import { Extras } from './extras.js';
 
 const OVERLAY_INTERVAL_MS = 250;
 
-/** elements: {viewport, toolbar, panel, side, emitters, overlay, legend, toast, watchNote}; link: parseLink(). */
+const CAMERA_TICK_MS = 100;
+const PHONE_WIDTH_PX = 700; // at most this wide the side panel is a bottom sheet (style.css)
+
+/**
+ * elements: {viewport, toolbar, panel, side, sheetToggle, emitters, colliders, overlay, legend,
+ * toast, watchNote, unstable, busy}; link: parseLink() with the tab's token.
+ */
 export class App {
   constructor(elements, link, { location = window.location, devServer = null } = {}) {
     this.elements = elements;
     this.timings = new FrameTimings();
     this.bytes = new RateMeter(1000);
+    this.realtime = new RealtimeFactor();
     this.newestFrame = null;
     this.uploadsDeferred = 0; // frames whose upload was left to the next render (GPU behind)
     this.frameArrivedAt = null;
@@ -55,11 +70,27 @@ export class App {
       moveCollider: (id, position, velocity) => this.session.control(messages.colliderMove, [id, position, velocity]),
       moveEmitter: (id, position) => this.session.control(messages.emitterUpdate, [id, { position }]),
       addEmitter: (emitter) => this.session.control(messages.emitterAdd, [emitter]),
-    });
+    }, { onPlacingChange: () => this.refreshControls() });
     this.viewer.enableOrbit(); // after the interaction's pointer handlers
+    this.cameraShare = new CameraShare(this.viewer, (pose) => this.session.control(messages.camera, [pose]));
     const side = elements.side;
-    if (side) new ResizeObserver(() => this.viewer.setInsetRight(side.offsetWidth + 20)).observe(side);
+    const inset = () => this.viewer.setInsetRight(window.innerWidth <= PHONE_WIDTH_PX ? 0 : side.offsetWidth + 20);
+    if (side) {
+      new ResizeObserver(inset).observe(side);
+      window.addEventListener('resize', inset);
+    }
+    elements.sheetToggle?.addEventListener('click', () => {
+      const open = side.classList.toggle('open');
+      elements.sheetToggle.setAttribute('aria-expanded', String(open));
+      elements.sheetToggle.textContent = open ? 'Hide controls ▾' : 'Parameters and emitters ▴';
+    });
     this.listen();
+    this.buildExtras();
+  }
+
+  /** Plots, shortcuts, help, screenshot, room link popover, colour scales, picking (extras.js). */
+  buildExtras() {
+    this.extras = new Extras(this);
   }
 
   buildUi() {
@@ -67,38 +98,103 @@ export class App {
     this.toast = new Toast(this.elements.toast);
     this.overlay = new StatusOverlay(this.elements.overlay);
     this.legend = new Legend(this.elements.legend);
+    this.busy = new BusyIndicator(this.elements.busy);
+    this.banner = new UnstableBanner(this.elements.unstable, {
+      rewind: () => session.control(messages.rewind),
+      reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
+    });
     this.panel = new ParameterPanel(this.elements.panel, {
-      onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], { onError: revert }),
-      onLocalError: (error) => this.toast.show(error),
+      onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], {
+        showsError: true,
+        onError: (error) => {
+          revert();
+          if (!this.panel.showServerError(name, error)) this.toast.show(error);
+        },
+      }),
+      onPendingChange: () => this.refreshControls(),
+    });
+    this.sceneUpload = new SceneUpload(this.elements.toolbar, {
+      onScene: (name, scene) => this.rebuild(`Loading ${name}`, messages.loadScene, [scene], (error) => ({ ...error, message: sceneErrorText(name, error) })),
+      onError: (message) => this.toast.show({ code: 'bad_value', field: 'scene', message }),
     });
     this.toolbar = new Toolbar(this.elements.toolbar, {
       play: () => session.control(messages.resume),
       pause: () => session.control(messages.pause),
       step: () => session.control(messages.step, [1]),
-      reset: () => session.control(messages.reset),
-      loadScene: (scene) => session.control(messages.loadScene, [scene], { onError: () => this.refreshControls() }),
+      restart: () => this.rebuild('Restarting with these settings', messages.reset, [this.panel.restartValues()]),
+      reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
+      loadScene: (scene) => this.rebuild(`Loading ${scene}`, messages.loadScene, [scene]),
+      openScene: () => this.sceneUpload.pick(),
       setSolver: (solver) => session.control(messages.setSolver, [solver], { onError: () => this.refreshControls() }),
       selectWorld: (world) => session.subscribe(world),
-      setAttribute: (attribute) => session.setOptions({ attribute }),
+      toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
+      setAttribute: (attribute) => {
+        session.setOptions({ attribute });
+        history.replaceState(null, '', withAttribute(window.location.href, attribute));
+      },
       setMaxFps: (maxFps) => session.setOptions({ maxFps }),
       addEmitter: () => this.addDefaultEmitter(),
-      toggleEmitterMode: () => {
-        this.interaction.setPlacing(!this.interaction.placing);
+      toggleEmitterMode: () => this.interaction.setPlacing(!this.interaction.placing),
+      copyRoomLink: () => this.copyRoomLink(),
+      toggleBroadcast: () => {
+        this.cameraShare.setBroadcasting(!this.cameraShare.broadcasting);
         this.refreshControls();
       },
-      copyRoomLink: () => this.copyRoomLink(),
+      toggleFollow: () => {
+        this.cameraShare.setFollowing(!this.cameraShare.following);
+        this.refreshControls();
+      },
+      resetView: () => this.viewer.frameDomain(),
     });
+    this.tokenPrompt = new TokenPrompt(this.elements.watchNote, { submit: (token) => session.authenticate(token) });
     this.elements.toolbar.append(this.elements.watchNote); // in the bar's flow, never over a button
     this.emitterList = new EmitterList(this.elements.emitters, {
-      update: (id, changes) => session.control(messages.emitterUpdate, [id, changes]),
+      update: (id, changes) => session.control(messages.emitterUpdate, [id, changes], {
+        showsError: true,
+        onError: (error) => this.emitterList.showError(id, `Emitter #${id}: ${String(error.message).replace(/^changes\./, '')}`),
+      }),
       remove: (id) => session.control(messages.emitterRemove, [id]),
     });
+    this.colliderList = new ColliderList(this.elements.colliders, {
+      add: (shape) => {
+        const domain = session.state?.domain;
+        if (domain) session.control(messages.colliderAdd, [defaultCollider(domain, shape)]);
+      },
+      remove: (id) => session.control(messages.colliderRemove, [id]),
+    });
+  }
+
+  /**
+   * A request that rebuilds the world (reset, restart, load scene): the progress line shows until
+   * its reply; build-time edits are forgotten once it is applied. describe(error) rewords an error.
+   */
+  rebuild(label, build, args, describe = (error) => error) {
+    const token = this.busy.start(label);
+    const id = this.session.control(build, args, {
+      showsError: true,
+      onAck: () => {
+        this.busy.finish(token);
+        this.panel.clearPending();
+      },
+      onError: (error) => {
+        this.busy.finish(token);
+        const field = /^values\.([a-z0-9_]+)$/.exec(error.field || '');
+        if (!field || !this.panel.showServerError(field[1], error)) this.toast.show(describe(error));
+        this.refreshControls();
+      },
+    });
+    if (id === null) this.busy.finish(token);
+  }
+
+  currentSummary() {
+    return this.session.worlds.find((w) => w.id === this.session.world) ?? null;
   }
 
   listen() {
     const { session } = this;
     session.on('connection', () => this.refreshControls());
     session.on('welcome', (welcome) => {
+      rememberToken(welcome.role === 'control' ? session.token : null, window.sessionStorage);
       this.panel.build(welcome.parameters, welcome.role);
       if (session.state) this.panel.setValues(session.state.values);
       this.refreshControls();
@@ -106,16 +202,22 @@ export class App {
     session.on('worlds', () => this.refreshControls());
     session.on('subscribed', (world) => {
       history.replaceState(null, '', withWorld(window.location.href, world));
+      this.cameraShare.setBroadcasting(false);
+      this.cameraShare.setFollowing(false);
+      this.banner.show(null, false);
       this.refreshControls();
     });
     session.on('state', (state) => this.applyState(state));
     session.on('error', (error) => this.toast.show(error));
-    session.on('unstable', (u) => this.toast.show({
-      code: 'unstable', field: null,
-      message: `The world blew up and paused (${u.check}): ${u.cause}. Rewind or reset it.`,
-    }));
+    session.on('unstable', (u) => this.banner.show(u, session.canControl));
+    session.on('progress', (p) => this.busy.progress(p));
+    session.on('camera', (c) => {
+      this.cameraShare.received(c);
+      this.refreshControls();
+    });
     session.on('bye', (bye) => this.toast.show({ code: 'bye', field: null, message: bye.message || 'the server is shutting down' }));
     setInterval(() => this.updateOverlay(), OVERLAY_INTERVAL_MS);
+    setInterval(() => this.cameraShare.tick(), CAMERA_TICK_MS);
   }
 
   start() {
@@ -129,7 +231,9 @@ export class App {
     const previous = this.newestFrame;
     this.newestFrame = frame;
     this.frameArrivedAt = performance.now();
+    this.realtime.add(this.frameArrivedAt, frame.time);
     this.shownAttribute = this.viewer.particles.update(frame, this.session.options.attribute);
+    this.extras.frameShown(frame, this.shownAttribute);
     if (!this.viewer.uploadParticles()) this.uploadsDeferred += 1;
     this.receiver.recycle(previous); // copied into the attributes: its buffers go back to the decode worker
     if (frame.kind === 'key') this.session.keyFrameArrived();
@@ -146,28 +250,40 @@ export class App {
     this.panel.setValues(state.values);
     if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
     this.emitterList.update(state.emitters, this.session.canControl);
+    this.banner.show(state.unstable ?? null, this.session.canControl);
+    if (state.camera_broadcast === false) this.cameraShare.received({ active: false });
     this.refreshControls();
   }
 
   refreshControls() {
     const { session } = this;
     const canControl = session.canControl && session.connection === 'open';
-    this.elements.watchNote.hidden = session.role !== 'watch';
+    this.tokenPrompt.update(session.role, session.tokenRefused);
     if (!session.canControl && this.interaction?.placing) this.interaction.setPlacing(false);
+    if (!session.canControl && this.cameraShare?.broadcasting) this.cameraShare.setBroadcasting(false);
     this.toolbar.update({
       canControl,
       worlds: session.worlds,
       world: session.world,
       scenes: session.welcome?.scenes ?? [],
       scene: session.state?.scene ?? null,
+      name: session.state?.name ?? null,
       solvers: session.welcome?.solvers ?? [],
       solver: session.state?.solver ?? null,
       paused: session.state ? session.state.paused : null,
       attribute: session.options.attribute,
       maxFps: session.options.maxFps,
       emitterMode: Boolean(this.interaction?.placing),
+      pending: this.panel.pending.size,
+      hidden: Boolean(this.currentSummary()?.hidden),
+      broadcasting: Boolean(this.cameraShare?.broadcasting),
+      following: Boolean(this.cameraShare?.following),
+      presenterLive: Boolean(session.state?.camera_broadcast) || Boolean(this.cameraShare?.presenterPose),
     });
-    if (session.state) this.emitterList.update(session.state.emitters, canControl);
+    if (session.state) {
+      this.emitterList.update(session.state.emitters, canControl);
+      this.colliderList.update(session.state.colliders, canControl);
+    }
   }
 
   emitterDefaults() {
@@ -186,10 +302,8 @@ export class App {
 
   copyRoomLink() {
     if (this.session.world === null) return;
-    const link = roomLink(window.location.href, this.session.world);
-    const fallback = () => window.prompt('Link for the room (no control token):', link);
-    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(fallback);
-    else fallback();
+    const link = roomLink(window.location.href, this.session.world, { attribute: this.session.options.attribute });
+    this.extras.showRoomLink(link); // the popover: link, QR code, copied to the clipboard with a confirmation
   }
 
   bytesPerSecond() {
@@ -209,8 +323,11 @@ export class App {
       world: session.world,
       worldName: state?.name,
       paused: state?.paused,
+      waiting: state?.waiting === true,
+      loop: state?.loop ?? null,
       particles: frame ? frame.count : 0,
       renderFps: this.viewer.renderFps(),
+      realtimeFactor: stats?.realtime_factor ?? this.realtime.value(now),
       stepsPerS: stats?.steps_per_s ?? state?.steps_per_s ?? null,
       stepMs: stats?.step_ms ?? state?.step_ms ?? null,
       time: frame ? frame.time : 0,

@@ -28,6 +28,13 @@ export function colorOf(name, a) {
   return interpolate(map.stops, index / 255);
 }
 
+/** Colour at t in [0, 1] (clamped) of the continuous map `name`, as [r, g, b] bytes. */
+export function colorAt(name, t) {
+  const map = COLORMAPS[name];
+  if (!map || map.kind !== 'continuous') throw new RangeError(`${name} is not a continuous colour map`);
+  return interpolate(map.stops, Math.max(0, Math.min(1, t)));
+}
+
 function interpolate(stops, t) {
   let i = 1;
   while (i < stops.length - 1 && t > stops[i][0]) i += 1;

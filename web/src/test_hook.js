@@ -20,6 +20,12 @@ export function installTestHook(app, target = window) {
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,
         solver: state ? state.solver : null,
+        scene: state ? state.scene : null,
+        unstable: state ? state.unstable ?? null : null,
+        waiting: state ? state.waiting === true : false,
+        cameraBroadcast: state ? state.camera_broadcast === true : false,
+        worlds: session.worlds.map((w) => ({ ...w })),
+        tokenRefused: session.tokenRefused,
         renderFps: app.viewer.renderFps(),
         bytesPerSecond: app.bytesPerSecond(),
         lastError: session.lastError ? { ...session.lastError } : null,
@@ -38,6 +44,10 @@ export function installTestHook(app, target = window) {
       for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
       return result;
     },
+    /** The camera's position and orbit target, in metres. */
+    camera() {
+      return app.viewer.cameraPose();
+    },
     frameTimings() {
       return app.timings.list();
     },
@@ -47,6 +57,14 @@ export function installTestHook(app, target = window) {
     },
     send(message) {
       return app.session.send(message);
+    },
+    /** The extras' state: colour scale, pick, plot samples, last screenshot, orbit target (extras.js). */
+    extras() {
+      return app.extras.testState();
+    },
+    /** Where a point (m) is drawn, in client pixels [x, y]. */
+    project(position) {
+      return app.extras.project(position);
     },
   };
   return target.fluidcast;

@@ -1,6 +1,6 @@
 // The panel model from the parameter table: kinds, labels with units, ranges and steps, live/init, watch clients.
 import { describe, it, expect } from 'vitest';
-import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, readBySolver, valueToSend } from '../src/ui/panel_model.js';
+import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, readBySolver, restartValues, valueToSend } from '../src/ui/panel_model.js';
 
 // Entries as `fluidcast params --json` gives them (welcome.parameters).
 const TABLE = [
@@ -27,23 +27,27 @@ describe('panelModel', () => {
     expect(e.equation_of_state.choices).toEqual(['tait', 'linear']);
   });
 
-  it('puts the unit in the label, except dimensionless and unitless ones', () => {
-    const e = byName(panelModel(TABLE, 'control'));
-    expect(e.gravity_y.label).toBe('gravity_y (m/s^2)');
-    expect(e.cfl_number.label).toBe('cfl_number');
-    expect(e.clamp_negative_pressure.label).toBe('clamp_negative_pressure');
-    expect(parameterLabel({ name: 'equation_of_state' })).toBe('equation_of_state');
+  it('labels with the table\'s human label and the unit as people write it; falls back to the name in words', () => {
+    const table = TABLE.map((p) => (p.name === 'gravity_y' ? { ...p, label: 'Gravity (y)', help: 'How hard the fluid is pulled up or down.' } : p));
+    const e = byName(panelModel(table, 'control'));
+    expect(e.gravity_y.label).toBe('Gravity (y) (m/s²)');
+    expect(e.gravity_y.title).toBe('Gravity (y)');
+    expect(e.cfl_number.label).toBe('Cfl number');
+    expect(e.clamp_negative_pressure.label).toBe('Clamp negative pressure');
+    expect(parameterLabel({ name: 'rest_density', label: 'Rest density', unit: 'kg/m^3' })).toBe('Rest density (kg/m³)');
   });
 
-  it('gives the description, range and default as the tooltip', () => {
-    const e = byName(panelModel(TABLE, 'control'));
-    expect(e.gravity_y.tooltip).toBe('Gravity, y component. Range -100 to 100 m/s^2; default -9.81.');
+  it('gives the plain help (or the description), the range and the default as the tooltip', () => {
+    const table = TABLE.map((p) => (p.name === 'gravity_y' ? { ...p, help: 'How hard the fluid is pulled up or down.' } : p));
+    const e = byName(panelModel(table, 'control'));
+    expect(e.gravity_y.tooltip).toBe('How hard the fluid is pulled up or down. From -100 to 100 m/s²; default -9.81.');
+    expect(e.substeps.tooltip).toBe('Solver steps per frame. From 1 to 1000 steps; default 20.');
     expect(e.equation_of_state.tooltip).toContain('One of tait, linear');
   });
 
-  it('disables init parameters for controllers, with the note, and keeps live ones enabled', () => {
+  it('groups build-time parameters apart but leaves them editable for controllers, saying when they apply', () => {
     const e = byName(panelModel(TABLE, 'control'));
-    expect(e.particle_spacing).toMatchObject({ live: false, group: 'init', disabled: true, reason: 'init' });
+    expect(e.particle_spacing).toMatchObject({ live: false, group: 'init', disabled: false, reason: null });
     expect(e.particle_spacing.tooltip).toContain(INIT_NOTE);
     expect(e.gravity_y).toMatchObject({ live: true, group: 'live', disabled: false, reason: null });
   });
@@ -99,16 +103,50 @@ describe('float steps', () => {
 describe('valueToSend', () => {
   const e = byName(panelModel(TABLE, 'control'));
 
-  it('passes numbers in range, rounds ints, checks enums', () => {
+  it('passes numbers in range (typed text or slider numbers), whole numbers for ints, checks enums', () => {
     expect(valueToSend(e.gravity_y, '-3.5')).toEqual({ value: -3.5 });
-    expect(valueToSend(e.substeps, 7.6)).toEqual({ value: 8 });
+    expect(valueToSend(e.gravity_y, -3.5)).toEqual({ value: -3.5 });
+    expect(valueToSend(e.substeps, '8')).toEqual({ value: 8 });
+    expect(valueToSend(e.time_step, '5e-4')).toEqual({ value: 5e-4 });
     expect(valueToSend(e.equation_of_state, 'linear')).toEqual({ value: 'linear' });
     expect(valueToSend(e.clamp_negative_pressure, false)).toEqual({ value: false });
   });
 
-  it('refuses values out of range or of the wrong kind with a message naming the parameter', () => {
-    expect(valueToSend(e.gravity_y, 150).error).toBe('gravity_y: expected a number from -100 to 100, got 150');
-    expect(valueToSend(e.gravity_y, 'abc').error).toMatch(/^gravity_y: expected a number/);
-    expect(valueToSend(e.equation_of_state, 'ideal').error).toMatch(/^equation_of_state: expected one of tait, linear/);
+  it('never clamps: out of range, too large, not a number or not whole is an error in words naming the field', () => {
+    expect(valueToSend(e.gravity_y, '1e400').error).toBe('Gravity y: 1e400 is too large; enter a number from -100 to 100 m/s²');
+    expect(valueToSend(e.gravity_y, 150).error).toBe('Gravity y: 150 is out of range; enter a number from -100 to 100 m/s²');
+    expect(valueToSend(e.gravity_y, 'abc').error).toBe('Gravity y: “abc” is not a number; enter one from -100 to 100 m/s²');
+    expect(valueToSend(e.gravity_y, '').error).toBe('Gravity y: enter a number from -100 to 100 m/s²');
+    expect(valueToSend(e.substeps, '7.6').error).toBe('Substeps: enter a whole number from 1 to 1000 steps');
+    expect(valueToSend(e.equation_of_state, 'ideal').error).toBe('Equation of state: choose one of tait, linear');
+    expect(valueToSend(e.gravity_y, 'Infinity').error).toMatch(/not a number/);
+  });
+});
+
+describe('restartValues', () => {
+  const table = [
+    { ...TABLE[0], solvers: ['sph', 'pbf'], all_solvers: true },
+    { ...TABLE[4], solvers: ['sph', 'pbf'], all_solvers: true },
+    { ...TABLE[6], solvers: ['sph'], all_solvers: false },
+    { name: 'max_particles', type: 'int', unit: 'particles', min: 1, max: 1e7, default: 2e6, live: true, solvers: ['sph', 'pbf'], all_solvers: true },
+  ];
+  const model = panelModel(table, 'control');
+
+  it('sends what differs from the defaults for the solver, build-time values included', () => {
+    const shown = { time_step: 0.001, particle_spacing: 0.03, stiffness: 500, max_particles: 2e6 };
+    expect(restartValues(model, shown, 'pbf')).toEqual({ time_step: 0.001, particle_spacing: 0.03 });
+    expect(restartValues(model, shown, 'sph')).toEqual({ time_step: 0.001, particle_spacing: 0.03, stiffness: 500 });
+  });
+
+  it('sends a value set back to its default by a person, which a scene might otherwise change', () => {
+    const shown = { time_step: 0.0005, particle_spacing: 0.02, stiffness: 400, max_particles: 2e6 };
+    expect(restartValues(model, shown, 'sph')).toEqual({});
+    expect(restartValues(model, shown, 'sph', new Set(['stiffness']))).toEqual({ stiffness: 400 });
+  });
+
+  it('keeps to the protocol\'s 64 values', () => {
+    const many = Array.from({ length: 80 }, (_, i) => ({ ...TABLE[0], name: `p${i}` }));
+    const shown = Object.fromEntries(many.map((p) => [p.name, 0.001]));
+    expect(Object.keys(restartValues(panelModel(many, 'control'), shown, null))).toHaveLength(64);
   });
 });

@@ -203,4 +203,53 @@ describe('ReconnectingSocket', () => {
     created[0].onclose();
     expect(timers).toEqual([]);
   });
+
+  it('says when the token was refused, and says hello again with a typed token', () => {
+    const { socket, session } = connected({ token: 'wrong' });
+    socket.take();
+    socket.receive({ ...WELCOME, role: 'watch', token_refused: true });
+    expect(session.tokenRefused).toBe(true);
+    expect(session.canControl).toBe(false);
+    socket.take();
+    session.authenticate('right');
+    expect(socket.take()).toEqual([messages.hello('right')]);
+    socket.receive({ ...WELCOME, role: 'control', token_refused: false });
+    expect(session.tokenRefused).toBe(false);
+    expect(session.canControl).toBe(true);
+  });
+
+  it('counts a watch welcome for a token as refused even from a server that does not say so', () => {
+    const { socket, session } = connected({ token: 'x' });
+    socket.receive({ ...WELCOME, role: 'watch' });
+    expect(session.tokenRefused).toBe(true);
+  });
+
+  it('leaves the toast out when the request shows its own error, but records it', () => {
+    const { socket, session } = connected();
+    socket.receive(WELCOME);
+    socket.take();
+    const toasts = [];
+    const shown = [];
+    session.on('error', (e) => toasts.push(e));
+    const id = session.control(messages.set, [{ gravity_y: 500 }], { showsError: true, onError: (e) => shown.push(e.field) });
+    socket.receive({ type: 'error', id, request: 'set', code: 'bad_value', field: 'values.gravity_y', message: 'values.gravity_y: expected …' });
+    expect(shown).toEqual(['values.gravity_y']);
+    expect(toasts).toEqual([]);
+    expect(session.lastError.code).toBe('bad_value');
+    const other = session.control(messages.pause);
+    socket.receive({ type: 'error', id: other, request: 'pause', code: 'forbidden', field: null, message: 'no' });
+    expect(toasts.map((e) => e.code)).toEqual(['forbidden']);
+  });
+
+  it('passes the subscribed world\'s camera and build progress on, and no other world\'s', () => {
+    const { socket, session } = connected();
+    socket.receive(WELCOME);
+    const seen = [];
+    session.on('camera', (m) => seen.push(['camera', m.world]));
+    session.on('progress', (m) => seen.push(['progress', m.done]));
+    socket.receive({ type: 'camera', id: null, world: 1, active: true, position: [1, 2, 3], target: [0, 0, 0] });
+    socket.receive({ type: 'camera', id: null, world: 2, active: false });
+    socket.receive({ type: 'progress', id: null, world: 1, task: 'build', done: 3, total: 4, message: 'sampling' });
+    expect(seen).toEqual([['camera', 1], ['progress', 3]]);
+  });
 });

@@ -53,8 +53,8 @@ export async function waitFor(fn, what, timeoutMs = 15000, intervalMs = 100) {
  * Opens the viewer at url in a fresh context (1280 x 720). Returns {page, context, status(),
  * waitStatus(pred, what, ms), positions(n), pageErrors, blocked, log, saveLog(name), close()}.
  */
-export async function openViewer(browser, url, { viewport = { width: 1280, height: 720 } } = {}) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+export async function openViewer(browser, url, { viewport = { width: 1280, height: 720 }, contextOptions = {} } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...contextOptions });
   const blocked = [];
   await context.route('**/*', (route) => {
     const target = new URL(route.request().url());

@@ -12,8 +12,8 @@ const DRAG_MESSAGES_PER_SECOND = 30; // well under the protocol's 100 messages p
  * orbit controls: a grab disables them for the drag.
  */
 export class Interaction {
-  constructor(viewer, world, send) {
-    Object.assign(this, { viewer, world, send });
+  constructor(viewer, world, send, { onPlacingChange = () => {} } = {}) {
+    Object.assign(this, { viewer, world, send, onPlacingChange });
     this.canvas = viewer.canvas;
     this.raycaster = new Raycaster();
     this.placing = false;
@@ -25,9 +25,12 @@ export class Interaction {
     this.canvas.addEventListener('pointercancel', (e) => this.pointerUp(e, true));
   }
 
+  /** Turns emitter placing on or off (one click places one emitter, then it is off; Esc cancels). */
   setPlacing(placing) {
+    if (placing === this.placing) return;
     this.placing = placing;
     this.canvas.style.cursor = placing ? 'crosshair' : '';
+    this.onPlacingChange(placing);
   }
 
   rayAt(event) {
@@ -123,5 +126,6 @@ export class Interaction {
     const defaults = this.world.emitterDefaults();
     const place = emitterAtHit(hit, domain, defaults);
     this.send.addEmitter({ ...place, radius: defaults.radius, speed: defaults.speed });
+    this.setPlacing(false);
   }
 }

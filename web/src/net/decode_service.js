@@ -1,6 +1,7 @@
 // The decoder side of the viewer's frame pipeline, the same in the decode worker and on the main thread.
 import { FrameDecoder } from '../../../protocol/js/frame_decoder.js';
 import { BufferPool, packFrame } from './frame_transfer.js';
+import { addByteRanges } from '../util/byte_range.js';
 
 /**
  * handle(message) takes {type: 'frame', buffer, generation} or {type: 'reset', generation} or
@@ -30,7 +31,7 @@ export class DecodeService {
   decode({ buffer, generation }) {
     const start = this.now();
     try {
-      const decoded = this.decoder.decode(buffer);
+      const decoded = addByteRanges(this.decoder.decode(buffer)); // the colour scale's auto range, off the main thread
       const { frame, transfer } = this.pack ? packFrame(decoded, this.pool) : { frame: decoded, transfer: [] };
       return { reply: { type: 'frame', generation, frame, decodeMs: this.now() - start }, transfer };
     } catch (error) {

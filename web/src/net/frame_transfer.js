@@ -41,7 +41,7 @@ export function packFrame(frame, pool) {
   const transfer = [positions.buffer];
   for (const [name, section] of Object.entries(frame.attributes)) {
     const values = copyInto(pool, section.values);
-    attributes[name] = { values, lo: section.lo, hi: section.hi };
+    attributes[name] = { values, lo: section.lo, hi: section.hi, bytes: section.bytes }; // bytes: util/byte_range.js
     transfer.push(values.buffer);
   }
   const { ids, ...fields } = frame; // eslint-disable-line no-unused-vars

@@ -40,7 +40,35 @@ export function reset(world, values = null) {
   return message;
 }
 
+/** Back to a checkpoint: without seconds, the one before the blow-up (or the newest). */
+export function rewind(world, seconds = null) {
+  const message = { type: 'rewind', world };
+  if (seconds !== null) message.seconds = seconds;
+  return message;
+}
+
+/** scene: a shipped scene's name, or a whole scene document (an uploaded file, as an object). */
 export const loadScene = (world, scene) => ({ type: 'load_scene', world, scene });
+
+/** collider: {shape: 'sphere', position, radius} or {shape: 'box', position, half_extents}. */
+export function colliderAdd(world, collider) {
+  const body = { shape: collider.shape, position: vector(collider.position) };
+  if (collider.shape === 'sphere') body.radius = collider.radius;
+  else if (collider.shape === 'box') body.half_extents = vector(collider.half_extents);
+  else throw new TypeError(`a collider is a sphere or a box, not ${collider.shape}`);
+  return { type: 'collider_add', world, collider: body };
+}
+
+export const colliderRemove = (world, id) => ({ type: 'collider_remove', world, collider: id });
+
+/** The presenter's camera for the room; null pose ends the broadcast. */
+export function camera(world, pose) {
+  if (!pose) return { type: 'camera', world, active: false };
+  return { type: 'camera', world, position: vector(pose.position), target: vector(pose.target) };
+}
+
+/** Hides a world from watchers (a controller still sees it). */
+export const setWorldHidden = (world, hidden) => ({ type: 'set_world', world, hidden: Boolean(hidden) });
 
 /** Switches the world's solver; the particles stay where they are. */
 export const setSolver = (world, solver) => ({ type: 'set_solver', world, solver });

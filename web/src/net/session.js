@@ -7,7 +7,9 @@ const KEY_REQUEST_RETRY_MS = 1000;
 /**
  * Events: 'connection' (state), 'welcome', 'worlds', 'state', 'stats', 'ack' (message),
  * 'error' ({code, field, message, request}), 'subscribed' (world), 'bye' (message),
- * 'unstable' (the subscribed world blew up and paused itself: {check, message, cause, rewind_to}).
+ * 'unstable' (the subscribed world blew up and paused itself: {check, message, cause, rewind_to}),
+ * 'camera' (the presenter's camera of the subscribed world: {position, target, active}),
+ * 'progress' (a build of the subscribed world under way: {task, done, total, message}).
  * Frames go through `receiver` (a FrameReceiver), whose need_key / corrupt reports come back
  * here through needKey() / corruptFrame().
  */
@@ -19,6 +21,7 @@ export class Session extends Emitter {
     this.wantedWorld = world; // from the link; used on the first welcome
     this.world = null;
     this.role = null;
+    this.tokenRefused = false; // the last hello's token did not match the server's
     this.welcome = null;
     this.worlds = [];
     this.state = null;
@@ -58,16 +61,19 @@ export class Session extends Emitter {
     return this.socket.send(JSON.stringify(message));
   }
 
-  /** Sends a request with an id; onAck(ack) or onError(error) is called with its reply. */
-  request(message, { onAck, onError } = {}) {
+  /**
+   * Sends a request with an id; onAck(ack) or onError(error) is called with its reply. showsError:
+   * onError shows the error itself (next to the field), so no 'error' event (toast) is emitted.
+   */
+  request(message, { onAck, onError, showsError = false } = {}) {
     const id = this.nextId++;
     if (!this.socket.send(JSON.stringify({ ...message, id }))) {
       const error = { code: 'disconnected', field: null, message: `${message.type}: not connected to the server`, request: message.type };
-      this.reportError(error);
+      this.reportError(error, { quiet: showsError });
       onError?.(error);
       return null;
     }
-    this.pending.set(id, { onAck, onError });
+    this.pending.set(id, { onAck, onError, showsError });
     return id;
   }
 
@@ -102,6 +108,8 @@ export class Session extends Emitter {
         }
         return undefined;
       case 'unstable': return message.world === this.world ? this.emit('unstable', message) : undefined;
+      case 'camera': return message.world === this.world ? this.emit('camera', message) : undefined;
+      case 'progress': return message.world === this.world ? this.emit('progress', message) : undefined;
       case 'bye': return this.emit('bye', message);
       default: return undefined;
     }
@@ -110,19 +118,27 @@ export class Session extends Emitter {
   settle(message, callback, event) {
     const callbacks = message.id !== null && message.id !== undefined ? this.pending.get(message.id) : undefined;
     if (callbacks) this.pending.delete(message.id);
-    if (event === 'error') this.reportError(message);
+    if (event === 'error') this.reportError(message, { quiet: Boolean(callbacks?.showsError) });
     else this.emit('ack', message);
     callbacks?.[callback]?.(message);
   }
 
-  reportError(error) {
+  /** Records an error; emits 'error' (the toast) unless the request's own handler shows it (quiet). */
+  reportError(error, { quiet = false } = {}) {
     this.lastError = { code: error.code, field: error.field ?? null, message: error.message };
-    this.emit('error', { ...this.lastError, request: error.request ?? null });
+    if (!quiet) this.emit('error', { ...this.lastError, request: error.request ?? null });
+  }
+
+  /** Says hello again with a token typed in the page: the server answers with a new welcome (and role). */
+  authenticate(token) {
+    this.token = token || null;
+    return this.send(messages.hello(this.token));
   }
 
   handleWelcome(message) {
     this.welcome = message;
     this.role = message.role;
+    this.tokenRefused = message.token_refused === true || (Boolean(this.token) && message.role !== 'control');
     this.worlds = message.worlds || [];
     this.socket.healthy();
     this.emit('welcome', message);

@@ -96,6 +96,14 @@ export class ParticleLayer {
     this.capacity = capacity;
   }
 
+  /** Replaces the 256 texels of colour map `name` (a rescaled map, colour_scale.js). */
+  setColormapTexels(name, texels) {
+    const texture = this.textures[name];
+    if (!texture || texels.length !== texture.image.data.length) return;
+    texture.image.data.set(texels);
+    texture.needsUpdate = true;
+  }
+
   /** Sphere radius in metres (from the world's particle spacing). */
   setRadius(radius) {
     if (radius > 0) this.material.uniforms.radius.value = radius;

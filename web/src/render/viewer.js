@@ -8,10 +8,9 @@ import { ContainerView } from './container_view.js';
 import { SceneObjects } from './scene_objects.js';
 import { RateMeter } from '../util/rate_meter.js';
 import { GpuFence } from './gpu_fence.js';
+import { frameBox } from './camera_fit.js';
 import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
 
-/** Direction the camera looks from, relative to the domain's centre: in front, to the right, above. */
-const VIEW_DIRECTION = new Vector3(0.55, 0.6, 1.25).normalize();
 const SOFTWARE_FPS = 5;
 
 export class Viewer {
@@ -87,24 +86,35 @@ export class Viewer {
   setDomain(domain) {
     if (!this.container.setDomain(domain)) return;
     this.domain = domain;
-    const min = new Vector3().fromArray(domain.min);
-    const max = new Vector3().fromArray(domain.max);
-    const centre = min.clone().add(max).multiplyScalar(0.5);
-    const radius = max.distanceTo(min) / 2;
-    const fov = (this.camera.fov * Math.PI) / 180;
-    const freeAspect = (this.host.clientWidth - Math.min(this.insetRight, this.host.clientWidth / 2)) / Math.max(1, this.host.clientHeight);
-    const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * freeAspect));
-    const distance = (radius / Math.sin(fit / 2)) * 0.95;
-    this.camera.position.copy(centre).addScaledVector(VIEW_DIRECTION, distance);
+    this.frameDomain();
+  }
+
+  /** Puts the camera back where it starts: in front of the domain, the whole domain in view. */
+  frameDomain() {
+    const domain = this.domain;
+    if (!domain) return;
+    if (this.controls) this.controls.maxDistance = Infinity; // the domain's limit is set below
+    const distance = frameBox(this, domain.min, domain.max);
     this.camera.near = distance / 100;
     this.camera.far = distance * 20;
     this.camera.updateProjectionMatrix();
+    if (this.controls) this.controls.maxDistance = distance * 6;
+  }
+
+  /** The camera's position and the point it looks at (the orbit centre), in metres. */
+  cameraPose() {
+    const target = this.controls ? this.controls.target : new Vector3();
+    return { position: this.camera.position.toArray(), target: target.toArray() };
+  }
+
+  /** Moves the camera to a pose (a presenter's, when following). */
+  setCameraPose(pose) {
+    this.camera.position.fromArray(pose.position);
     if (this.controls) {
-      this.controls.target.copy(centre);
-      this.controls.maxDistance = distance * 6;
+      this.controls.target.fromArray(pose.target);
       this.controls.update();
     } else {
-      this.camera.lookAt(centre);
+      this.camera.lookAt(new Vector3().fromArray(pose.target));
     }
   }
 

@@ -1,5 +1,8 @@
-// The emitter list: rate, speed and radius of each emitter as number fields (emitter_update) and a remove button.
+// The emitter list: rate, speed and radius of each emitter as number fields (emitter_update, checked first) and a remove button.
 import { el } from '../util/dom.js';
+import { checkNumber } from './field_check.js';
+
+const ERROR_SHOW_MS = 8000;
 
 const FIELDS = [
   { name: 'rate', label: 'rate', unit: '1/s', min: 0, max: 1e7, step: 1 },
@@ -24,10 +27,11 @@ export class EmitterList {
     for (const emitter of emitters) {
       seen.add(emitter.id);
       if (!this.rows.has(emitter.id)) this.addRow(emitter.id);
-      const { inputs, remove } = this.rows.get(emitter.id);
+      const { inputs, remove, shown } = this.rows.get(emitter.id);
       for (const field of FIELDS) {
         const input = inputs[field.name];
-        if (document.activeElement !== input) input.value = String(Number(emitter[field.name].toPrecision(4)));
+        shown[field.name] = String(Number(emitter[field.name].toPrecision(4)));
+        if (document.activeElement !== input) input.value = shown[field.name];
         input.disabled = !canControl;
       }
       remove.disabled = !canControl;
@@ -42,23 +46,40 @@ export class EmitterList {
     this.empty.textContent = canControl ? 'No emitters. Use "+ Emitter" or "Place emitter…".' : 'No emitters.';
   }
 
+  /** Shows an error under the emitter's row (the field's own check, or the server's refusal). */
+  showError(id, message) {
+    const row = this.rows.get(id);
+    if (!row) return;
+    row.error.textContent = message;
+    row.error.hidden = false;
+    clearTimeout(row.timer);
+    row.timer = setTimeout(() => { row.error.hidden = true; }, ERROR_SHOW_MS);
+  }
+
   addRow(id) {
     const inputs = {};
+    const shown = {};
     const cells = FIELDS.map((field) => {
       const input = el('input', {
-        type: 'number', min: String(field.min), max: String(field.max), step: String(field.step),
-        title: `${field.label} (${field.unit})`, 'data-field': field.name,
+        type: 'text', inputmode: 'decimal', title: `${field.label} (${field.unit}), ${field.min} to ${field.max}`, 'data-field': field.name,
         onchange: () => {
-          const value = Number(input.value);
-          if (input.value !== '' && Number.isFinite(value)) this.actions.update(id, { [field.name]: value });
+          const checked = checkNumber(input.value, { label: `Emitter #${id} ${field.label}`, min: field.min, max: field.max, unit: field.unit });
+          if (checked.error) {
+            this.showError(id, checked.error);
+            input.value = shown[field.name] ?? '';
+            return;
+          }
+          this.rows.get(id).error.hidden = true;
+          this.actions.update(id, { [field.name]: checked.value });
         },
       });
       inputs[field.name] = input;
       return el('label', {}, [el('span', { text: `${field.label}` }), input, el('small', { text: field.unit })]);
     });
     const remove = el('button', { type: 'button', text: '✕', title: 'Remove this emitter', className: 'remove', onclick: () => this.actions.remove(id) });
-    const row = el('div', { className: 'emitter', 'data-emitter-id': String(id) }, [el('b', { text: `#${id}` }), ...cells, remove]);
+    const error = el('div', { className: 'field-error', testid: `emitter-error-${id}`, role: 'alert', hidden: true });
+    const row = el('div', { className: 'emitter', 'data-emitter-id': String(id) }, [el('b', { text: `#${id}` }), ...cells, remove, error]);
     this.element.append(row);
-    this.rows.set(id, { row, inputs, remove });
+    this.rows.set(id, { row, inputs, remove, shown, error, timer: null });
   }
 }

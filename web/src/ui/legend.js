@@ -1,4 +1,4 @@
-// The colour legend of the shown attribute: a gradient (or swatches for fluids) with min and max in the section's units.
+// The colour legend of the shown attribute: a gradient with the scale's min and max (auto range or set by the user), or swatches for fluids.
 import { COLORMAPS, cssGradient, legendLabels } from '../colormap.js';
 import { el } from '../util/dom.js';
 
@@ -6,32 +6,85 @@ export class Legend {
   constructor(element) {
     this.element = element;
     this.key = null;
+    this.scales = null; // ColourScales (colour_scale.js), attached by attachScales()
+    this.actions = null;
+    this.name = null;
+    this.title = el('span', { className: 'legend-title' });
+    this.mode = el('button', { type: 'button', className: 'legend-mode', testid: 'legend-scale', title: 'Set the colour range', onclick: () => this.toggleEditor() });
+    this.bar = el('div', { className: 'legend-bar' });
+    this.min = el('span', { testid: 'legend-min' });
+    this.max = el('span', { testid: 'legend-max' });
+    this.range = el('div', { className: 'legend-range' }, [this.min, this.max]);
+    this.swatches = el('div', { className: 'swatches' });
+    this.inputMin = el('input', { type: 'text', inputMode: 'decimal', testid: 'legend-input-min', 'aria-label': 'colour scale minimum' });
+    this.inputMax = el('input', { type: 'text', inputMode: 'decimal', testid: 'legend-input-max', 'aria-label': 'colour scale maximum' });
+    const submit = (event) => {
+      event.preventDefault();
+      this.actions?.setUser(this.name, this.inputMin.value, this.inputMax.value);
+    };
+    this.editor = el('form', { className: 'legend-editor', testid: 'legend-editor', hidden: true, onsubmit: submit }, [
+      el('label', {}, ['min ', this.inputMin]),
+      el('label', {}, ['max ', this.inputMax]),
+      el('button', { type: 'submit', testid: 'legend-apply', text: 'Set' }),
+      el('button', { type: 'button', testid: 'legend-auto', text: 'Auto', title: 'Range of the values in the frame', onclick: () => this.actions?.setAuto(this.name) }),
+    ]);
+    element.replaceChildren(el('div', { className: 'legend-head' }, [this.title, this.mode]), this.bar, this.range, this.swatches, this.editor);
     element.hidden = true;
   }
 
-  /** shown: {name, lo, hi} of the attribute drawn, or null for plain water. */
+  /** scales: ColourScales; actions: {setUser(name, min, max), setAuto(name)}. */
+  attachScales(scales, actions) {
+    this.scales = scales;
+    this.actions = actions;
+    this.key = null;
+  }
+
+  toggleEditor(open = this.editor.hidden) {
+    this.editor.hidden = !open;
+    if (open) this.fillInputs(true);
+  }
+
+  fillInputs(force = false) {
+    const view = this.view;
+    if (!view) return;
+    const active = document.activeElement;
+    if (force || active !== this.inputMin) this.inputMin.value = String(Number(view.min.toPrecision(5)));
+    if (force || active !== this.inputMax) this.inputMax.value = String(Number(view.max.toPrecision(5)));
+  }
+
+  /** shown: {name, lo, hi} of the attribute drawn (the frame's section), or null for plain water. */
   update(shown) {
-    const key = shown ? `${shown.name}:${shown.lo}:${shown.hi}` : null;
+    const view = this.scales ? this.scales.view(shown) : shown && { ...shown, min: shown.lo, max: shown.hi, auto: null };
+    const key = view ? `${view.name}:${view.min}:${view.max}:${view.auto}` : null;
     if (key === this.key) return;
     this.key = key;
-    this.element.hidden = !shown;
-    if (!shown) return;
-    const map = COLORMAPS[shown.name];
-    const title = el('div', { className: 'legend-title', text: shown.name });
-    if (map.kind === 'categorical') {
-      const swatches = map.palette.slice(0, 4).map((color, i) => el('span', { className: 'swatch' }, [
-        el('i', { style: `background:${color}` }), `fluid ${i}`,
-      ]));
-      this.element.replaceChildren(title, el('div', { className: 'swatches' }, swatches));
+    this.view = view;
+    this.element.hidden = !view;
+    if (!view) {
+      this.editor.hidden = true;
       return;
     }
-    const labels = legendLabels(shown.name, shown.lo, shown.hi);
-    this.element.replaceChildren(
-      title,
-      el('div', { className: 'legend-bar', style: `background:${cssGradient(shown.name)}` }),
-      el('div', { className: 'legend-range' }, [
-        el('span', { testid: 'legend-min', text: labels.min }), el('span', { testid: 'legend-max', text: labels.max }),
-      ]),
-    );
+    if (view.name !== this.name) this.editor.hidden = true;
+    this.name = view.name;
+    this.title.textContent = view.name;
+    const categorical = COLORMAPS[view.name].kind === 'categorical';
+    this.bar.hidden = categorical;
+    this.range.hidden = categorical;
+    this.swatches.hidden = !categorical;
+    this.mode.hidden = categorical || view.auto === null || !this.actions;
+    this.element.dataset.scale = view.auto === null ? 'section' : view.auto ? 'auto' : 'user';
+    if (categorical) {
+      this.editor.hidden = true;
+      this.swatches.replaceChildren(...COLORMAPS[view.name].palette.slice(0, 4).map((color, i) => el('span', { className: 'swatch' }, [
+        el('i', { style: `background:${color}` }), `fluid ${i}`,
+      ])));
+      return;
+    }
+    this.bar.style.background = cssGradient(view.name);
+    const labels = legendLabels(view.name, view.min, view.max);
+    this.min.textContent = labels.min;
+    this.max.textContent = labels.max;
+    this.mode.textContent = view.auto ? 'auto range' : 'set range';
+    this.fillInputs();
   }
 }

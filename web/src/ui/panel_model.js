@@ -1,12 +1,20 @@
-// Turns the welcome's parameter table into panel entries: control kind, label with unit, range, step, disabled state.
+// Turns the welcome's parameter table into panel entries: control kind, human label with unit, range, step, group, help.
+import { checkNumber, formatBound, prettyUnit } from './field_check.js';
 
-export const INIT_NOTE = 'set when the world is built: applies on reset or load scene';
+export const INIT_NOTE = 'used when the world is built: takes effect with “Restart with these settings”';
 export const WATCH_NOTE = 'Watching: this link has no control token';
 
-/** Label of a parameter: its name, with the unit in parentheses unless dimensionless ("1") or none. */
+/** The table's human label, or the name with its underscores as spaces when the table has none. */
+export function humanName(parameter) {
+  if (parameter.label) return parameter.label;
+  const words = parameter.name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Label of a parameter: its human name, with the unit in parentheses unless dimensionless ("1") or none. */
 export function parameterLabel(parameter) {
-  const unit = parameter.unit;
-  return unit && unit !== '1' ? `${parameter.name} (${unit})` : parameter.name;
+  const unit = prettyUnit(parameter.unit);
+  return unit ? `${humanName(parameter)} (${unit})` : humanName(parameter);
 }
 
 /** Largest power of ten (1e-12 to 1e6) of which x is a multiple; Infinity for 0. */
@@ -30,23 +38,25 @@ export function floatStep(parameter) {
   return Math.min(coarse, decimalUnit(parameter.min), decimalUnit(parameter.default));
 }
 
+/** Plain-language help (the table's `help`, else its description), the range and default, and when it applies. */
 function tooltip(parameter) {
-  const parts = [parameter.description || ''];
+  const parts = [parameter.help || parameter.description || ''];
   if (parameter.type === 'float' || parameter.type === 'int') {
-    const unit = parameter.unit && parameter.unit !== '1' ? ` ${parameter.unit}` : '';
-    parts.push(`Range ${parameter.min} to ${parameter.max}${unit}; default ${parameter.default}.`);
+    const unit = prettyUnit(parameter.unit);
+    parts.push(`From ${formatBound(parameter.min)} to ${formatBound(parameter.max)}${unit ? ` ${unit}` : ''}; default ${formatBound(parameter.default)}.`);
   } else if (parameter.type === 'enum') {
     parts.push(`One of ${parameter.choices.join(', ')}; default ${parameter.default}.`);
   }
-  if (!parameter.live) parts.push(`Not live: ${INIT_NOTE}.`);
+  if (parameter.live === false) parts.push(`Set when built: ${INIT_NOTE}.`);
   return parts.filter(Boolean).join(' ');
 }
 
 /**
- * One entry per parameter, in table order: {name, label, kind ('number' | 'boolean' | 'enum'),
- * integer, min, max, step, choices, live, group ('live' | 'init'), disabled, reason ('watch' |
- * 'init' | null), tooltip, defaultValue, solvers (names, null for all)}. role is the welcome's
- * 'control' or 'watch'.
+ * One entry per parameter, in table order: {name, label, title (the label without unit), unit,
+ * kind ('number' | 'boolean' | 'enum'), integer, min, max, step, choices, live, group ('live' |
+ * 'init'), disabled, reason ('watch' | null), tooltip, defaultValue, solvers (names, null for all)}.
+ * role is the welcome's 'control' or 'watch'. Build-time ('init') entries stay editable for a
+ * controller: they are sent with “Restart with these settings”, never with `set`.
  */
 export function panelModel(parameters, role) {
   const watching = role !== 'control';
@@ -54,6 +64,8 @@ export function panelModel(parameters, role) {
     const entry = {
       name: parameter.name,
       label: parameterLabel(parameter),
+      title: humanName(parameter),
+      unit: parameter.unit || '',
       kind: null,
       integer: false,
       min: null,
@@ -62,8 +74,8 @@ export function panelModel(parameters, role) {
       choices: null,
       live: parameter.live !== false,
       group: parameter.live !== false ? 'live' : 'init',
-      disabled: watching || parameter.live === false,
-      reason: watching ? 'watch' : parameter.live === false ? 'init' : null,
+      disabled: watching,
+      reason: watching ? 'watch' : null,
       tooltip: tooltip(parameter),
       defaultValue: parameter.default,
       solvers: parameter.all_solvers || !Array.isArray(parameter.solvers) ? null : [...parameter.solvers],
@@ -89,19 +101,34 @@ export function readBySolver(entry, solver) {
 }
 
 /**
- * The value to send for an entry after the user changed it, or an error string. Numbers are
- * checked against the range (the server checks again), ints rounded, enums against choices.
+ * The value to send for an entry after the user changed it, or a human error naming the field.
+ * raw is what was typed (text) or what a slider gave (a number): numbers are checked against the
+ * range (the server checks again, never clamped), enums against the choices.
  */
 export function valueToSend(entry, raw) {
   if (entry.kind === 'boolean') return { value: Boolean(raw) };
   if (entry.kind === 'enum') {
-    return entry.choices.includes(raw) ? { value: raw } : { error: `${entry.name}: expected one of ${entry.choices.join(', ')}` };
+    return entry.choices.includes(raw) ? { value: raw } : { error: `${entry.title}: choose one of ${entry.choices.join(', ')}` };
   }
-  const x = Number(raw);
-  if (!Number.isFinite(x)) return { error: `${entry.name}: expected a number` };
-  const value = entry.integer ? Math.round(x) : x;
-  if (value < entry.min || value > entry.max) {
-    return { error: `${entry.name}: expected a number from ${entry.min} to ${entry.max}, got ${value}` };
+  return checkNumber(typeof raw === 'number' ? String(raw) : raw, {
+    label: entry.title, min: entry.min, max: entry.max, unit: entry.unit, integer: entry.integer,
+  });
+}
+
+/**
+ * The values “Restart with these settings” sends with `reset`, so that the scene's own values
+ * replace none of what the panel shows: for the world's solver, every value that differs from
+ * the table's default (a scene's or a person's choice) and every value a person touched (changed
+ * back to the default, too); at most 64 (the protocol's limit). Untouched defaults are left to
+ * the server, which may hold them to its own limits (max_particles and the particle budget).
+ */
+export function restartValues(model, panelValues, solver, touched = new Set()) {
+  const values = {};
+  for (const entry of model) {
+    if (!readBySolver(entry, solver) || !(entry.name in panelValues)) continue;
+    const value = panelValues[entry.name];
+    if (value !== entry.defaultValue || touched.has(entry.name)) values[entry.name] = value;
   }
-  return { value };
+  const names = Object.keys(values).slice(0, 64);
+  return Object.fromEntries(names.map((n) => [n, values[n]]));
 }

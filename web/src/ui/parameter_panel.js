@@ -1,46 +1,57 @@
-// The lil-gui parameter panel built from the welcome's table: sends `set` on change and shows the state's values.
+// The lil-gui parameter panel built from the welcome's table: live values are sent with `set`, build-time ones wait for a restart; bad input shows the field's error.
 import GUI from 'lil-gui';
-import { INIT_NOTE, panelModel, readBySolver, valueToSend } from './panel_model.js';
+import { INIT_NOTE, panelModel, readBySolver, restartValues, valueToSend } from './panel_model.js';
+import { el } from '../util/dom.js';
+
+const ERROR_SHOW_MS = 8000;
 
 export class ParameterPanel {
-  /** onSet(name, value, revert): send the change; call revert() if the server refuses it. */
-  constructor(container, { onSet, onLocalError }) {
+  /**
+   * onSet(name, value, revert): send a live change; call revert() if the server refuses it.
+   * onPendingChange(count): build-time values edited but not applied yet (0 after a restart).
+   */
+  constructor(container, { onSet, onPendingChange = () => {} }) {
     this.container = container;
     this.onSet = onSet;
-    this.onLocalError = onLocalError;
+    this.onPendingChange = onPendingChange;
     this.gui = null;
+    this.model = [];
     this.controllers = new Map();
     this.values = {};
     this.stateValues = {};
+    this.pending = new Set(); // build-time names edited since the last build
+    this.touched = new Set(); // names a person changed in this panel
     this.solver = null;
   }
 
-  /** (Re)builds the panel for a parameter table and a role ('control' or 'watch'). */
+  /** (Re)builds the panel for a parameter table and a role ('control' or 'watch'): live ones first, then the build-time folder. */
   build(parameters, role) {
     if (this.gui) this.gui.destroy();
     this.controllers.clear();
+    this.pending.clear();
     this.values = {};
     this.gui = new GUI({ container: this.container, title: 'Parameters', width: 340 });
     this.gui.domElement.dataset.testid = 'parameter-panel';
-    const model = panelModel(parameters, role);
-    let initFolder = null;
-    for (const entry of model) {
+    this.model = panelModel(parameters, role);
+    const live = this.gui.addFolder('Live: change the running world');
+    live.domElement.dataset.testid = 'group-live';
+    const init = this.gui.addFolder('Set when built: apply with “Restart with these settings”');
+    init.domElement.dataset.testid = 'group-init';
+    init.domElement.title = `Build-time values are ${INIT_NOTE}.`;
+    for (const entry of this.model) {
       this.values[entry.name] = entry.name in this.stateValues ? this.stateValues[entry.name] : entry.defaultValue;
-      let parent = this.gui;
-      if (entry.group === 'init') {
-        initFolder = initFolder || this.gui.addFolder(`Set when built (apply on reset / load scene)`);
-        parent = initFolder;
-      }
-      const controller = this.addController(parent, entry);
+      const controller = this.addController(entry.group === 'init' ? init : live, entry);
       controller.domElement.dataset.testid = `param-${entry.name}`;
       controller.domElement.title = entry.tooltip;
-      if (entry.group === 'init') controller.domElement.dataset.note = INIT_NOTE;
       controller.disable(entry.disabled);
-      controller.onFinishChange((raw) => this.changed(entry, raw));
-      this.controllers.set(entry.name, { controller, entry });
+      controller.onFinishChange((value) => this.changed(entry, value));
+      const error = el('div', { className: 'field-error', testid: `param-error-${entry.name}`, role: 'alert', hidden: true });
+      controller.domElement.after(error); // its own line under the field
+      this.controllers.set(entry.name, { controller, entry, error, timer: null });
+      if (entry.kind === 'number') this.checkTyping(entry, controller);
     }
-    if (initFolder) initFolder.domElement.title = `Not live: ${INIT_NOTE}.`;
     this.showSolver(this.solver);
+    this.onPendingChange(0);
   }
 
   /** Shows only the parameters that the world's solver reads (all while it is unknown). */
@@ -55,22 +66,98 @@ export class ParameterPanel {
     return parent.add(this.values, entry.name).name(entry.label);
   }
 
-  changed(entry, raw) {
-    const checked = valueToSend(entry, raw);
+  /**
+   * lil-gui applies every keystroke clamped to the range (1e400 would become the maximum). The
+   * typed text is kept from it and checked once, when the field is left or Enter is pressed:
+   * a valid number is set, anything else shows the field's error and changes nothing.
+   */
+  checkTyping(entry, controller) {
+    const input = controller.domElement.querySelector('input');
+    if (!input) return;
+    const root = controller.domElement;
+    root.addEventListener('input', (event) => {
+      if (event.target === input) event.stopPropagation();
+    }, true);
+    root.addEventListener('blur', (event) => {
+      if (event.target !== input) return;
+      const checked = valueToSend(entry, input.value);
+      if (checked.error) this.showError(entry.name, checked.error);
+      else controller.setValue(checked.value);
+    }, true);
+  }
+
+  changed(entry, value) {
+    const checked = valueToSend(entry, value);
     if (checked.error) {
-      this.onLocalError({ code: 'bad_value', field: `values.${entry.name}`, message: checked.error });
+      this.showError(entry.name, checked.error);
       this.revert(entry.name);
+      return;
+    }
+    this.clearError(entry.name);
+    this.touched.add(entry.name);
+    if (entry.group === 'init') {
+      if (checked.value === this.stateValues[entry.name]) this.pending.delete(entry.name);
+      else this.pending.add(entry.name);
+      this.markPending(entry.name);
+      this.onPendingChange(this.pending.size);
       return;
     }
     this.onSet(entry.name, checked.value, () => this.revert(entry.name));
   }
 
-  /** Shows the newest state's values, except in the field being edited. */
+  /** The server refused a value: its message under the field, in the panel's words (the label, not values.NAME). */
+  showServerError(name, error) {
+    const item = this.controllers.get(name);
+    if (!item) return false;
+    const text = String(error.message || '').replace(new RegExp(`^(values\\.)?${name}:\\s*`), '');
+    return this.showError(name, `${item.entry.title}: ${text}`);
+  }
+
+  /** Shows a field's error under it (the server's or the panel's own), for a few seconds. */
+  showError(name, message) {
+    const item = this.controllers.get(name);
+    if (!item) return false;
+    item.error.textContent = message;
+    item.error.hidden = false;
+    item.controller.domElement.classList.add('has-error');
+    clearTimeout(item.timer);
+    item.timer = setTimeout(() => this.clearError(name), ERROR_SHOW_MS);
+    return true;
+  }
+
+  clearError(name) {
+    const item = this.controllers.get(name);
+    if (!item) return;
+    clearTimeout(item.timer);
+    item.error.hidden = true;
+    item.controller.domElement.classList.remove('has-error');
+  }
+
+  markPending(name) {
+    const item = this.controllers.get(name);
+    if (item) item.controller.domElement.classList.toggle('pending', this.pending.has(name));
+  }
+
+  /** What “Restart with these settings” sends (panel values for the world's solver). */
+  restartValues() {
+    return restartValues(this.model, this.values, this.solver, this.touched);
+  }
+
+  /** Forgets edited build-time values: the world was rebuilt (or reset to its scene). */
+  clearPending() {
+    const names = [...this.pending];
+    this.pending.clear();
+    for (const name of names) this.markPending(name);
+    this.onPendingChange(0);
+    this.setValues(this.stateValues);
+  }
+
+  /** Shows the newest state's values, except in the field being edited and in edited build-time fields. */
   setValues(values) {
     this.stateValues = { ...values };
     for (const [name, value] of Object.entries(values)) {
       const item = this.controllers.get(name);
-      if (!item || item.controller.domElement.contains(document.activeElement)) continue;
+      if (!item || this.pending.has(name) || item.controller.domElement.contains(document.activeElement)) continue;
       if (this.values[name] !== value) {
         this.values[name] = value;
         item.controller.updateDisplay();

@@ -1,4 +1,4 @@
-// The status overlay: connection, world, render fps, sim steps/s and ms per step, particles, received bytes/s, frame age.
+// The status overlay: connection (with the retry countdown), world, particles, render fps, real-time factor, sim steps/s, received bytes/s, frame age.
 import { el, formatNumber } from '../util/dom.js';
 
 const ROWS = [
@@ -6,10 +6,27 @@ const ROWS = [
   ['world', 'world', null],
   ['particles', 'particles', 'particle-count'],
   ['render', 'render', 'render-fps'],
+  ['realtime', 'speed', 'realtime-factor'],
   ['sim', 'sim', 'sim-rate'],
   ['network', 'received', 'bytes-per-second'],
   ['age', 'frame age', 'frame-age'],
 ];
+
+/** "0.98× real time", "12× faster than real time", "paused"; – when unknown. */
+export function formatRealtime(factor, paused) {
+  if (paused) return 'paused';
+  if (factor === null || factor === undefined || !Number.isFinite(factor)) return '–';
+  if (factor >= 1.5) return `${factor.toPrecision(2).replace(/\.0$/, '')}× faster than real time`;
+  if (factor >= 0.95) return `${factor.toFixed(2)}× real time`;
+  return `${factor < 0.1 ? factor.toPrecision(1) : factor.toFixed(2)}× real time (slower)`;
+}
+
+/** The connection cell: "open", "reconnecting in 3 s", "connecting…". */
+export function formatConnection(connection, retryInMs) {
+  if (connection === 'closed' && retryInMs !== null && retryInMs !== undefined) return `lost · retry in ${Math.ceil(retryInMs / 1000)} s`;
+  if (connection === 'connecting') return 'connecting…';
+  return connection;
+}
 
 function formatBytes(perSecond) {
   if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} MB/s`;
@@ -23,22 +40,23 @@ export class StatusOverlay {
     this.cells = {};
     const rows = ROWS.map(([key, label, testid]) => {
       this.cells[key] = el('span', { className: 'value', testid });
-      return el('div', { className: 'row' }, [el('span', { className: 'label', text: label }), this.cells[key]]);
+      return el('div', { className: `row row-${key}` }, [el('span', { className: 'label', text: label }), this.cells[key]]);
     });
     element.replaceChildren(...rows);
   }
 
   /**
-   * s: {connection, retryInMs, role, world, worldName, paused, particles, renderFps, stepsPerS,
-   * stepMs, bytesPerSecond, tier, bits, frameAgeMs, time}.
+   * s: {connection, retryInMs, role, world, worldName, paused, waiting, loop, particles, renderFps,
+   * realtimeFactor, stepsPerS, stepMs, bytesPerSecond, tier, bits, frameAgeMs, time}.
    */
   update(s) {
     const c = this.cells;
-    c.connection.textContent = s.connection;
+    c.connection.textContent = formatConnection(s.connection, s.retryInMs);
     c.connection.dataset.state = s.connection;
-    c.connection.title = s.retryInMs !== null ? `reconnecting in ${(s.retryInMs / 1000).toFixed(1)} s` : '';
-    c.world.textContent = s.world === null ? '–'
-      : `${s.world} ${s.worldName || ''}${s.paused ? ' (paused)' : ''}${s.role ? ` · ${s.role}` : ''}`;
+    const mode = s.waiting ? ' (waiting for a viewer)' : s.paused ? ' (paused)' : '';
+    const loop = s.loop ? ` · resets every ${s.loop} s` : '';
+    c.world.textContent = s.world === null ? '–' : `${s.world} ${s.worldName || ''}${mode}${loop}${s.role ? ` · ${s.role}` : ''}`;
+    c.realtime.textContent = formatRealtime(s.realtimeFactor, s.paused);
     c.particles.textContent = String(s.particles);
     c.render.textContent = `${s.renderFps < 10 ? s.renderFps.toFixed(1) : Math.round(s.renderFps)} fps`;
     c.sim.textContent = s.stepsPerS === null ? '–'

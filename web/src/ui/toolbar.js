@@ -1,21 +1,42 @@
-// The toolbar: play / pause / step / reset, scene, solver and world pickers, attribute and max-fps choice, emitter buttons.
+// The toolbar: play / pause / step, restart / reset, world, scene and solver pickers, colour and max-fps choice, emitters, room and camera.
 import { el, setOptions } from '../util/dom.js';
 import { ATTRIBUTES } from '../links.js';
 
 export const MAX_FPS_CHOICES = [10, 15, 30, 60, 120];
+
+/** A world in the picker: id, scene (the subscribed world's from its newest state), its name when different, hidden mark. */
+export function worldLabel(world, { world: current, scene, name }) {
+  const isCurrent = world.id === current;
+  const shownScene = (isCurrent && scene) || world.scene || world.name;
+  const shownName = (isCurrent && name) || world.name;
+  const named = shownName && shownName !== shownScene ? `${shownName} · ${shownScene}` : shownScene;
+  return `${world.id}: ${named}${world.hidden ? ' (hidden)' : ''}`;
+}
 
 function labelled(text, control) {
   return el('label', { className: 'picker' }, [el('span', { text }), control]);
 }
 
 export class Toolbar {
-  /** actions: play, pause, step, reset, loadScene(name), setSolver(name), selectWorld(id), setAttribute(name|null), setMaxFps(n), addEmitter, toggleEmitterMode, copyRoomLink */
+  /**
+   * actions: play, pause, step, restart, reset, loadScene(name), openScene, setSolver(name),
+   * selectWorld(id), toggleHidden, setAttribute(name|null), setMaxFps(n), addEmitter,
+   * toggleEmitterMode, copyRoomLink, toggleBroadcast, toggleFollow, resetView
+   */
   constructor(element, actions) {
     const button = (testid, text, title, onclick) => el('button', { testid, text, title, onclick, type: 'button' });
-    this.play = button('btn-play', '▶ Play', 'Resume the simulation', actions.play);
-    this.pause = button('btn-pause', '❚❚ Pause', 'Pause the simulation', actions.pause);
-    this.step = button('btn-step', 'Step', 'Advance one frame and stay paused', actions.step);
-    this.reset = button('btn-reset', 'Reset', 'Rebuild the world from its scene', actions.reset);
+    this.play = button('btn-play', '▶ Play', 'Resume the simulation (space)', actions.play);
+    this.pause = button('btn-pause', '❚❚ Pause', 'Pause the simulation (space)', actions.pause);
+    this.step = button('btn-step', 'Step', 'Advance one frame and stay paused (.)', actions.step);
+    this.restart = button('btn-restart', 'Restart with these settings',
+      'Rebuild the world from its scene with every value the panel shows, build-time ones included', actions.restart);
+    this.reset = button('btn-reset', 'Reset to scene',
+      'Rebuild the world from its scene with the scene’s own values: changes made in the panel are discarded (R)', actions.reset);
+    this.openScene = button('btn-open-scene', 'Open…', 'Load a scene file from this computer into this world (checked by the server)', actions.openScene);
+    this.hideWorld = button('btn-hide-world', 'Hide', 'Hide this world from the room: watchers no longer see it', actions.toggleHidden);
+    this.broadcast = button('btn-broadcast-camera', 'Share my view', 'Send your camera to the room: watchers can follow it', actions.toggleBroadcast);
+    this.follow = button('btn-follow-camera', 'Follow presenter', 'Move your camera with the presenter’s', actions.toggleFollow);
+    this.resetView = button('btn-reset-view', 'Reset view', 'Put the camera back in front of the whole domain', actions.resetView);
     this.addEmitter = button('btn-add-emitter', '+ Emitter', 'Add an emitter at the top centre, pointing down', actions.addEmitter);
     this.emitterMode = button('btn-emitter-mode', 'Place emitter…', 'Click on a wall, the floor or a collider to place an emitter there', actions.toggleEmitterMode);
     this.share = button('btn-room-link', 'Room link', 'Copy the link of this world without the control token', actions.copyRoomLink);
@@ -32,23 +53,44 @@ export class Toolbar {
     this.maxFps = el('select', { testid: 'select-max-fps', onchange: () => actions.setMaxFps(Number(this.maxFps.value)) });
     setOptions(this.maxFps, MAX_FPS_CHOICES.map((n) => ({ value: n, label: `${n} fps` })), 30);
 
-    this.controlOnly = [this.play, this.pause, this.step, this.reset, this.addEmitter, this.emitterMode, this.scene, this.solver];
+    this.controlOnly = [this.play, this.pause, this.step, this.restart, this.reset, this.addEmitter, this.emitterMode, this.scene,
+      this.openScene, this.solver, this.hideWorld];
+    this.extras = el('div', { className: 'group extras' }); // buttons added by the viewer's extras
     element.replaceChildren(
-      el('div', { className: 'group' }, [this.play, this.pause, this.step, this.reset]),
-      el('div', { className: 'group' }, [labelled('world', this.world), labelled('scene', this.scene), labelled('solver', this.solver)]),
+      el('div', { className: 'group' }, [this.play, this.pause, this.step]),
+      el('div', { className: 'group' }, [this.restart, this.reset]),
+      el('div', { className: 'group' }, [labelled('world', this.world), this.hideWorld, labelled('scene', this.scene), this.openScene,
+        labelled('solver', this.solver)]),
       el('div', { className: 'group' }, [labelled('colour', this.attribute), labelled('max', this.maxFps)]),
-      el('div', { className: 'group' }, [this.addEmitter, this.emitterMode, this.share]),
+      el('div', { className: 'group' }, [this.addEmitter, this.emitterMode]),
+      el('div', { className: 'group' }, [this.share, this.broadcast, this.follow, this.resetView]),
+      this.extras,
     );
   }
 
-  /** v: {canControl, worlds, world, scenes, scene, solvers ([{name, description}]), solver, paused, attribute, maxFps, emitterMode} */
+  /**
+   * v: {canControl, worlds, world, scenes, scene, solvers ([{name, description}]), solver, paused,
+   * attribute, maxFps, emitterMode, pending (edited build-time values), hidden, broadcasting,
+   * following, presenterLive (the world's camera is being broadcast)}
+   */
   update(v) {
     for (const control of this.controlOnly) control.disabled = !v.canControl || v.world === null;
     this.play.setAttribute('aria-pressed', String(v.paused === false));
     this.pause.setAttribute('aria-pressed', String(v.paused === true));
     this.emitterMode.setAttribute('aria-pressed', String(v.emitterMode));
-    this.emitterMode.textContent = v.emitterMode ? 'Placing: click a surface' : 'Place emitter…';
-    setOptions(this.world, v.worlds.map((w) => ({ value: w.id, label: `${w.id}: ${w.name}` })), v.world);
+    this.emitterMode.textContent = v.emitterMode ? 'Placing: click a surface (Esc)' : 'Place emitter…';
+    this.restart.textContent = v.pending ? `Restart with these settings (${v.pending} changed)` : 'Restart with these settings';
+    this.restart.classList.toggle('attention', Boolean(v.pending));
+    this.hideWorld.hidden = !v.canControl;
+    this.hideWorld.textContent = v.hidden ? 'Show to room' : 'Hide';
+    this.hideWorld.setAttribute('aria-pressed', String(Boolean(v.hidden)));
+    this.broadcast.hidden = !v.canControl;
+    this.broadcast.setAttribute('aria-pressed', String(Boolean(v.broadcasting)));
+    this.broadcast.textContent = v.broadcasting ? 'Sharing my view' : 'Share my view';
+    this.follow.hidden = v.canControl;
+    this.follow.disabled = !v.presenterLive && !v.following;
+    this.follow.setAttribute('aria-pressed', String(Boolean(v.following)));
+    setOptions(this.world, v.worlds.map((w) => ({ value: w.id, label: worldLabel(w, v) })), v.world);
     if (document.activeElement !== this.scene) {
       const scenes = v.scenes.map((s) => ({ value: s.name, label: s.name }));
       if (v.scene && !scenes.some((s) => s.value === v.scene)) scenes.unshift({ value: v.scene, label: v.scene });

@@ -1,0 +1,66 @@
+// Reads a scene file chosen in the browser: parsed as JSON here (errors give line and column), checked by the server like any scene.
+
+export const MAX_SCENE_BYTES = 60000; // the message with it must stay under the protocol's 64 KiB
+
+/** Line and column of a character offset in text (1-based). */
+function lineColumn(text, offset) {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+/** " at line L, column C" from the engine's JSON error (V8 gives a line and column, or a position), else ''. */
+function jsonErrorPlace(text, message) {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return ` at line ${lc[1]}, column ${lc[2]}`;
+  const at = /position (\d+)/.exec(message);
+  if (!at) return '';
+  const { line, column } = lineColumn(text, Number(at[1]));
+  return ` at line ${line}, column ${column}`;
+}
+
+/** {scene} (the document) or {error} for a file's text. */
+export function parseSceneText(name, text) {
+  if (text.length > MAX_SCENE_BYTES) return { error: `${name}: ${text.length} bytes is too big for a scene upload (at most ${MAX_SCENE_BYTES})` };
+  let scene;
+  try {
+    scene = JSON.parse(text);
+  } catch (e) {
+    return { error: `${name}: not valid JSON${jsonErrorPlace(text, e.message)} (${e.message.replace(/ in JSON at position \d+.*$/, '')})` };
+  }
+  if (scene === null || typeof scene !== 'object' || Array.isArray(scene)) return { error: `${name}: a scene file holds one JSON object` };
+  return { scene };
+}
+
+/** The server's error about an uploaded scene, with the key path as the file's: "blocks[0].min: …". */
+export function sceneErrorText(name, error) {
+  const field = error.field && error.field.startsWith('scene.') ? error.field.slice('scene.'.length) : null;
+  const message = String(error.message || '');
+  return field && !message.startsWith(field) ? `${name}: ${field}: ${message}` : `${name}: ${message}`;
+}
+
+/** A hidden file input opened by pick(); onScene(name, scene) or onError(message). */
+export class SceneUpload {
+  constructor(container, { onScene, onError }) {
+    this.input = document.createElement('input');
+    Object.assign(this.input, { type: 'file', accept: '.json,application/json', hidden: true });
+    this.input.dataset.testid = 'scene-file';
+    this.input.addEventListener('change', async () => {
+      const file = this.input.files?.[0];
+      this.input.value = '';
+      if (!file) return;
+      if (file.size > MAX_SCENE_BYTES) {
+        onError(`${file.name}: ${file.size} bytes is too big for a scene upload (at most ${MAX_SCENE_BYTES})`);
+        return;
+      }
+      const parsed = parseSceneText(file.name, await file.text());
+      if (parsed.error) onError(parsed.error);
+      else onScene(file.name, parsed.scene);
+    });
+    container.append(this.input);
+  }
+
+  pick() {
+    this.input.click();
+  }
+}

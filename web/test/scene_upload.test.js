@@ -1,0 +1,30 @@
+// Scene files from the browser: JSON errors with line and column, size limit, the server's key path in its error.
+import { describe, it, expect } from 'vitest';
+import { MAX_SCENE_BYTES, parseSceneText, sceneErrorText } from '../src/ui/scene_upload.js';
+
+describe('parseSceneText', () => {
+  it('gives the document of a valid file', () => {
+    expect(parseSceneText('a.json', '{"name": "a", "blocks": []}')).toEqual({ scene: { name: 'a', blocks: [] } });
+  });
+  it('says where the JSON is broken', () => {
+    const { error } = parseSceneText('bad.json', '{\n  "name": "a",\n  "blocks": [1,]\n}');
+    expect(error).toMatch(/^bad\.json: not valid JSON/);
+    expect(error).toContain(']'); // the engine's words, naming the token at fault
+    const place = parseSceneText('bad.json', '{\n  "name": "a"\n  "blocks": []\n}').error; // a comma missing on line 2
+    expect(place).toMatch(/^bad\.json: not valid JSON( at line 3, column \d+)? \(/);
+  });
+  it('refuses what is not one object, and files too big to send', () => {
+    expect(parseSceneText('x.json', '[1, 2]').error).toBe('x.json: a scene file holds one JSON object');
+    expect(parseSceneText('x.json', 'null').error).toBe('x.json: a scene file holds one JSON object');
+    expect(parseSceneText('big.json', ' '.repeat(MAX_SCENE_BYTES + 1)).error).toMatch(/too big/);
+  });
+});
+
+describe('sceneErrorText', () => {
+  it('names the key path inside the file', () => {
+    expect(sceneErrorText('s.json', { field: 'scene.blocks[0].min', message: 'expected a vector of 3 numbers' }))
+      .toBe('s.json: blocks[0].min: expected a vector of 3 numbers');
+    expect(sceneErrorText('s.json', { field: 'scene.domain', message: 'domain: min must be below max' })).toBe('s.json: domain: min must be below max');
+    expect(sceneErrorText('s.json', { field: null, message: 'no room' })).toBe('s.json: no room');
+  });
+});
