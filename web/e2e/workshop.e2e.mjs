@@ -75,9 +75,9 @@ test('watchers follow the presenter\'s camera when they choose to', { timeout: 1
   await student.testId('btn-follow-camera').click();
   // The presenter moves the camera: orbit by a drag on an empty part of the view.
   const before = await presenter.page.evaluate(() => window.fluidcast.camera());
-  await presenter.page.mouse.move(300, 600);
+  await presenter.page.mouse.move(700, 380); // an empty part of the view, clear of the panels
   await presenter.page.mouse.down();
-  await presenter.page.mouse.move(520, 560, { steps: 8 });
+  await presenter.page.mouse.move(900, 340, { steps: 8 });
   await presenter.page.mouse.up();
   await presenter.page.waitForTimeout(1000);
   const moved = await presenter.page.evaluate(() => window.fluidcast.camera());
@@ -92,7 +92,7 @@ test('watchers follow the presenter\'s camera when they choose to', { timeout: 1
 });
 
 test('a presenter hides a world from the room and shows it again', { timeout: 120000 }, async () => {
-  await presenter.page.evaluate(() => window.fluidcast.send({ type: 'create_world', scene: 'dam_break', name: 'second', values: { particle_spacing: 0.05 } }));
+  await presenter.page.evaluate(() => window.fluidcast.send({ type: 'create_world', scene: 'dam_break', name: 'second', values: { particle_spacing: 0.05, smoothing_radius: 0.1 } }));
   await student.waitStatus((s) => s.worlds.length === 2, 'the second world in the watcher\'s list', 30000);
   await presenter.waitStatus((s) => s.worlds.length === 2, 'the second world in the presenter\'s list', 30000);
   const second = (await presenter.status()).worlds.find((w) => w.name === 'second').id;
@@ -116,15 +116,15 @@ test('placing an emitter ends after one click; Reset view frames the domain', { 
   await presenter.testId('btn-emitter-mode').click();
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'true');
   const canvas = await presenter.page.locator('#viewport canvas').boundingBox();
-  await presenter.page.mouse.click(canvas.x + canvas.width * 0.3, canvas.y + canvas.height * 0.8); // the floor, in front
+  await presenter.page.mouse.click(canvas.x + canvas.width * 0.6, canvas.y + canvas.height * 0.78); // the floor, in front
   await presenter.waitStatus((s) => s.emitters.length === before.emitters.length + 1, 'the placed emitter', 15000);
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'false', 'placing is off after the click');
   await presenter.page.locator('[data-emitter-id] button.remove').first().click();
 
   const framed = await presenter.page.evaluate(() => window.fluidcast.camera());
-  await presenter.page.mouse.move(300, 600);
+  await presenter.page.mouse.move(700, 380);
   await presenter.page.mouse.down();
-  await presenter.page.mouse.move(200, 500, { steps: 6 });
+  await presenter.page.mouse.move(560, 330, { steps: 6 });
   await presenter.page.mouse.up();
   await presenter.page.waitForTimeout(800);
   await presenter.testId('btn-reset-view').click();
