@@ -116,7 +116,8 @@ test('placing an emitter ends after one click; Reset view frames the domain', { 
   await presenter.testId('btn-emitter-mode').click();
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'true');
   const canvas = await presenter.page.locator('#viewport canvas').boundingBox();
-  await presenter.page.mouse.click(canvas.x + canvas.width * 0.6, canvas.y + canvas.height * 0.78); // the floor, in front
+  await presenter.testId('btn-reset-view').click(); // the tank where it starts: the click below lands on its back wall or floor
+  await presenter.page.mouse.click(canvas.x + canvas.width * 0.35, canvas.y + canvas.height * 0.45);
   await presenter.waitStatus((s) => s.emitters.length === before.emitters.length + 1, 'the placed emitter', 15000);
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'false', 'placing is off after the click');
   await presenter.page.locator('[data-emitter-id] button.remove').first().click();

@@ -113,7 +113,7 @@ export class App {
       }),
       onPendingChange: () => this.refreshControls(),
     });
-    this.sceneUpload = new SceneUpload(this.elements.toolbar, {
+    this.sceneUpload = new SceneUpload(document.body, {
       onScene: (name, scene) => this.rebuild(`Loading ${name}`, messages.loadScene, [scene], (error) => ({ ...error, message: sceneErrorText(name, error) })),
       onError: (message) => this.toast.show({ code: 'bad_value', field: 'scene', message }),
     });

@@ -25,6 +25,8 @@ describe('sceneErrorText', () => {
     expect(sceneErrorText('s.json', { field: 'scene.blocks[0].min', message: 'expected a vector of 3 numbers' }))
       .toBe('s.json: blocks[0].min: expected a vector of 3 numbers');
     expect(sceneErrorText('s.json', { field: 'scene.domain', message: 'domain: min must be below max' })).toBe('s.json: domain: min must be below max');
+    expect(sceneErrorText('s.json', { field: 'scene.fluid[0].max', message: 'scene.fluid[0].max: expected an array of 3 numbers' }))
+      .toBe('s.json: fluid[0].max: expected an array of 3 numbers');
     expect(sceneErrorText('s.json', { field: null, message: 'no room' })).toBe('s.json: no room');
   });
 });

@@ -157,7 +157,8 @@ export class Session extends Emitter {
     this.worlds = worlds || [];
     this.emit('worlds', this.worlds);
     if (this.world !== null && !this.worlds.some((w) => w.id === this.world) && this.worlds.length > 0) {
-      this.subscribe(this.worlds[0].id); // our world was closed
+      this.world = null; // our world was closed (or hidden from us): nothing to unsubscribe from
+      this.subscribe(this.worlds[0].id);
     }
   }
 

@@ -49,11 +49,20 @@ export function particleBounds(frame, trim = 0.005) {
   return { min, max };
 }
 
+/** Ends the orbit's leftover (damped) motion, so that a camera put somewhere stays there. */
+export function stopOrbitMotion(controls) {
+  if (!controls || !controls.enableDamping) return;
+  controls.enableDamping = false;
+  controls.update(); // applies what is left of the last drag once and clears it
+  controls.enableDamping = true;
+}
+
 /**
  * Points the viewer's camera (and orbit target) at the box [min, max] grown by `margin` m,
  * from VIEW_DIRECTION, at the distance that fits it beside the side panel. Returns the distance.
  */
 export function frameBox(viewer, min, max, margin = 0) {
+  stopOrbitMotion(viewer.controls);
   const lo = new Vector3().fromArray(min).subScalar(margin);
   const hi = new Vector3().fromArray(max).addScalar(margin);
   const centre = lo.clone().add(hi).multiplyScalar(0.5);

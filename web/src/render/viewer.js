@@ -8,7 +8,7 @@ import { ContainerView } from './container_view.js';
 import { SceneObjects } from './scene_objects.js';
 import { RateMeter } from '../util/rate_meter.js';
 import { GpuFence } from './gpu_fence.js';
-import { frameBox } from './camera_fit.js';
+import { frameBox, stopOrbitMotion } from './camera_fit.js';
 import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
 
 const SOFTWARE_FPS = 5;
@@ -109,6 +109,7 @@ export class Viewer {
 
   /** Moves the camera to a pose (a presenter's, when following). */
   setCameraPose(pose) {
+    stopOrbitMotion(this.controls);
     this.camera.position.fromArray(pose.position);
     if (this.controls) {
       this.controls.target.fromArray(pose.target);

@@ -35,8 +35,10 @@ export function parseSceneText(name, text) {
 /** The server's error about an uploaded scene, with the key path as the file's: "blocks[0].min: …". */
 export function sceneErrorText(name, error) {
   const field = error.field && error.field.startsWith('scene.') ? error.field.slice('scene.'.length) : null;
-  const message = String(error.message || '');
-  return field && !message.startsWith(field) ? `${name}: ${field}: ${message}` : `${name}: ${message}`;
+  let message = String(error.message || '');
+  if (error.field && message.startsWith(`${error.field}: `)) message = message.slice(error.field.length + 2);
+  else if (field && message.startsWith(`${field}: `)) message = message.slice(field.length + 2);
+  return field ? `${name}: ${field}: ${message}` : `${name}: ${message}`;
 }
 
 /** A hidden file input opened by pick(); onScene(name, scene) or onError(message). */
