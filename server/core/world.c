@@ -183,6 +183,27 @@ long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, cons
     return fill_lattice(w, &l, v, &sphere);
 }
 
+long fc_world_cut_away(fc_world *w, const fc_shape *collider)
+{
+    fc_particles *p = &w->particles;
+    if (p->count == 0) return 0;
+    uint8_t *keep = malloc(p->count);
+    if (!keep) return -1;
+    const float clearance = (float)w->params.particle_radius;
+    const long n = (long)p->count;
+    long removed = 0;
+#pragma omp parallel for schedule(static) reduction(+ : removed)
+    for (long i = 0; i < n; i++) {
+        float x[3] = {p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i]};
+        keep[i] = !fc_shape_near(collider, x, clearance);
+        removed += !keep[i];
+    }
+    if (removed) fc_particles_compact(p, keep);
+    free(keep);
+    w->removed_total += (uint64_t)removed;
+    return removed;
+}
+
 int fc_world_start(fc_world *w, char *err, size_t errlen)
 {
     if (fc_params_check(&w->params, err, errlen)) return -1;

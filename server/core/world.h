@@ -143,6 +143,12 @@ void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, fl
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3]);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3]);
 
+/* Removes the particles a fill would leave out for this collider (within particle_radius of it,
+ * fc_shape_near): a collider added to a running world takes the place of the fluid there, which
+ * the collision response could not push out without blowing the world up. Between steps only.
+ * Returns how many went, or -1 when out of memory (nothing removed). */
+long fc_world_cut_away(fc_world *w, const fc_shape *collider);
+
 /* What building a world returns when memory ran out (other failures are -1). */
 enum { FC_BUILD_OUT_OF_MEMORY = -2 };
 

@@ -664,7 +664,8 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
     if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);
     int id = fc_world_add_collider(w, &shape);
     if (id < 0) return out_of_memory(err);
-    if (fc_json_attach(applied, "collider", fc_json_collider(&w->colliders[w->collider_count - 1]))) {
+    if (fc_json_attach(applied, "collider", fc_json_collider(&w->colliders[w->collider_count - 1])) ||
+        fc_world_cut_away(w, &shape) < 0) { /* the fluid where it appears goes, as in a scene */
         fc_world_remove_collider(w, id);
         return out_of_memory(err);
     }

@@ -194,6 +194,14 @@ static void remove_collider(peer *p, double id)
     cJSON_Delete(ack);
 }
 
+/* pick at (x, y, z) in world 1: the ack. */
+static cJSON *pick(peer *p, double x, double y, double z)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "{\"type\":\"pick\",\"world\":1,\"position\":[%.9g,%.9g,%.9g]}", x, y, z);
+    return ack_of(p, msg);
+}
+
 static void check_colliders(peer *p)
 {
     /* a 0.6 x 0.4 x 0.3 m pool with a sphere (id 1) and a floor plane (id 2) from the scene */
@@ -257,6 +265,34 @@ static void check_colliders(peer *p)
     remove_collider(p, 4);
     expect_collider_in_state(p, since, 4, 0);
     expect_collider_in_state(p, since, 1, 0);
+    /* a collider added inside the fluid takes its place (the particles there go, as a scene's cut
+     * away), and the world steps on without blowing up */
+    peer_pump(p, 1100); /* the states held back by the burst limit */
+    cJSON *before = peer_fresh_state(p, 1);
+    ack = ack_of(p, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"sphere\","
+                    "\"position\":[0.15,0.05,0.15],\"radius\":0.05}}");
+    double inside = jnum(ack, "applied.collider.id");
+    cJSON_Delete(ack);
+    ack = ack_of(p, "{\"type\":\"step\",\"world\":1,\"frames\":10}");
+    cJSON_Delete(ack);
+    cJSON *near = pick(p, 0.15, 0.05, 0.15);
+    const cJSON *np = jget(near, "applied.particle.position");
+    double dx = cJSON_GetArrayItem(np, 0) ? cJSON_GetArrayItem(np, 0)->valuedouble - 0.15 : NAN;
+    double dy = cJSON_GetArrayItem(np, 1) ? cJSON_GetArrayItem(np, 1)->valuedouble - 0.05 : NAN;
+    double dz = cJSON_GetArrayItem(np, 2) ? cJSON_GetArrayItem(np, 2)->valuedouble - 0.15 : NAN;
+    double r = sqrt(dx * dx + dy * dy + dz * dz);
+    CHECK(inside > 0 && r > 0.05, "after collider_add inside the fluid no particle is in the sphere (nearest at %g m): %s", r,
+          jtext(near));
+    cJSON_Delete(near);
+    peer_pump(p, 1100); /* the states held back by the burst limit */
+    cJSON *after = peer_fresh_state(p, 1);
+    CHECK(before && after && jnum(after, "particles") < jnum(before, "particles") && cJSON_IsNull(jget(after, "unstable")) &&
+              jnum(after, "step") > jnum(before, "step"),
+          "the fluid where the sphere appeared went (%g -> %g particles) and the world steps on, stable: %s",
+          jnum(before, "particles"), jnum(after, "particles"), jtext(jget(after, "unstable")));
+    cJSON_Delete(after);
+    cJSON_Delete(before);
+
     /* rewind puts the colliders of its checkpoint (the scene's, at t = 0) back */
     since = p->states;
     cJSON_Delete(ack_of(p, "{\"type\":\"rewind\",\"world\":1,\"seconds\":0}"));
@@ -275,12 +311,6 @@ static void check_colliders(peer *p)
 
 /* ---- pick ----------------------------------------------------------------------------------- */
 
-static cJSON *pick(peer *p, double x, double y, double z)
-{
-    char msg[200];
-    snprintf(msg, sizeof msg, "{\"type\":\"pick\",\"world\":1,\"position\":[%.9g,%.9g,%.9g]}", x, y, z);
-    return ack_of(p, msg);
-}
 
 static void check_pick(peer *p)
 {
