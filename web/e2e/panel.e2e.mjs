@@ -8,7 +8,12 @@ import { openViewer, screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
 import { scenePath } from './lib/paths.mjs';
 
-const fixture = useServerAndBrowser('panel', { scene: scenePath('e2e_tank.json'), threads: 1 });
+// Every build of water_drop takes a few seconds here (the server sleeps at each point where it reports
+// progress), as a big scene does on a slow machine.
+const SLOW_SCENE = 'water_drop';
+const fixture = useServerAndBrowser('panel', {
+  scene: scenePath('e2e_tank.json'), threads: 1, env: { FLUIDCAST_TEST_BUILD_DELAY: `${SLOW_SCENE}:0.03` },
+});
 let viewer = null;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -142,5 +147,33 @@ test('a blow-up shows the banner with its cause; Rewind and Reset clear it', { t
   await banner.waitFor({ state: 'hidden', timeout: 10000 });
   await busy.waitFor({ state: 'hidden', timeout: 10000 });
   assert.equal(Number(await busy.getAttribute('data-started')), shownBefore + 1, 'the reset showed the progress line until its reply');
+  assert.deepEqual(viewer.pageErrors, []);
+});
+
+test('a long build shows its progress until the world is back', { timeout: 240000 }, async () => {
+  const busy = viewer.testId('busy-indicator');
+  const seen = [];
+  const watch = setInterval(async () => {
+    const text = await viewer.testId('busy-text').innerText().catch(() => '');
+    if (text && !seen.includes(text)) seen.push(text);
+  }, 150);
+  try {
+    await viewer.testId('select-scene').selectOption(SLOW_SCENE);
+    await busy.waitFor({ state: 'visible', timeout: 10000 });
+    await viewer.page.waitForFunction(() => /%/.test(document.querySelector('[data-testid="busy-text"]').textContent), null, { timeout: 20000 });
+    await screenshot(viewer, 'panel-build-progress');
+    await viewer.waitStatus((s) => s.scene === SLOW_SCENE && s.particles > 0, `${SLOW_SCENE} built`, 60000);
+    await busy.waitFor({ state: 'hidden', timeout: 10000 });
+  } finally {
+    clearInterval(watch);
+  }
+  console.log(`progress lines seen: ${seen.join(' | ')}`);
+  assert.ok(seen.some((t) => /^Loading water_drop… \d+\.\d s · .+ \d+%$/.test(t)), 'the line gave the elapsed time, the phase and its share');
+  const shares = seen.map((t) => Number(/(\d+)%$/.exec(t)?.[1])).filter(Number.isFinite);
+  assert.ok(shares.length >= 2 && shares.at(-1) > shares[0], `the share grew (${shares.join(', ')})`);
+  await viewer.testId('btn-reset').click();
+  await busy.waitFor({ state: 'visible', timeout: 5000 });
+  await viewer.page.waitForFunction(() => /%/.test(document.querySelector('[data-testid="busy-text"]').textContent), null, { timeout: 20000 });
+  await busy.waitFor({ state: 'hidden', timeout: 60000 });
   assert.deepEqual(viewer.pageErrors, []);
 });

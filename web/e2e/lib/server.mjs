@@ -26,11 +26,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 /**
  * Starts `fluidcast serve --port 0 --web DIST --scene SCENE` with the given options and resolves
  * once it printed its URL. Options: scene (name or file), token, fast, threads (default 1, which
- * makes stepping deterministic), fps, set ({name: value}), startTimeoutMs.
+ * makes stepping deterministic), fps, set ({name: value}), env ({NAME: value}, e.g. the server's
+ * FLUIDCAST_TEST_* knobs), startTimeoutMs.
  */
 export async function startServer(options = {}) {
   const {
-    scene = 'dam_break', token, fast = false, threads = 1, fps, set = {}, startTimeoutMs = 60000, web = webDist,
+    scene = 'dam_break', token, fast = false, threads = 1, fps, set = {}, env = {}, startTimeoutMs = 60000, web = webDist,
   } = options;
   const args = ['serve', '--port', '0', '--bind', '127.0.0.1', '--web', web, '--scene', scene, '--threads', String(threads)];
   if (token) args.push('--token', token);
@@ -38,7 +39,7 @@ export async function startServer(options = {}) {
   if (fps) args.push('--fps', String(fps));
   for (const [name, value] of Object.entries(set)) args.push('--set', `${name}=${value}`);
 
-  const child = spawn(fluidcastBin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OMP_NUM_THREADS: String(threads) } });
+  const child = spawn(fluidcastBin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, OMP_NUM_THREADS: String(threads) } });
   const server = { child, args, log: '', url: null, port: null, exitCode: undefined, stop: null };
   running.add(server);
   const exited = new Promise((resolveExit) => {

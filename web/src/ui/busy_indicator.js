@@ -18,7 +18,7 @@ export class BusyIndicator {
     this.element = element;
     this.now = now;
     this.text = el('span', { testid: 'busy-text' });
-    this.bar = el('i', { className: 'bar' });
+    this.bar = el('i', { className: 'fill' });
     element.replaceChildren(el('span', { className: 'spinner' }), this.text, el('span', { className: 'track' }, [this.bar]));
     element.hidden = true;
     element.dataset.started = '0'; // how many rebuilds it has shown (read by the browser tests)

@@ -55,7 +55,6 @@ export class Toolbar {
 
     this.controlOnly = [this.play, this.pause, this.step, this.restart, this.reset, this.addEmitter, this.emitterMode, this.scene,
       this.openScene, this.solver, this.hideWorld];
-    this.extras = el('div', { className: 'group extras' }); // buttons added by the viewer's extras
     element.replaceChildren(
       el('div', { className: 'group' }, [this.play, this.pause, this.step]),
       el('div', { className: 'group' }, [this.restart, this.reset]),
@@ -64,7 +63,6 @@ export class Toolbar {
       el('div', { className: 'group' }, [labelled('colour', this.attribute), labelled('max', this.maxFps)]),
       el('div', { className: 'group' }, [this.addEmitter, this.emitterMode]),
       el('div', { className: 'group' }, [this.share, this.broadcast, this.follow, this.resetView]),
-      this.extras,
     );
   }
 
