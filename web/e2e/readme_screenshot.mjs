@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Takes the README's screenshot of the real viewer: the shipped dam break served by build/fluidcast,
-// opened in headless Chromium, captured once the collapse is under way. Writes web/screenshot.png.
+// opened in headless Chromium coloured by speed with the live plots open, captured once the collapse
+// is under way. Writes web/screenshot.png.
 // node web/e2e/readme_screenshot.mjs [--time SECONDS (sim time to wait for, default 0.45)] [--out FILE]
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,7 +19,9 @@ checkPrerequisites();
 const server = await startServer({ scene: 'dam_break' });
 const browser = await launchBrowser();
 try {
-  const viewer = await openViewer(browser, `${server.url}?world=1`, { viewport: { width: 1400, height: 850 } });
+  const viewer = await openViewer(browser, `${server.url}?world=1&attribute=speed`, { viewport: { width: 1400, height: 850 } });
+  await viewer.waitStatus((s) => s.connection === 'open' && s.particles > 0, 'the first frame', 60000);
+  await viewer.testId('plots-toggle').click();
   await viewer.waitStatus((s) => s.connection === 'open' && s.time >= simTime && s.renderFps > 0,
     `simulated time ${simTime} s and a measured render rate`, 120000);
   await viewer.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
