@@ -15,9 +15,14 @@ let viewer = null;
 const selected = (id) => viewer.testId(id).evaluate((select) => select.value);
 const worldLabel = () => viewer.testId('select-world').locator('option:checked').innerText();
 
+/** Waits for the newest frame to be one of the world as `scene` now is (its state's epoch). */
+function builtFrom(scene) {
+  return viewer.waitStatus((s) => s.scene === scene && s.frameEpoch === s.epoch && s.particles > 0, `frames of ${scene}`, 60000);
+}
+
 async function loadShipped(name) {
   await viewer.testId('select-scene').selectOption(name);
-  return viewer.waitStatus((s) => s.scene === name && s.particles > 0, `${name} loaded`, 60000);
+  return builtFrom(name);
 }
 
 test('a shipped scene brings its solver and time step, and the pickers show them', { timeout: 240000 }, async () => {
@@ -53,7 +58,7 @@ test('a scene file from this computer loads; a bad one names the key at fault an
     parameters: { particle_spacing: 0.02, time_step: 0.002 },
   }));
   await viewer.testId('scene-file').setInputFiles(good);
-  const loaded = await viewer.waitStatus((s) => s.scene === 'upload_block' && s.particles > 0, 'the uploaded scene', 60000);
+  const loaded = await builtFrom('upload_block');
   assert.equal(loaded.solver, 'pbf');
   assert.ok(loaded.particles > 500 && loaded.particles < 2000, `a 0.2 m block at 2 cm (${loaded.particles} particles)`);
 

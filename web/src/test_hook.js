@@ -17,6 +17,8 @@ export function installTestHook(app, target = window) {
         decoding: app.receiver.decoding.kind,
         uploadsDeferred: app.uploadsDeferred,
         sequence: frame ? frame.sequence : null,
+        frameEpoch: frame ? frame.epoch : null,
+        epoch: state ? state.epoch : null,
         time: frame ? frame.time : null,
         paused: state ? state.paused : false,
         solver: state ? state.solver : null,
