@@ -22,7 +22,11 @@ test('the token leaves the address bar; a wrong one is refused in words and the 
     contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
   });
   fixture.viewers.push(presenter);
-  await ready(presenter, 'control');
+  const first = await ready(presenter, 'control');
+  // The served world waited at t = 0 for its first viewer (the welcome's list says so), then played.
+  assert.equal(first.worlds.find((w) => w.id === 1)?.waiting, true, 'world 1 was waiting when this page said hello');
+  assert.equal(first.waiting, false, 'and plays once subscribed');
+  await presenter.waitStatus((s) => s.time > 0 && !s.paused, 'world 1 running', 30000);
   assert.equal(query(presenter).get('token'), null, 'no token in the address bar');
   assert.equal(query(presenter).get('world'), '1');
   await presenter.page.reload({ waitUntil: 'load' });
