@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "core/solver.h"
 
 int main(void)
 {
@@ -70,7 +71,14 @@ int main(void)
     p.particle_margin = p.particle_radius;
     CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "particle_margin"), "margin >= radius rejected");
     fc_params_defaults(&p);
-    p.smoothing_radius = 10 * p.particle_spacing;
-    CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "smoothing_radius"), "h/spacing ratio checked");
+    p.smoothing_radius = 10 * p.particle_spacing; /* the SPH family's rule, not every solver's */
+    CHECK(fc_params_check(&p, err, sizeof err) == 0, "the general rules leave h/spacing to the solver: %s", err);
+    CHECK(fc_solver_check_params(&fc_solver_sph, &p, err, sizeof err) != 0 && strstr(err, "smoothing_radius"),
+          "h/spacing ratio checked for sph");
+    CHECK(fc_solver_check_params(&fc_solver_pbf, &p, err, sizeof err) != 0 && strstr(err, "smoothing_radius"),
+          "h/spacing ratio checked for pbf");
+    p.particle_margin = p.particle_radius;
+    CHECK(fc_solver_check_params(NULL, &p, err, sizeof err) != 0 && strstr(err, "particle_margin"),
+          "the general rules come with every solver's");
     return check_summary("test_params");
 }

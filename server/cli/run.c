@@ -202,15 +202,17 @@ static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const f
     fprintf(f, "\"particles\":%zu,", st->particles);
     json_field(f, "max_speed", st->max_speed, ",");
     json_field(f, "rms_speed", st->rms_speed, ",");
-    json_field(f, "mean_density_error", st->mean_density_error, ",");
-    json_field(f, "max_density_error", st->max_density_error, ",");
-    json_field(f, "mean_neighbours", st->mean_neighbours, "}\n");
+    /* the SPH family's statistics (null for a solver that reports none of them) */
+    json_field(f, "mean_density_error", fc_world_stat(st, "mean_density_error"), ",");
+    json_field(f, "max_density_error", fc_world_stat(st, "max_density_error"), ",");
+    json_field(f, "mean_neighbours", fc_world_stat(st, "mean_neighbours"), "}\n");
 }
 
 static int export_frame(run_state *s)
 {
-    const fc_world *w = &s->world;
+    fc_world *w = &s->world;
     if (!s->args->export_dir || w->step_count % (uint64_t)s->args->every != 0) return 0;
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
     char path[4200], err[512];
     snprintf(path, sizeof path, "%s/frame_%06llu.ply", s->args->export_dir, (unsigned long long)w->step_count);
     if (fc_ply_write_file(path, &w->particles, w->time, err, sizeof err) != 0) {
@@ -247,12 +249,12 @@ static int record_step(run_record *r, double ms, size_t particles)
  * fails when a position or velocity is not finite. */
 static int check_step(run_state *s, double wall_ms)
 {
-    const fc_world *w = &s->world;
+    fc_world *w = &s->world;
     if (!s->stats && w->step_count % NAN_CHECK_EVERY != 0 && !finished(s->args, w)) return 0;
     fc_world_stats st;
     fc_world_stats_compute(w, &st);
-    s->rec.neighbours_sum += st.mean_neighbours;
-    s->rec.neighbour_samples++;
+    const double neighbours = fc_world_stat(&st, "mean_neighbours");
+    if (!isnan(neighbours)) s->rec.neighbours_sum += neighbours, s->rec.neighbour_samples++;
     if (s->stats) write_stats_line(s->stats, w, wall_ms, &st);
     if (!st.has_nan) return 0;
     snprintf(s->err, sizeof s->err, "non-finite position or velocity after step %llu (t = %.6g s)",

@@ -14,9 +14,10 @@ static int copy_array(void **dst, const void *src, size_t n, size_t size)
     return 0;
 }
 
-int fc_checkpoint_take(fc_checkpoint *c, const fc_world *w)
+int fc_checkpoint_take(fc_checkpoint *c, fc_world *w)
 {
     c->taken = 0;
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
     if (fc_particles_copy(&c->particles, &w->particles) ||
         copy_array((void **)&c->emitters, w->emitters, w->emitter_count, sizeof *w->emitters) ||
         copy_array((void **)&c->colliders, w->colliders, w->collider_count, sizeof *w->colliders))
@@ -55,7 +56,8 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
     w->step_count = c->step_count;
     w->emitted_total = c->emitted_total;
     w->removed_total = c->removed_total;
-    w->boundary_dirty = 1; /* colliders may have moved, come or gone since */
+    /* every particle, the colliders (moved, come or gone since) and the parameters may differ */
+    fc_world_host_changed(w, FC_CHANGED_REPLACED | FC_CHANGED_COLLIDERS | FC_CHANGED_PARAMS);
     return 0;
 }
 

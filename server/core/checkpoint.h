@@ -19,8 +19,9 @@ typedef struct fc_checkpoint {
     size_t collider_count;
 } fc_checkpoint;
 
-/* Copies w's state into c (reusing c's memory). 0, or -1 when out of memory (c not taken). */
-int fc_checkpoint_take(fc_checkpoint *c, const fc_world *w);
+/* Copies w's state into c (reusing c's memory), the particles brought up to date from the solver
+ * first (fc_world_sync_to_host). 0, or -1 when out of memory (c not taken). */
+int fc_checkpoint_take(fc_checkpoint *c, fc_world *w);
 /* Puts c's state back into w: particles (new ids stay unused: next_id is kept), emitters,
  * colliders (those added since go, those removed since come back), parameters and clock; the solver and sinks stay. 0, or -1 when out of
  * memory or the server's budget has no room for the particles again (w unchanged). */

@@ -180,13 +180,5 @@ int fc_params_check(const fc_params *p, char *err, size_t errlen)
                  p->particle_margin, p->particle_radius);
         return -1;
     }
-    double ratio = p->smoothing_radius / p->particle_spacing;
-    if (ratio < 1.2 || ratio > 4.0) {
-        snprintf(err, errlen,
-                 "parameter 'smoothing_radius' (%g m) must be 1.2 to 4 times 'particle_spacing' (%g m) "
-                 "for a usable neighbourhood; 2x gives about 30 neighbours",
-                 p->smoothing_radius, p->particle_spacing);
-        return -1;
-    }
     return 0;
 }

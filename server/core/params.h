@@ -69,7 +69,8 @@ void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size
 /* Index of an enum choice by name, or -1. */
 int fc_param_enum_index(const fc_param_desc *d, const char *choice);
 
-/* Checks relations between parameters (e.g. margin below radius); 0 when consistent. */
+/* Checks the relations between parameters that hold for every solver (e.g. margin below radius);
+ * 0 when consistent. A solver adds its own (fc_solver_check_params). */
 int fc_params_check(const fc_params *p, char *err, size_t errlen);
 
 #endif

@@ -21,3 +21,9 @@ const fc_solver *fc_solver_find(const char *name)
         if (strcmp(fc_solvers[i]->name, name) == 0) return fc_solvers[i];
     return NULL;
 }
+
+int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, size_t errlen)
+{
+    if (fc_params_check(p, err, errlen)) return -1;
+    return s && s->check_params ? s->check_params(p, err, errlen) : 0;
+}

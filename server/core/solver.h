@@ -7,10 +7,21 @@
 
 #include "core/world.h"
 
+/* What a solver needs the world to build before it starts (fc_solver.needs); nothing else is built. */
+enum {
+    FC_NEEDS_GRID = 1u << 0,     /* the neighbour grid's geometry: cells of one smoothing radius over the domain */
+    FC_NEEDS_BOUNDARY = 1u << 1, /* boundary particles behind the walls and colliders (implies the geometry) */
+};
+
 typedef struct fc_solver {
     const char *name;
     const char *description;
     uint32_t param_bit;      /* FC_SOLVER_*: the parameters whose mask has this bit are the ones it reads */
+    unsigned needs;          /* FC_NEEDS_*: what the world builds for it */
+
+    /* Its own rules on the parameters, beyond fc_params_check; 0, or -1 with err quoting the
+     * parameters as 'name'. May be NULL. */
+    int (*check_params)(const fc_params *p, char *err, size_t errlen);
 
     /* Allocates state, derives constants (particle mass) from the parameters. 0 or -1 with err. */
     int (*init)(fc_world *w, void **state, char *err, size_t errlen);
@@ -31,13 +42,26 @@ typedef struct fc_solver {
      * the stability checks compare the flow with it (core/stability.h). */
     double (*sound_speed)(const fc_params *p);
 
-    /* Mean neighbour count of the last step (the rest of fc_world_stats comes from particles). */
-    double (*mean_neighbours)(const fc_world *w, const void *state);
+    /* Its statistics of the present state into out (at most max, name and value; the world puts
+     * the solver's name on them); returns how many. The host arrays are in sync when it is called.
+     * May be NULL: none. */
+    int (*stats)(const fc_world *w, const void *state, fc_solver_stat *out, int max);
+
+    /* Brings the FC_SYNC_* fields up to date in w->particles (before a snapshot, an export, a
+     * checkpoint or statistics). NULL: the host arrays are the solver's own (CPU solvers). */
+    void (*sync_to_host)(fc_world *w, void *state, unsigned fields);
+
+    /* The host changed particles, colliders or parameters (FC_CHANGED_* in what): the solver
+     * takes them again from w. NULL: nothing to do (CPU solvers). */
+    void (*host_changed)(fc_world *w, void *state, unsigned what);
 
     void (*destroy)(void *state);
 } fc_solver;
 
 const fc_solver *fc_solver_find(const char *name);
+/* The parameter rules for solver s: fc_params_check and then the solver's own (s NULL: the
+ * general rules only). 0, or -1 with err. */
+int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, size_t errlen);
 /* The registered names as "sph, pbf" into buf (NUL-terminated, cut at buflen); returns buf. */
 const char *fc_solver_names(char *buf, size_t buflen);
 /* NULL-terminated list of all solvers. */

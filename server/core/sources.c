@@ -92,6 +92,7 @@ size_t fc_emitters_step(fc_world *w, double dt)
 size_t fc_sinks_apply(fc_world *w)
 {
     if (w->sink_count == 0 || w->particles.count == 0) return 0;
+    fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
     fc_particles *p = &w->particles;
     uint8_t *keep = malloc(p->count);
     if (!keep) return 0;
@@ -111,5 +112,6 @@ size_t fc_sinks_apply(fc_world *w)
     if (removed) fc_particles_compact(p, keep);
     free(keep);
     w->removed_total += (uint64_t)removed;
+    if (removed) fc_world_host_changed(w, FC_CHANGED_REMOVED);
     return (size_t)removed;
 }

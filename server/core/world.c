@@ -48,15 +48,34 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+/* Lays the grid over the domain and samples the boundary, as far as the solver needs them. */
+static int build_solver_needs(fc_world *w, char *err, size_t errlen)
+{
+    const unsigned needs = w->solver->needs;
+    if (!(needs & (FC_NEEDS_GRID | FC_NEEDS_BOUNDARY))) return 0;
+    float lo[3], hi[3];
+    const float h = (float)w->params.smoothing_radius;
+    for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
+    if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
+    if ((needs & FC_NEEDS_BOUNDARY) && fc_boundary_build(&w->boundary, w)) { /* reports its phases */
+        snprintf(err, errlen, "out of memory while sampling boundaries");
+        return FC_BUILD_OUT_OF_MEMORY;
+    }
+    return 0;
+}
+
 int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
-    const fc_solver *previous = w->solver;
+    const fc_solver *previous = w->solver, *next = fc_solver_find(name);
+    if (next && next != previous) fc_world_sync_to_host(w, FC_SYNC_ALL); /* the next one starts from them */
     if (fc_world_set_solver(w, name, err, errlen)) return -1;
     if (w->solver == previous || !w->solver_state) return 0; /* not started: fc_world_start starts it */
     const float previous_mass = w->particle_mass;
     char why[512] = "";
     void *state = NULL;
-    if (w->solver->init(w, &state, why, sizeof why)) {
+    int missing = (w->solver->needs & ~previous->needs) != 0; /* a grid or boundary the old one went without */
+    if (fc_solver_check_params(w->solver, &w->params, why, sizeof why) ||
+        (missing && build_solver_needs(w, why, sizeof why)) || w->solver->init(w, &state, why, sizeof why)) {
         snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
         w->solver = previous;
         w->particle_mass = previous_mass;
@@ -88,7 +107,7 @@ int fc_world_add_collider(fc_world *w, const fc_shape *shape)
     fc_shape s = *shape;
     s.id = w->next_object_id;
     APPEND(w->colliders, w->collider_count, s);
-    w->boundary_dirty = 1;
+    fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
     return w->next_object_id++;
 }
 
@@ -98,7 +117,7 @@ int fc_world_remove_collider(fc_world *w, int id)
         if (w->colliders[i].id != id) continue;
         memmove(&w->colliders[i], &w->colliders[i + 1], (w->collider_count - i - 1) * sizeof *w->colliders);
         w->collider_count--;
-        w->boundary_dirty = 1;
+        fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
         return 0;
     }
     return -1;
@@ -164,6 +183,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
                 if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], v[2]) < 0) return -1;
                 added++;
             }
+    if (added) fc_world_host_changed(w, FC_CHANGED_ADDED);
     return added;
 }
 
@@ -189,6 +209,7 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider)
     if (p->count == 0) return 0;
     uint8_t *keep = malloc(p->count);
     if (!keep) return -1;
+    fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
     const float clearance = (float)w->params.particle_radius;
     const long n = (long)p->count;
     long removed = 0;
@@ -201,21 +222,17 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider)
     if (removed) fc_particles_compact(p, keep);
     free(keep);
     w->removed_total += (uint64_t)removed;
+    if (removed) fc_world_host_changed(w, FC_CHANGED_REMOVED);
     return removed;
 }
 
 int fc_world_start(fc_world *w, char *err, size_t errlen)
 {
-    if (fc_params_check(&w->params, err, errlen)) return -1;
-    float lo[3], hi[3];
-    const float h = (float)w->params.smoothing_radius;
-    for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
-    if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
-    if (fc_boundary_build(&w->boundary, w)) { /* reports its phases to w->build_progress */
-        snprintf(err, errlen, "out of memory while sampling boundaries");
-        return FC_BUILD_OUT_OF_MEMORY;
-    }
+    if (fc_solver_check_params(w->solver, &w->params, err, errlen)) return -1;
+    int built = build_solver_needs(w, err, errlen);
+    if (built) return built;
     w->boundary_dirty = 0;
+    fc_world_sync_to_host(w, FC_SYNC_ALL); /* a restarted solver starts from its predecessor's particles */
     if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
     fc_build_progress_report(w->build_progress, FC_BUILD_SOLVER, 0.0);
     return w->solver->init(w, &w->solver_state, err, errlen);
@@ -229,7 +246,7 @@ int fc_world_compute_density(fc_world *w)
 
 int fc_world_step(fc_world *w)
 {
-    if (w->boundary_dirty) {
+    if (w->boundary_dirty && (w->solver->needs & FC_NEEDS_BOUNDARY)) {
         if (fc_boundary_build(&w->boundary, w)) return -1;
         w->boundary_dirty = 0;
         fc_cost now = fc_world_cost(w, (double)w->particles.count); /* a moved collider's skin */
@@ -240,7 +257,7 @@ int fc_world_step(fc_world *w)
         double limit = w->solver->choose_dt(w, w->solver_state);
         if (limit > 0.0 && limit < dt) dt = limit;
     }
-    fc_emitters_step(w, dt);
+    if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
     int status = w->solver->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
@@ -250,34 +267,51 @@ int fc_world_step(fc_world *w)
     return 0;
 }
 
-void fc_world_stats_compute(const fc_world *w, fc_world_stats *s)
+void fc_world_sync_to_host(fc_world *w, unsigned fields)
 {
+    if (w->solver_state && w->solver->sync_to_host) w->solver->sync_to_host(w, w->solver_state, fields);
+}
+
+void fc_world_host_changed(fc_world *w, unsigned what)
+{
+    if (what & FC_CHANGED_COLLIDERS) w->boundary_dirty = 1;
+    if (w->solver_state && w->solver->host_changed) w->solver->host_changed(w, w->solver_state, what);
+}
+
+/* The solver's own statistics into s, each with the solver's name. */
+static void solver_stats(const fc_world *w, fc_world_stats *s)
+{
+    s->solver_stat_count = 0;
+    if (!w->solver_state || !w->solver->stats) return;
+    s->solver_stat_count = w->solver->stats(w, w->solver_state, s->solver_stat, FC_WORLD_MAX_SOLVER_STATS);
+    for (int i = 0; i < s->solver_stat_count; i++) s->solver_stat[i].solver = w->solver->name;
+}
+
+void fc_world_stats_compute(fc_world *w, fc_world_stats *s)
+{
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
     const fc_particles *p = &w->particles;
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const float *px = p->field[FC_PX], *py = p->field[FC_PY], *pz = p->field[FC_PZ];
-    const float *rho = p->field[FC_DENSITY];
-    const double rho0 = w->params.rest_density;
     const long n = (long)p->count;
-    double max_speed2 = 0.0, sum_speed2 = 0.0, sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
+    double max_speed2 = 0.0, sum_speed2 = 0.0;
     int nan = 0;
-#pragma omp parallel for schedule(static) reduction(max : max_speed2, max_err) \
-    reduction(+ : sum_err, sum_speed2, sum_abs_err) reduction(| : nan)
+#pragma omp parallel for schedule(static) reduction(max : max_speed2) reduction(+ : sum_speed2) reduction(| : nan)
     for (long i = 0; i < n; i++) {
         double speed2 = (double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i];
         if (!isfinite(speed2) || !isfinite(px[i]) || !isfinite(py[i]) || !isfinite(pz[i])) nan = 1;
         else sum_speed2 += speed2, max_speed2 = speed2 > max_speed2 ? speed2 : max_speed2;
-        double err = ((double)rho[i] - rho0) / rho0;
-        sum_abs_err += fabs(err);
-        if (err < 0.0) err = 0.0;
-        sum_err += err;
-        if (err > max_err) max_err = err;
     }
     s->particles = p->count;
     s->max_speed = sqrt(max_speed2);
     s->rms_speed = n ? sqrt(sum_speed2 / (double)n) : 0.0;
-    s->mean_density_error = n ? sum_err / (double)n : 0.0;
-    s->max_density_error = max_err;
-    s->mean_abs_density_error = n ? sum_abs_err / (double)n : 0.0;
     s->has_nan = nan;
-    s->mean_neighbours = w->solver->mean_neighbours ? w->solver->mean_neighbours(w, w->solver_state) : 0.0;
+    solver_stats(w, s);
+}
+
+double fc_world_stat(const fc_world_stats *s, const char *name)
+{
+    for (int i = 0; i < s->solver_stat_count; i++)
+        if (strcmp(s->solver_stat[i].name, name) == 0) return s->solver_stat[i].value;
+    return NAN;
 }

@@ -68,8 +68,8 @@ typedef struct fc_world {
     size_t sink_count;
     int next_object_id;
 
-    fc_grid_geom grid_geom;       /* cell = smoothing radius, covering the domain */
-    fc_boundary boundary;
+    fc_grid_geom grid_geom;       /* cell = smoothing radius, covering the domain (FC_NEEDS_GRID) */
+    fc_boundary boundary;         /* empty unless the solver has FC_NEEDS_BOUNDARY */
     int boundary_dirty;           /* colliders changed: resample before the next step */
 
     const struct fc_solver *solver;
@@ -152,7 +152,8 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider);
 /* What building a world returns when memory ran out (other failures are -1). */
 enum { FC_BUILD_OUT_OF_MEMORY = -2 };
 
-/* Checks parameters, lays the grid over the domain, samples boundaries and starts the solver.
+/* Checks parameters (fc_solver_check_params), lays the grid over the domain and samples boundaries
+ * when the solver needs them (fc_solver.needs), and starts the solver.
  * Call after the scene is set up and before stepping. 0, -1 with err, or FC_BUILD_OUT_OF_MEMORY. */
 int fc_world_start(fc_world *w, char *err, size_t errlen);
 
@@ -175,17 +176,58 @@ static inline int fc_world_interrupted(const fc_world *w)
     return w->interrupt && atomic_load_explicit(w->interrupt, memory_order_relaxed);
 }
 
-/* Statistics of the current state. */
+/* One statistic a solver reports (fc_solver.stats in core/solver.h), its solver's name on it. */
+typedef struct fc_solver_stat {
+    const char *solver; /* the reporting solver's name (the world sets it) */
+    const char *name;   /* "mean_density_error", "mean_neighbours", ... */
+    double value;
+} fc_solver_stat;
+
+/* The most statistics a solver reports. */
+enum { FC_WORLD_MAX_SOLVER_STATS = 8 };
+
+/* Statistics of the current state: the motion of the particles, measured by the world, and what
+ * the solver reports of its own (density errors for the SPH family, each with its solver's name). */
 typedef struct fc_world_stats {
     size_t particles;
     double max_speed;            /* m/s */
     double rms_speed;            /* m/s, root mean square over the particles: the bulk flow's speed */
-    double mean_density_error;   /* mean of max(rho - rho0, 0) / rho0: compression */
-    double max_density_error;    /* max of max(rho - rho0, 0) / rho0 */
-    double mean_abs_density_error; /* mean of |rho / rho0 - 1|: compression and expansion */
-    double mean_neighbours;      /* fluid neighbours within h, self excluded (from the solver) */
     int has_nan;                 /* a position or velocity is not finite */
+    int solver_stat_count;
+    fc_solver_stat solver_stat[FC_WORLD_MAX_SOLVER_STATS];
 } fc_world_stats;
-void fc_world_stats_compute(const fc_world *w, fc_world_stats *s);
+/* Brings the host arrays up to date first (fc_world_sync_to_host). */
+void fc_world_stats_compute(fc_world *w, fc_world_stats *s);
+/* The solver's statistic `name` in s, or NAN when its solver reports none by that name. */
+double fc_world_stat(const fc_world_stats *s, const char *name);
+
+/* Particle fields a solver may keep elsewhere (a GPU) and bring up to date in the host arrays
+ * (fc_solver.sync_to_host). */
+enum {
+    FC_SYNC_POSITION = 1u << 0,
+    FC_SYNC_VELOCITY = 1u << 1,
+    FC_SYNC_DENSITY = 1u << 2,
+    FC_SYNC_ALL = FC_SYNC_POSITION | FC_SYNC_VELOCITY | FC_SYNC_DENSITY,
+};
+
+/* What the host changed behind the solver's back (fc_solver.host_changed). */
+enum {
+    FC_CHANGED_ADDED = 1u << 0,     /* particles appended after those the solver has (emitters, fills); the
+                                       host's copies of the others may be stale: take the new ones only */
+    FC_CHANGED_REMOVED = 1u << 1,   /* particles removed and the rest compacted (sinks, a collider's cut),
+                                       after a sync of every field: take them all again */
+    FC_CHANGED_REPLACED = 1u << 2,  /* any particle may differ (a checkpoint put back): take them all again */
+    FC_CHANGED_COLLIDERS = 1u << 3, /* colliders came, went or moved: the boundary is resampled */
+    FC_CHANGED_PARAMS = 1u << 4,    /* parameters changed (set) */
+};
+
+/* Brings the FC_SYNC_* fields up to date in w->particles through the solver (nothing for a solver
+ * that keeps no copy of its own or has not started): call before reading particles for a snapshot,
+ * an export, a checkpoint or statistics. */
+void fc_world_sync_to_host(fc_world *w, unsigned fields);
+/* Tells the solver that the host changed what FC_CHANGED_* says (after emitting, removing,
+ * putting a checkpoint back, a command); FC_CHANGED_COLLIDERS also has the boundary resampled
+ * before the next step. */
+void fc_world_host_changed(fc_world *w, unsigned what);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/params_json.h"
+#include "core/solver.h"
 #include "host/world_json.h"
 
 #define PI 3.14159265358979323846
@@ -322,7 +323,8 @@ static const fc_param_desc *first_named(const fc_param_values *values, const cha
     return NULL;
 }
 
-int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow_init, fc_message_error *err)
+int fc_param_values_apply(fc_params *p, const fc_solver *solver, const fc_param_values *values, int allow_init,
+                          fc_message_error *err)
 {
     fc_params next = *p;
     char why[512];
@@ -332,7 +334,7 @@ int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow
         if (fc_param_set_number(&next, v->desc, v->number, why, sizeof why))
             return value_error(err, FC_ERR_BAD_VALUE, v->desc, "%s", why);
     }
-    if (fc_params_check(&next, why, sizeof why)) {
+    if (fc_solver_check_params(solver, &next, why, sizeof why)) {
         const fc_param_desc *culprit = first_named(values, why);
         if (culprit) return value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
         fc_message_error_set(err, FC_ERR_BAD_VALUE, NULL, "%s", why);
@@ -518,9 +520,10 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
 {
     if (fc_check_max_particles(w->budget, values, err)) return -1;
     fc_params next = w->params;
-    if (fc_param_values_apply(&next, values, 0, err)) return -1;
+    if (fc_param_values_apply(&next, w->solver, values, 0, err)) return -1;
     if (fc_json_attach(applied, "values", fc_param_values_json(&next, values))) return out_of_memory(err);
     w->params = next;
+    fc_world_host_changed(w, FC_CHANGED_PARAMS);
     return 0;
 }
 
@@ -588,7 +591,7 @@ static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applie
         return out_of_memory(err);
     memcpy(target->center, position, sizeof target->center);
     memcpy(target->velocity, velocity, sizeof target->velocity);
-    w->boundary_dirty = 1;
+    fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
     return 0;
 }
 
@@ -698,8 +701,9 @@ static cJSON *picked_json(const fc_particles *p, size_t i)
 }
 
 /* The fluid particle nearest to q (a scan of all of them), or null when there is none. */
-static int apply_pick(const fc_world *w, const float q[3], cJSON *applied, fc_message_error *err)
+static int apply_pick(fc_world *w, const float q[3], cJSON *applied, fc_message_error *err)
 {
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
     const fc_particles *p = &w->particles;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     size_t best = p->count;

@@ -82,9 +82,11 @@ int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *c
 /* Frees a command from calloc/malloc and what it owns (an uploaded scene document). NULL is fine. */
 void fc_command_free(fc_command *cmd);
 
-/* Applies the values to p, all or nothing: then checks relations (fc_params_check), giving
- * bad_value with the message of the check. allow_init 0 refuses init parameters (not_live). */
-int fc_param_values_apply(fc_params *p, const fc_param_values *values, int allow_init, fc_message_error *err);
+/* Applies the values to p, all or nothing: then checks relations (fc_solver_check_params for
+ * solver, NULL: the general rules only), giving bad_value with the message of the check.
+ * allow_init 0 refuses init parameters (not_live). */
+int fc_param_values_apply(fc_params *p, const struct fc_solver *solver, const fc_param_values *values, int allow_init,
+                          fc_message_error *err);
 
 /* {name: value as stored in p, ...} for the parameters named in values (the "values" of set's,
  * reset's and load_scene's ack). NULL when out of memory. */

@@ -10,7 +10,7 @@ static void forget_checkpoints(fc_world_history *hist)
 }
 
 /* Into the slot of the oldest (or a free) checkpoint. */
-static void take_checkpoint(fc_world_history *hist, const fc_world *w)
+static void take_checkpoint(fc_world_history *hist, fc_world *w)
 {
     int slot = 0;
     for (int i = 0; i < FC_HISTORY_CHECKPOINTS; i++) {
@@ -24,7 +24,7 @@ static void take_checkpoint(fc_world_history *hist, const fc_world *w)
     hist->next_checkpoint = w->time + FC_HISTORY_INTERVAL_S;
 }
 
-void fc_history_restart(fc_world_history *hist, const fc_world *w)
+void fc_history_restart(fc_world_history *hist, fc_world *w)
 {
     forget_checkpoints(hist);
     hist->unstable = 0;
@@ -32,7 +32,7 @@ void fc_history_restart(fc_world_history *hist, const fc_world *w)
     take_checkpoint(hist, w);
 }
 
-int fc_history_after_step(fc_world_history *hist, const fc_world *w, fc_world_stats *stats)
+int fc_history_after_step(fc_world_history *hist, fc_world *w, fc_world_stats *stats)
 {
     if (hist->unstable) return 0;
     fc_world_stats s;

@@ -23,11 +23,11 @@ typedef struct fc_world_history {
 } fc_world_history;
 
 /* Forgets every checkpoint and the blow-up, then takes a checkpoint of w (a new or rebuilt world). */
-void fc_history_restart(fc_world_history *hist, const fc_world *w);
+void fc_history_restart(fc_world_history *hist, fc_world *w);
 /* After a step: 1 when the world has just become unstable (hist->why says why); otherwise a
  * checkpoint is taken when one is due. The statistics the check computed go to *stats (may be
  * NULL; untouched while the world is unstable, when nothing is checked). */
-int fc_history_after_step(fc_world_history *hist, const fc_world *w, fc_world_stats *stats);
+int fc_history_after_step(fc_world_history *hist, fc_world *w, fc_world_stats *stats);
 /* The solver failed: the world is unstable with check "solver_failed". */
 void fc_history_solver_failed(fc_world_history *hist, const fc_world *w);
 /* Puts w back to a checkpoint: with seconds < 0, the newest taken at least FC_HISTORY_MARGIN_S

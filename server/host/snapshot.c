@@ -88,9 +88,10 @@ static float attribute_of(const fc_particles *p, fc_attribute a, uint32_t i)
     }
 }
 
-int fc_snapshot_take(fc_snapshot_buffer *s, const fc_world *w, uint32_t attributes, uint32_t sequence,
+int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t sequence,
                      fc_snapshot *out)
 {
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
     const fc_particles *p = &w->particles;
     size_t n = p->count;
     if (reserve(s, n)) return -1;

@@ -19,8 +19,9 @@ typedef struct fc_snapshot_buffer {
 void fc_snapshot_buffer_free(fc_snapshot_buffer *s);
 
 /* Fills s from the world and points out at it: ids sorted, positions, and the attributes whose
- * bit is set in `attributes`. 0, or -1 when out of memory. */
-int fc_snapshot_take(fc_snapshot_buffer *s, const fc_world *w, uint32_t attributes, uint32_t sequence,
+ * bit is set in `attributes`, the particles brought up to date from the solver first
+ * (fc_world_sync_to_host). 0, or -1 when out of memory. */
+int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t sequence,
                      fc_snapshot *out);
 
 /* The range an attribute is quantized in (PROTOCOL.md 4.2), for this world. */

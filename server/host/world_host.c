@@ -351,7 +351,10 @@ static int step_once(fc_world_host *h)
     if (stats.particles != SIZE_MAX) {
         pthread_mutex_lock(&h->lock);
         h->info.max_speed = stats.max_speed;
-        h->info.density_error = stats.particles ? stats.mean_abs_density_error : -1.0;
+        const double density_error = fc_world_stat(&stats, "mean_abs_density_error"); /* NAN: not reported */
+        h->info.density_error = stats.particles && !isnan(density_error) ? density_error : -1.0;
+        h->info.solver_stat_count = stats.solver_stat_count;
+        memcpy(h->info.solver_stat, stats.solver_stat, sizeof stats.solver_stat);
         pthread_mutex_unlock(&h->lock);
     }
     if (unstable) {

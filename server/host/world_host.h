@@ -38,6 +38,8 @@ typedef struct fc_world_info {
     double realtime_factor;      /* simulated seconds per wall second over the last second */
     double max_speed;            /* m/s, fluid particles, after the last step */
     double density_error;        /* mean |rho / rho0 - 1| of the fluid particles; < 0: none */
+    int solver_stat_count;       /* the solver's statistics after the last step, its name on each */
+    fc_solver_stat solver_stat[FC_WORLD_MAX_SOLVER_STATS];
     uint64_t step;
     size_t particles;
     uint64_t frames_encoded;     /* all streams, key frames included */

@@ -1,6 +1,7 @@
 /* One WebSocket client: reassembles and rate-limits its messages, and writes its replies, the
  * states, stats and particle frames of the worlds it watches (PROTOCOL.md sections 1 and 5). */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,16 @@ static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
     cJSON_AddNumberToObject(o, "max_speed", info.max_speed);
     if (info.density_error >= 0.0) cJSON_AddNumberToObject(o, "density_error", info.density_error);
     else cJSON_AddNullToObject(o, "density_error");
+    cJSON *solver_stats = cJSON_AddArrayToObject(o, "solver_stats");
+    for (int i = 0; solver_stats && i < info.solver_stat_count; i++) {
+        const fc_solver_stat *st = &info.solver_stat[i];
+        cJSON *one = cJSON_CreateObject();
+        cJSON_AddStringToObject(one, "solver", st->solver);
+        cJSON_AddStringToObject(one, "name", st->name);
+        if (isfinite(st->value)) cJSON_AddNumberToObject(one, "value", st->value);
+        else cJSON_AddNullToObject(one, "value");
+        cJSON_AddItemToArray(solver_stats, one);
+    }
     cJSON_AddNumberToObject(o, "bytes_per_s", (double)c->bytes_per_s);
     cJSON_AddNumberToObject(o, "frames_sent", (double)sub->frames_sent);
     cJSON_AddNumberToObject(o, "frames_skipped", (double)sub->frames_skipped);

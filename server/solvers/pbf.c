@@ -66,6 +66,7 @@
 #include "core/neighbours.h"
 #include "core/solver.h"
 #include "solvers/pbf.h"
+#include "solvers/sph_family.h"
 
 enum { FLUID, SOLID };
 
@@ -583,10 +584,9 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
     return 0;
 }
 
-static double pbf_mean_neighbours(const fc_world *w, const void *state)
+static int pbf_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    (void)w;
-    return ((const pbf_state *)state)->mean_neighbours;
+    return fc_sph_family_stats(w, ((const pbf_state *)state)->mean_neighbours, out, max);
 }
 
 const fc_solver fc_solver_pbf = {
@@ -594,10 +594,12 @@ const fc_solver fc_solver_pbf = {
     .description = "position based fluids (Macklin and Mueller 2013): iterated density constraints, "
                    "tensile correction, vorticity confinement, XSPH viscosity",
     .param_bit = FC_SOLVER_PBF,
+    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
+    .check_params = fc_sph_family_check_params,
     .init = pbf_init,
     .choose_dt = NULL,
     .step = pbf_step,
     .density = pbf_density,
-    .mean_neighbours = pbf_mean_neighbours,
+    .stats = pbf_stats,
     .destroy = pbf_destroy,
 };

@@ -19,6 +19,7 @@
 
 #include "core/kernels.h"
 #include "core/solver.h"
+#include "solvers/sph_family.h"
 
 typedef struct sph_state {
     fc_grid grid;
@@ -281,21 +282,22 @@ static int sph_step(fc_world *w, void *state, double dt)
     return FC_STEP_DONE;
 }
 
-static double sph_mean_neighbours(const fc_world *w, const void *state)
+static int sph_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    (void)w;
-    return ((const sph_state *)state)->mean_neighbours;
+    return fc_sph_family_stats(w, ((const sph_state *)state)->mean_neighbours, out, max);
 }
 
 const fc_solver fc_solver_sph = {
     .name = "sph",
     .description = "weakly compressible SPH (Mueller 2003, Bullet-Fluids), Tait or linear equation of state",
     .param_bit = FC_SOLVER_SPH,
+    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
+    .check_params = fc_sph_family_check_params,
     .init = sph_init,
     .choose_dt = sph_choose_dt,
     .sound_speed = sound_speed,
     .step = sph_step,
     .density = sph_density,
-    .mean_neighbours = sph_mean_neighbours,
+    .stats = sph_stats,
     .destroy = sph_destroy,
 };

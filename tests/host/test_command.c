@@ -233,31 +233,31 @@ static void test_values_apply(void)
     before = p;
 
     fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
-    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
+    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
     CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "nothing applied, viscosity included");
 
     v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
-    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
+    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
           "radius below margin: field '%s'", err.field);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
 
     v = values_of("viscosity", 0.5, "particle_spacing", 0.015);
-    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
+    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
               strcmp(err.field, "values.particle_spacing") == 0,
           "an init parameter without allow_init: not_live (%s)", fc_error_code_name(err.code));
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after not_live");
-    CHECK(fc_param_values_apply(&p, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
+    CHECK(fc_param_values_apply(&p, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
           "with allow_init both apply: %s", err.message);
 
     v = values_of("viscosity", 1000.0, NULL, 0);
-    CHECK(fc_param_values_apply(&p, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
               strcmp(err.field, "values.viscosity") == 0 && p.viscosity == 0.5,
           "out of range without from_message: bad_value, unchanged");
 
     v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
-    CHECK(fc_param_values_apply(&p, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
+    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
           "a consistent pair applies together: %s", err.message);
 }
 

@@ -41,6 +41,21 @@ static int has_stats_fields(const cJSON *s)
            cJSON_IsNumber(jget(s, "density_error"));
 }
 
+/* 1 when the stats message's solver_stats has {"solver": solver, "name": name, "value": value}. */
+static int solver_stat_matches(const cJSON *s, const char *solver, const char *name, double value)
+{
+    const cJSON *stat;
+    cJSON_ArrayForEach(stat, cJSON_GetObjectItemCaseSensitive(s, "solver_stats"))
+    {
+        const cJSON *who = cJSON_GetObjectItemCaseSensitive(stat, "solver"), *what = cJSON_GetObjectItemCaseSensitive(stat, "name");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(stat, "value");
+        if (cJSON_IsString(who) && strcmp(who->valuestring, solver) == 0 && cJSON_IsString(what) &&
+            strcmp(what->valuestring, name) == 0)
+            return cJSON_IsNumber(v) && v->valuedouble == value;
+    }
+    return 0;
+}
+
 /* rest_tank (world 1, --fast: as fast as it can): 0.1 m of water from wall to wall, dt 1 ms. The
  * lattice it starts from sloshes a little while it settles, about a second; the stats are read from
  * 2 s on, so that a slow machine (sanitizers, a busy CI) that reads them right after reaching that
@@ -56,6 +71,8 @@ static void check_at_rest(int port)
         cJSON *s = next_stats(&p, 1);
         CHECK(has_stats_fields(s), "stats has realtime_factor, max_speed and density_error: %s", jtext(s));
         worst_error = fmax(worst_error, jnum(s, "density_error"));
+        CHECK(solver_stat_matches(s, "sph", "mean_abs_density_error", jnum(s, "density_error")),
+              "solver_stats has sph's mean_abs_density_error, the density_error: %s", jtext(s));
         worst_speed = fmax(worst_speed, jnum(s, "max_speed"));
         double f = jnum(s, "realtime_factor"), rate = jnum(s, "steps_per_s"), dt = jnum(p.state, "values.time_step");
         CHECK(f > 0.0 && fabs(f - rate * dt) <= 0.05 * f, "realtime_factor %g = steps_per_s %g x time_step %g", f, rate, dt);
