@@ -1,4 +1,5 @@
-/* CUDA grid build vs the CPU counting sort: same cell_start and same particles per cell (skips without a GPU). */
+/* CUDA grid vs the CPU grid: same keys from the CUDA translation unit (--keys, no GPU needed), and on a GPU the
+ * same cell_start and particles per cell (skips without one). */
 #include "check.h"
 #include "core/grid.h"
 #include "cuda/grid_cuda.h"
@@ -169,6 +170,37 @@ static void test_edge_cloud(const char *label, const fc_grid_geom *g, const floa
     free(z);
 }
 
+/* The key the CUDA side computes (fc_grid_key as compiled into grid_cuda.cu, run on the host) equals
+ * the CPU grid's for every point of an edge cloud: borders, outside, infinities, NaN. */
+static void test_host_keys(const char *label, const fc_grid_geom *g, const float hi[3], size_t n)
+{
+    float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n), *z = malloc(sizeof(float) * n);
+    uint32_t *key = malloc(sizeof(uint32_t) * n);
+    if (!x || !y || !z || !key) {
+        CHECK(0, "%s: out of host memory", label);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            x[i] = pick_coord(g, hi, 0);
+            y[i] = pick_coord(g, hi, 1);
+            z[i] = pick_coord(g, hi, 2);
+        }
+        fc_cuda_grid_keys_host(g, x, y, z, n, key);
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < n; i++)
+            if (key[i] != fc_grid_key(g, x[i], y[i], z[i]) && bad++ == 0) first = i;
+        CHECK(bad == 0, "%s: %zu of %zu CUDA-side keys differ, first point %zu (%g, %g, %g): %u vs CPU %u", label, bad,
+              n, first, (double)x[first], (double)y[first], (double)z[first], key[first],
+              fc_grid_key(g, x[first], y[first], z[first]));
+        size_t border = 0; /* the cloud must really hold keys off the first cell */
+        for (size_t i = 0; i < n; i++) border += key[i] != 0;
+        CHECK(border > n / 2, "%s: only %zu of %zu points off cell 0", label, border, n);
+    }
+    free(x);
+    free(y);
+    free(z);
+    free(key);
+}
+
 static void test_timing(void)
 {
     const size_t n = 1000000;
@@ -219,8 +251,17 @@ done:
     fc_grid_free(&cpu);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--keys") == 0) {
+        fc_grid_geom g;
+        float hi[3];
+        if (make_geom(&g, hi, -1.0f, 0.0f, 0.5f, 1.0f, 2.0f, 1.5f, 0.125f) == 0)
+            test_host_keys("exact cells", &g, hi, 200000);
+        if (make_geom(&g, hi, -0.3f, -2.05f, 0.0f, 1.71f, 0.4f, 0.93f, 0.1f) == 0)
+            test_host_keys("inexact cells", &g, hi, 300000);
+        return check_summary("test_cuda_grid --keys");
+    }
     int devices = fc_cuda_device_count();
     if (devices == 0) {
         printf("no CUDA device: skipped\n");

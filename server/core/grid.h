@@ -1,4 +1,4 @@
-/* The sorted uniform neighbour grid (seed 001 section 4.1), shared by every particle solver.
+/* The sorted uniform neighbour grid (seed 001 section 4.1), shared by every particle solver and the CUDA grid.
  *
  * Cells are h wide over the world's bounds; positions outside are clamped to the border cells,
  * which keeps neighbour search exact (clamping never separates two points closer than h by more
@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/hd.h"
 
 typedef struct fc_grid_geom {
     float lo[3];        /* corner of cell (0,0,0), m */
@@ -44,15 +46,19 @@ void fc_grid_free(fc_grid *g);
  * reorders its own arrays with `order` (fc_particles_permute). Returns 0, or -1 out of memory. */
 int fc_grid_sort(fc_grid *g, const float *x, const float *y, const float *z, size_t n);
 
-static inline int fc_grid_coord(const fc_grid_geom *g, float v, int axis)
+/* Cell coordinate of v on `axis`, clamped to [0, dim - 1] (NaN: 0). Shared with the CUDA grid
+ * (FC_HD), rounded the same way there, so a point gets the same cell on the device as on the CPU,
+ * on a cell border too. */
+static inline FC_HD int fc_grid_coord(const fc_grid_geom *g, float v, int axis)
 {
-    float f = (v - g->lo[axis]) * g->inv_cell;
+    float f = fc_mul_rn(fc_sub_rn(v, g->lo[axis]), g->inv_cell);
     if (!(f >= 0.0f)) return 0; /* also NaN */
     int d = g->dim[axis];
     return f < (float)d ? (int)f : d - 1;
 }
 
-static inline uint32_t fc_grid_key(const fc_grid_geom *g, float x, float y, float z)
+/* Key of the cell holding (x, y, z): x fastest. */
+static inline FC_HD uint32_t fc_grid_key(const fc_grid_geom *g, float x, float y, float z)
 {
     uint32_t cx = (uint32_t)fc_grid_coord(g, x, 0), cy = (uint32_t)fc_grid_coord(g, y, 1),
              cz = (uint32_t)fc_grid_coord(g, z, 2);
@@ -60,7 +66,7 @@ static inline uint32_t fc_grid_key(const fc_grid_geom *g, float x, float y, floa
 }
 
 /* The up to nine bars around the cell `key`; returns how many. */
-static inline int fc_grid_bars(const fc_grid_geom *g, uint32_t key, fc_bar bars[9])
+static inline FC_HD int fc_grid_bars(const fc_grid_geom *g, uint32_t key, fc_bar bars[9])
 {
     const int nx = g->dim[0], ny = g->dim[1], nz = g->dim[2];
     const int cx = (int)(key % (uint32_t)nx), cy = (int)((key / (uint32_t)nx) % (uint32_t)ny),

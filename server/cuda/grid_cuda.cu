@@ -37,33 +37,13 @@ void set_cuda_err(char *err, size_t errlen, const char *what, cudaError_t e)
         }                                                            \
     } while (0)
 
-/* Mirrors fc_grid_coord in core/grid.h exactly (which is host-only): keep the two in step. The
- * explicit round-to-nearest intrinsics rule out any contraction, so a point gets the same cell on
- * the device as on the CPU, including points exactly on a cell border, beyond the bounds
- * (clamped to the border cell) and NaN (cell 0). */
-__device__ __forceinline__ int fc_dev_grid_coord(const fc_grid_geom &g, float v, int axis)
-{
-    float f = __fmul_rn(__fsub_rn(v, g.lo[axis]), g.inv_cell);
-    if (!(f >= 0.0f)) return 0; /* also NaN */
-    int d = g.dim[axis];
-    return f < (float)d ? (int)f : d - 1;
-}
-
-/* Mirrors fc_grid_key in core/grid.h: x fastest. */
-__device__ __forceinline__ uint32_t fc_dev_grid_key(const fc_grid_geom &g, float x, float y, float z)
-{
-    uint32_t cx = (uint32_t)fc_dev_grid_coord(g, x, 0), cy = (uint32_t)fc_dev_grid_coord(g, y, 1),
-             cz = (uint32_t)fc_dev_grid_coord(g, z, 2);
-    return (cz * (uint32_t)g.dim[1] + cy) * (uint32_t)g.dim[0] + cx;
-}
-
-/* 1-2. key every particle and count the particles per cell. */
+/* 1-2. key every particle (with the CPU grid's fc_grid_key) and count the particles per cell. */
 __global__ void fc_k_keys(fc_grid_geom g, const float *__restrict__ x, const float *__restrict__ y,
                           const float *__restrict__ z, size_t n, uint32_t *__restrict__ key,
                           uint32_t *__restrict__ count)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t k = fc_dev_grid_key(g, x[i], y[i], z[i]);
+        uint32_t k = fc_grid_key(&g, x[i], y[i], z[i]); /* core/grid.h, the CPU's own */
         key[i] = k;
         atomicAdd(&count[k], 1u);
     }
@@ -79,6 +59,12 @@ __global__ void fc_k_scatter(const uint32_t *__restrict__ unsorted_key, size_t n
         order[slot] = (uint32_t)i;
         key[slot] = k;
     }
+}
+
+extern "C" void fc_cuda_grid_keys_host(const fc_grid_geom *g, const float *x, const float *y, const float *z,
+                                       size_t n, uint32_t *key)
+{
+    for (size_t i = 0; i < n; i++) key[i] = fc_grid_key(g, x[i], y[i], z[i]);
 }
 
 static unsigned blocks_for(size_t n)

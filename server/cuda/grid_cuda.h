@@ -56,6 +56,12 @@ int fc_cuda_grid_build(fc_cuda_grid *g, const float *d_x, const float *d_y, cons
 int fc_cuda_grid_sort_host(const fc_grid_geom *g, const float *x, const float *y, const float *z, size_t n,
                            uint32_t *order, uint32_t *cell_start, char *err, size_t errlen);
 
+/* Keys of n points by fc_grid_key as compiled into this CUDA translation unit (nvcc's host pass of
+ * the function the key kernel calls), for a test on machines without a GPU that the CUDA side
+ * keys points as the CPU grid does. Needs no device. */
+void fc_cuda_grid_keys_host(const fc_grid_geom *g, const float *x, const float *y, const float *z, size_t n,
+                            uint32_t *key);
+
 /* Informational timing: copies the points once, builds the grid `reps` times and stores the mean
  * device time of one fc_cuda_grid_build in *ms (CUDA events, transfers excluded). */
 int fc_cuda_grid_time_build(const fc_grid_geom *g, const float *x, const float *y, const float *z, size_t n,

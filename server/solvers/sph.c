@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/eos.h"
 #include "core/kernels.h"
 #include "core/solver.h"
 #include "solvers/sph_family.h"
@@ -90,17 +91,16 @@ static double sph_choose_dt(const fc_world *w, const void *state)
     return p->cfl_number * p->smoothing_radius / (sound_speed(p) + sqrt((double)max2));
 }
 
-/* Equation of state: linear p = k (rho - rho0) (seed 001 eq. 3) or Tait p = B ((rho/rho0)^7 - 1). */
+/* Pressure from the chosen equation of state (core/eos.h), negative pressure clamped on request. */
 static float pressure_from_density(const fc_params *p, float rho)
 {
     const float rho0 = (float)p->rest_density;
     float pressure;
     if (p->equation_of_state == FC_EOS_LINEAR) {
-        pressure = (float)p->stiffness * (rho - rho0);
+        pressure = fc_eos_linear(rho, rho0, (float)p->stiffness);
     } else {
-        const float B = (float)(p->rest_density * p->speed_of_sound * p->speed_of_sound / 7.0);
-        float ratio = rho / rho0, r2 = ratio * ratio, r4 = r2 * r2;
-        pressure = B * (r4 * r2 * ratio - 1.0f);
+        const float B = (float)fc_eos_tait_coefficient(p->rest_density, p->speed_of_sound);
+        pressure = fc_eos_tait(rho, rho0, B);
     }
     return (p->clamp_negative_pressure && pressure < 0.0f) ? 0.0f : pressure;
 }
