@@ -76,12 +76,9 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host)
     return c->control || !host->net.hidden;
 }
 
-fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
+cJSON *fc_server_worlds_json(fc_server *s, int control)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "type", "worlds");
-    cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
-    cJSON *list = cJSON_AddArrayToObject(o, "worlds");
+    cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < s->world_count; i++) {
         if (!control && s->worlds[i]->net.hidden) continue;
         fc_world_info info;
@@ -93,6 +90,15 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
         cJSON_AddBoolToObject(w, "hidden", s->worlds[i]->net.hidden);
         cJSON_AddItemToArray(list, w);
     }
+    return list;
+}
+
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "worlds");
+    cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
+    cJSON_AddItemToObject(o, "worlds", fc_server_worlds_json(s, control));
     fc_blob *b = fc_reply_json(o);
     cJSON_Delete(o);
     return b;
