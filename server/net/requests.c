@@ -11,7 +11,7 @@
 
 void fc_requests_error(fc_session *c, const fc_message_error *err)
 {
-    if (err->code > FC_ERR_NONE && err->code < FC_ERR_COUNT) c->server->metrics.errors[err->code]++;
+    fc_metrics_count_error(&c->server->metrics, err->code);
     fc_session_queue(c, fc_reply_error(err));
 }
 

@@ -151,17 +151,6 @@ void fc_server_reap_worlds(fc_server *s)
 
 /* ---- the mailbox --------------------------------------------------------------------------------- */
 
-/* Counts an error reply that a world thread made, by its code, for /metrics. */
-static void count_error_reply(fc_server *s, const fc_blob *text)
-{
-    if (!text || !strstr((const char *)text->data, "\"type\":\"error\"")) return;
-    cJSON *reply = cJSON_Parse((const char *)text->data);
-    const cJSON *code = cJSON_GetObjectItemCaseSensitive(reply, "code");
-    fc_error_code n = cJSON_IsString(code) ? fc_error_code_from_name(code->valuestring) : FC_ERR_NONE;
-    if (n != FC_ERR_NONE) s->metrics.errors[n]++;
-    cJSON_Delete(reply);
-}
-
 /* A build's progress: to the client that asked and the world's subscribers, the newest only. */
 static void deliver_progress(fc_server *s, fc_post *p)
 {
@@ -184,7 +173,7 @@ static void deliver(fc_server *s, fc_post *p)
     fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
     fc_blob *text = p->text;
     p->text = NULL;
-    count_error_reply(s, text);
+    if (text) fc_metrics_count_error(&s->metrics, p->error.code); /* an error reply a world thread made */
     if (p->kind == FC_POST_WORLD_FAULT) s->metrics.worlds_unstable++;
     int was_starting = p->host && remove_from(s->starting, &s->starting_count, p->host);
     if (p->kind == FC_POST_WORLD_READY && was_starting) s->worlds[s->world_count++] = p->host;
@@ -343,12 +332,8 @@ static int start_default_world(fc_server *s)
         for (fc_post *next; p; p = next) {
             next = p->next;
             int kind = p->kind;
-            if (kind == FC_POST_WORLD_FAILED && p->text) {
-                cJSON *reply = cJSON_Parse((const char *)p->text->data);
-                const cJSON *message = cJSON_GetObjectItemCaseSensitive(reply, "message");
-                fprintf(stderr, "fluidcast serve: %s\n", cJSON_IsString(message) ? message->valuestring : "scene failed");
-                cJSON_Delete(reply);
-            }
+            if (kind == FC_POST_WORLD_FAILED && p->text)
+                fprintf(stderr, "fluidcast serve: %s\n", p->error.code ? p->error.message : "scene failed");
             fc_post_free(p);
             if (kind == FC_POST_WORLD_FAILED) {
                 fc_world_host_stop(host);
