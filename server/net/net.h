@@ -148,6 +148,9 @@ typedef struct fc_server {
     lws_sorted_usec_list_t camera_timer; /* relays cameras that waited for the cap (camera.c) */
     fc_connection *connections;  /* slots.c */
     int connection_count, connection_cap;
+    atomic_int signal_seen;      /* SIGINT or SIGTERM came (set by the signal thread) */
+    struct lws_http_mount mounts[3]; /* /healthz, /metrics and the viewer's files (set_up_mounts) */
+    char lws_first_line[160];    /* the first error libwebsockets reported while its context was created */
 } fc_server;
 
 /* ---- server.c ---- */
