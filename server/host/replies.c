@@ -49,12 +49,17 @@ fc_blob *fc_reply_error(const fc_message_error *err)
     cJSON_AddStringToObject(o, "type", "error");
     cJSON_AddItemToObject(o, "id", id_json(err->id));
     cJSON_AddItemToObject(o, "request", string_or_null(err->request));
-    cJSON_AddStringToObject(o, "code", fc_error_code_name(err->code) ? fc_error_code_name(err->code) : "internal");
+    cJSON_AddStringToObject(o, "code", fc_error_code_name(fc_reply_error_code(err->code)));
     cJSON_AddItemToObject(o, "field", string_or_null(err->field));
     cJSON_AddStringToObject(o, "message", err->message);
     fc_blob *b = fc_reply_json(o);
     cJSON_Delete(o);
     return b;
+}
+
+fc_error_code fc_reply_error_code(fc_error_code code)
+{
+    return fc_error_code_name(code) ? code : FC_ERR_INTERNAL;
 }
 
 int fc_mailbox_init(fc_mailbox *m)
@@ -102,14 +107,9 @@ void fc_mailbox_wake(fc_mailbox *m)
     if (wake) wake(context);
 }
 
-int fc_mailbox_post(fc_mailbox *m, fc_post_kind kind, uint64_t client, fc_blob *text, struct fc_world_host *host)
+/* Queues p (kind, client, text and host set) and wakes the network thread. */
+static void enqueue(fc_mailbox *m, fc_post *p)
 {
-    fc_post *p = calloc(1, sizeof *p);
-    if (!p) {
-        fc_blob_unref(text);
-        return -1;
-    }
-    p->kind = kind, p->client = client, p->text = text, p->host = host;
     pthread_mutex_lock(&m->lock);
     if (m->tail) m->tail->next = p;
     else m->head = p;
@@ -117,6 +117,36 @@ int fc_mailbox_post(fc_mailbox *m, fc_post_kind kind, uint64_t client, fc_blob *
     pthread_cond_broadcast(&m->posted);
     pthread_mutex_unlock(&m->lock);
     fc_mailbox_wake(m);
+}
+
+/* A new post holding text (taken), or NULL when out of memory (text dropped). */
+static fc_post *new_post(fc_post_kind kind, uint64_t client, fc_blob *text, struct fc_world_host *host)
+{
+    fc_post *p = calloc(1, sizeof *p);
+    if (!p) {
+        fc_blob_unref(text);
+        return NULL;
+    }
+    p->kind = kind, p->client = client, p->text = text, p->host = host;
+    return p;
+}
+
+int fc_mailbox_post(fc_mailbox *m, fc_post_kind kind, uint64_t client, fc_blob *text, struct fc_world_host *host)
+{
+    fc_post *p = new_post(kind, client, text, host);
+    if (!p) return -1;
+    enqueue(m, p);
+    return 0;
+}
+
+int fc_mailbox_post_error(fc_mailbox *m, fc_post_kind kind, uint64_t client, const fc_message_error *err,
+                          struct fc_world_host *host)
+{
+    fc_post *p = new_post(kind, client, fc_reply_error(err), host);
+    if (!p) return -1;
+    p->error = *err;
+    p->error.code = fc_reply_error_code(err->code);
+    enqueue(m, p);
     return 0;
 }
 

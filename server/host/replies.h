@@ -17,6 +17,8 @@
 fc_blob *fc_reply_ack(const char *id, const char *request, const cJSON *applied, long long sequence);
 /* {"type":"error","id","request","code","field","message"} from err. */
 fc_blob *fc_reply_error(const fc_message_error *err);
+/* The code an error reply names for code: itself, or FC_ERR_INTERNAL when it has no name. */
+fc_error_code fc_reply_error_code(fc_error_code code);
 /* Any JSON object as a text blob (printed unformatted). */
 fc_blob *fc_reply_json(const cJSON *object);
 
@@ -35,6 +37,8 @@ typedef struct fc_post {
     fc_post_kind kind;
     uint64_t client;             /* who gets text; 0: nobody */
     fc_blob *text;
+    fc_message_error error;      /* when text is an error reply: what it says (code as named in it);
+                                    else code FC_ERR_NONE */
     struct fc_world_host *host;
 } fc_post;
 
@@ -57,6 +61,10 @@ void fc_mailbox_wake(fc_mailbox *m);
 /* Queues a post (takes ownership of text) and wakes the network thread. 0, or -1 when out of
  * memory (the text is dropped). */
 int fc_mailbox_post(fc_mailbox *m, fc_post_kind kind, uint64_t client, fc_blob *text, struct fc_world_host *host);
+/* Posts the error reply err for client: its text and err itself, so that the network thread
+ * reads the code (metrics) and message as data. 0, or -1 when out of memory. */
+int fc_mailbox_post_error(fc_mailbox *m, fc_post_kind kind, uint64_t client, const fc_message_error *err,
+                          struct fc_world_host *host);
 /* Takes every queued post, oldest first; waits up to timeout_s for one when there is none
  * (0: does not wait). The caller frees each with fc_post_free. */
 fc_post *fc_mailbox_take(fc_mailbox *m, double timeout_s);

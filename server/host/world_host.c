@@ -608,10 +608,11 @@ static void run_command(fc_world_host *h, fc_command *cmd)
     uint32_t epoch = h->epoch;
     int failed = apply_command(h, cmd, applied, &err);
     const int changed = !failed && cmd->type != FC_MSG_PICK; /* a pick only reads the world */
-    fc_blob *reply = failed ? fc_reply_error(&err) : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
+    fc_blob *ack = failed ? NULL : fc_reply_ack(cmd->id, err.request, applied, (long long)h->sequence + 1);
     cJSON_Delete(applied);
     if (changed) request_state(h); /* the network thread sends the newest again after the ack (deliver) */
-    fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, reply, h);
+    if (failed) fc_mailbox_post_error(h->mailbox, FC_POST_TEXT, cmd->client, &err, h);
+    else fc_mailbox_post(h->mailbox, FC_POST_TEXT, cmd->client, ack, h);
     /* a new epoch, or a pause: subscribers see the world as it now is, paused or not */
     if (changed && (h->epoch != epoch || cmd->type == FC_MSG_PAUSE)) publish_frame(h);
     else if (changed) h->publish_after_step = 1; /* the effect goes out after the next step, not at the next 1/fps */
@@ -631,7 +632,7 @@ static int load_initial_world(fc_world_host *h)
     const fc_build_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
     if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, h->spec.budget, &none, progress,
                        &h->world, &err)) {
-        fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, fc_reply_error(&err), h);
+        fc_mailbox_post_error(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, &err, h);
         return -1;
     }
     h->world_ready = 1;

@@ -69,6 +69,11 @@ static const struct {
      bytes_per_frame},
 };
 
+void fc_metrics_count_error(fc_metrics *m, fc_error_code code)
+{
+    if (code > FC_ERR_NONE && code < FC_ERR_COUNT) m->errors[code]++;
+}
+
 char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *worlds, int world_count, size_t *len)
 {
     text t = {0};

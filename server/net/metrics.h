@@ -18,6 +18,9 @@ typedef struct fc_metrics {
     uint64_t refused_full, refused_address, evicted, hello_timeouts, http_414, http_431;
 } fc_metrics;
 
+/* Counts an error reply by the code it names (codes without a name are not counted). */
+void fc_metrics_count_error(fc_metrics *m, fc_error_code code);
+
 /* Writes the exposition into a malloc'd string (*len its length); NULL when out of memory. */
 char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *worlds, int world_count,
                         size_t *len);

@@ -148,6 +148,9 @@ typedef struct fc_server {
     lws_sorted_usec_list_t camera_timer; /* relays cameras that waited for the cap (camera.c) */
     fc_connection *connections;  /* slots.c */
     int connection_count, connection_cap;
+    atomic_int signal_seen;      /* SIGINT or SIGTERM came (set by the signal thread) */
+    struct lws_http_mount mounts[3]; /* /healthz, /metrics and the viewer's files (set_up_mounts) */
+    char lws_first_line[160];    /* the first error libwebsockets reported while its context was created */
 } fc_server;
 
 /* ---- server.c ---- */
@@ -169,9 +172,11 @@ void fc_server_close_world(fc_server *s, fc_world_host *host);
 void fc_server_reap_worlds(fc_server *s);
 /* Worlds counted against --max-worlds: running, starting and still closing. */
 int fc_server_world_slots_used(const fc_server *s);
-/* The worlds message (reply to list_worlds when id is given, else unsolicited) as a client with
- * the control role (control 1: every world, with "hidden") or a watcher (0: hidden ones left out)
- * sees it. */
+/* The worlds list as a client with the control role (control 1: every world, with "hidden") or a
+ * watcher (0: hidden ones left out) sees it: a new JSON array (welcome.worlds, worlds.worlds). */
+cJSON *fc_server_worlds_json(fc_server *s, int control);
+/* The worlds message (reply to list_worlds when id is given, else unsolicited) around
+ * fc_server_worlds_json. */
 fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control);
 /* 1 when the client may see the world: it controls, or the world is not hidden. */
 int fc_server_world_visible(const fc_session *c, const fc_world_host *host);

@@ -11,7 +11,7 @@
 
 void fc_requests_error(fc_session *c, const fc_message_error *err)
 {
-    if (err->code > FC_ERR_NONE && err->code < FC_ERR_COUNT) c->server->metrics.errors[err->code]++;
+    fc_metrics_count_error(&c->server->metrics, err->code);
     fc_session_queue(c, fc_reply_error(err));
 }
 
@@ -106,11 +106,7 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON_AddStringToObject(o, "role", c->control ? "control" : "watch");
     cJSON_AddBoolToObject(o, "token_refused", refused);
     cJSON_AddNumberToObject(o, "client", (double)c->id);
-    fc_blob *worlds = fc_server_worlds_message(s, NULL, c->control);
-    cJSON *parsed = worlds ? cJSON_Parse((const char *)worlds->data) : NULL;
-    fc_blob_unref(worlds);
-    cJSON_AddItemToObject(o, "worlds", parsed ? cJSON_DetachItemFromObject(parsed, "worlds") : cJSON_CreateArray());
-    cJSON_Delete(parsed);
+    cJSON_AddItemToObject(o, "worlds", fc_server_worlds_json(s, c->control));
     cJSON_AddItemToObject(o, "scenes", s->scenes_json ? cJSON_Duplicate(s->scenes_json, 1) : cJSON_CreateArray());
     cJSON_AddItemToObject(o, "solvers", fc_json_solvers());
     cJSON_AddItemToObject(o, "parameters", fc_params_json_table());

@@ -76,12 +76,9 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host)
     return c->control || !host->net.hidden;
 }
 
-fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
+cJSON *fc_server_worlds_json(fc_server *s, int control)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "type", "worlds");
-    cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
-    cJSON *list = cJSON_AddArrayToObject(o, "worlds");
+    cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < s->world_count; i++) {
         if (!control && s->worlds[i]->net.hidden) continue;
         fc_world_info info;
@@ -93,6 +90,15 @@ fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
         cJSON_AddBoolToObject(w, "hidden", s->worlds[i]->net.hidden);
         cJSON_AddItemToArray(list, w);
     }
+    return list;
+}
+
+fc_blob *fc_server_worlds_message(fc_server *s, const char *id, int control)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "type", "worlds");
+    cJSON_AddItemToObject(o, "id", id ? cJSON_CreateRaw(id) : cJSON_CreateNull()); /* the literal, as sent */
+    cJSON_AddItemToObject(o, "worlds", fc_server_worlds_json(s, control));
     fc_blob *b = fc_reply_json(o);
     cJSON_Delete(o);
     return b;
@@ -145,17 +151,6 @@ void fc_server_reap_worlds(fc_server *s)
 
 /* ---- the mailbox --------------------------------------------------------------------------------- */
 
-/* Counts an error reply that a world thread made, by its code, for /metrics. */
-static void count_error_reply(fc_server *s, const fc_blob *text)
-{
-    if (!text || !strstr((const char *)text->data, "\"type\":\"error\"")) return;
-    cJSON *reply = cJSON_Parse((const char *)text->data);
-    const cJSON *code = cJSON_GetObjectItemCaseSensitive(reply, "code");
-    fc_error_code n = cJSON_IsString(code) ? fc_error_code_from_name(code->valuestring) : FC_ERR_NONE;
-    if (n != FC_ERR_NONE) s->metrics.errors[n]++;
-    cJSON_Delete(reply);
-}
-
 /* A build's progress: to the client that asked and the world's subscribers, the newest only. */
 static void deliver_progress(fc_server *s, fc_post *p)
 {
@@ -178,7 +173,7 @@ static void deliver(fc_server *s, fc_post *p)
     fc_session *c = p->client ? fc_session_find(s, p->client) : NULL;
     fc_blob *text = p->text;
     p->text = NULL;
-    count_error_reply(s, text);
+    if (text) fc_metrics_count_error(&s->metrics, p->error.code); /* an error reply a world thread made */
     if (p->kind == FC_POST_WORLD_FAULT) s->metrics.worlds_unstable++;
     int was_starting = p->host && remove_from(s->starting, &s->starting_count, p->host);
     if (p->kind == FC_POST_WORLD_READY && was_starting) s->worlds[s->world_count++] = p->host;
@@ -195,8 +190,6 @@ static void deliver(fc_server *s, fc_post *p)
     if (p->kind == FC_POST_WORLD_READY || p->kind == FC_POST_WORLD_FAILED) fc_server_share_threads(s);
     if (p->kind == FC_POST_WORLD_READY) fc_server_broadcast_worlds(s);
 }
-
-static atomic_int signal_seen; /* set by the signal thread */
 
 void fc_server_take_posts(fc_server *s)
 {
@@ -223,7 +216,7 @@ void fc_server_on_wake(fc_server *s)
     fc_server_take_posts(s);
     fc_server_reap_worlds(s);
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
-    if (atomic_load(&signal_seen) && !s->shutting_down) {
+    if (atomic_load(&s->signal_seen) && !s->shutting_down) {
         s->shutting_down = 1;
         s->shutdown_started = fc_host_now();
         s->shutdown_deadline = s->shutdown_started + SHUTDOWN_GRACE_S;
@@ -246,7 +239,7 @@ static void *signal_thread(void *arg)
     int sig = 0;
     while (sigwait(&w->set, &sig) == 0) {
         if (sig == SIGUSR1) return NULL; /* the server is done: stop waiting */
-        atomic_store(&signal_seen, 1);
+        atomic_store(&w->server->signal_seen, 1);
         lws_cancel_service(w->server->context);
     }
     return NULL;
@@ -281,11 +274,10 @@ static void wake_network(void *context)
 
 /* /healthz and /metrics are answered by fc_http_callback; "/" serves the built viewer, or a page
  * saying how to build it when it is missing. */
-static struct lws_http_mount mounts[3];
-
 static void set_up_mounts(fc_server *s)
 {
-    memset(mounts, 0, sizeof mounts);
+    struct lws_http_mount *mounts = s->mounts;
+    memset(s->mounts, 0, sizeof s->mounts);
     static const char *const dynamic[] = {"/healthz", "/metrics"};
     for (int i = 0; i < 2; i++) {
         mounts[i].mount_next = &mounts[i + 1];
@@ -337,12 +329,8 @@ static int start_default_world(fc_server *s)
         for (fc_post *next; p; p = next) {
             next = p->next;
             int kind = p->kind;
-            if (kind == FC_POST_WORLD_FAILED && p->text) {
-                cJSON *reply = cJSON_Parse((const char *)p->text->data);
-                const cJSON *message = cJSON_GetObjectItemCaseSensitive(reply, "message");
-                fprintf(stderr, "fluidcast serve: %s\n", cJSON_IsString(message) ? message->valuestring : "scene failed");
-                cJSON_Delete(reply);
-            }
+            if (kind == FC_POST_WORLD_FAILED && p->text)
+                fprintf(stderr, "fluidcast serve: %s\n", p->error.code ? p->error.message : "scene failed");
             fc_post_free(p);
             if (kind == FC_POST_WORLD_FAILED) {
                 fc_world_host_stop(host);
@@ -356,17 +344,21 @@ static int start_default_world(fc_server *s)
     }
 }
 
-/* The first error libwebsockets reported while the context was created, without its time stamp. */
-static char lws_first_line[160];
+/* The server whose libwebsockets context is being created: libwebsockets 4.1's log callback takes
+ * no context of its own, so this is the one way from it to the server (NULL otherwise). */
+static fc_server *creating_context;
 
+/* Keeps the first error libwebsockets reports while the context is created, without its time stamp. */
 static void keep_lws_line(int level, const char *line)
 {
     (void)level;
-    if (lws_first_line[0]) return;
+    char *first = creating_context ? creating_context->lws_first_line : NULL;
+    if (!first || first[0]) return;
+    const size_t size = sizeof creating_context->lws_first_line;
     const char *text = strstr(line, "E: ");
-    snprintf(lws_first_line, sizeof lws_first_line, "%s", text ? text + 3 : line);
-    size_t len = strlen(lws_first_line);
-    while (len && (lws_first_line[len - 1] == '\n' || lws_first_line[len - 1] == '\r')) lws_first_line[--len] = '\0';
+    snprintf(first, size, "%s", text ? text + 3 : line);
+    size_t len = strlen(first);
+    while (len && (first[len - 1] == '\n' || first[len - 1] == '\r')) first[--len] = '\0';
 }
 
 static void print_banner(fc_server *s, int port)
@@ -409,11 +401,9 @@ static int shut_down(fc_server *s, double deadline)
     }
 }
 
-int fc_server_run(const fc_server_options *options)
+/* The server's life in s (zeroed): start, serve until a signal, shut down; the exit status. */
+static int run(fc_server *s, const fc_server_options *options)
 {
-    static fc_server server;
-    fc_server *s = &server;
-    memset(s, 0, sizeof *s);
     s->options = *options;
     s->next_world_id = 1;
     s->web_dir_ok = is_directory_with_index(options->web_dir);
@@ -439,6 +429,7 @@ int fc_server_run(const fc_server_options *options)
     }
     if (start_default_world(s)) goto out;
 
+    creating_context = s;
     lws_set_log_level(LLL_ERR, keep_lws_line); /* while listening starts: its failure is said in one line */
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
@@ -446,7 +437,7 @@ int fc_server_run(const fc_server_options *options)
     info.port = options->port;
     info.iface = options->bind;
     info.protocols = protocols;
-    info.mounts = mounts;
+    info.mounts = s->mounts;
     info.user = s;
     /* No LWS_SERVER_OPTION_VALIDATE_UTF8: it closes the connection (1007), while the protocol answers
      * invalid UTF-8 with bad_json and keeps it (fc_message_parse checks UTF-8 itself). */
@@ -460,12 +451,13 @@ int fc_server_run(const fc_server_options *options)
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
     lws_set_log_level(LLL_ERR, lwsl_emit_stderr);
+    creating_context = NULL;
     /* an error while listening starts (an interface that does not exist: libwebsockets would wait
      * for it) is a failure too, said in one line */
-    if (!s->context || lws_first_line[0]) {
+    if (!s->context || s->lws_first_line[0]) {
         fprintf(stderr, "fluidcast serve: cannot listen on %s port %d (%s): check --bind, or choose another port with "
                         "--port N (--port 0: any free one)\n",
-                options->bind, options->port, lws_first_line[0] ? lws_first_line : "libwebsockets gave no reason");
+                options->bind, options->port, s->lws_first_line[0] ? s->lws_first_line : "libwebsockets gave no reason");
         if (s->context) lws_context_destroy(s->context);
         s->context = NULL;
         goto out;
@@ -506,5 +498,17 @@ out:
     fc_slots_free(s);
     cJSON_Delete(s->scenes_json);
     fc_message_cleanup();
+    return status;
+}
+
+int fc_server_run(const fc_server_options *options)
+{
+    fc_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "fluidcast serve: out of memory\n");
+        return 1;
+    }
+    int status = run(s, options);
+    free(s);
     return status;
 }

@@ -185,15 +185,21 @@ static void check_error_and_command_counts(int port, peer *p)
 {
     char *before = fetch_checked(port, "before the bad message");
     double errors = metric_or(before, "fluidcast_errors_total{code=\"bad_json\"}", 0);
+    double world_errors = metric_or(before, "fluidcast_errors_total{code=\"unknown_emitter\"}", 0);
     double commands = M(before, "fluidcast_commands_total");
     peer_send(p, "{\"type\":\"list_worlds\",");
     cJSON *r = peer_wait_type(p, "error", PEER_TIMEOUT_MS);
     CHECK(is_error(r, "bad_json", NULL), "a broken message gets bad_json: %s", jtext(r));
     cJSON_Delete(r);
     cJSON_Delete(expect_ack(p, "{\"type\":\"set\",\"world\":1,\"values\":{\"viscosity\":1.5}}"));
+    /* an error the world thread makes is counted too */
+    expect_error(p, "{\"type\":\"emitter_remove\",\"world\":1,\"emitter\":999}", "unknown_emitter", "emitter");
     char *after = fetch_checked(port, "after the bad message");
     CHECK(M(after, "fluidcast_errors_total{code=\"bad_json\"}") == errors + 1, "errors_total{code=\"bad_json\"} counts it: %g -> %g",
           errors, M(after, "fluidcast_errors_total{code=\"bad_json\"}"));
+    CHECK(M(after, "fluidcast_errors_total{code=\"unknown_emitter\"}") == world_errors + 1,
+          "errors_total{code=\"unknown_emitter\"} counts the world's error: %g -> %g", world_errors,
+          M(after, "fluidcast_errors_total{code=\"unknown_emitter\"}"));
     CHECK(M(after, "fluidcast_commands_total") > commands, "commands_total counts the set: %g -> %g", commands,
           M(after, "fluidcast_commands_total"));
     free(before);
