@@ -117,11 +117,25 @@ static fc_command *next_command(fc_world_host *h, int *stop)
     return cmd;
 }
 
+/* 1 when some client subscribes to the world. */
+static int watched(fc_world_host *h)
+{
+    int any = 0;
+    pthread_mutex_lock(&h->streams.lock);
+    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
+        for (int t = 0; t < FC_STREAM_TIERS; t++) any |= h->streams.stream[b][t].demand.subscribers > 0;
+    pthread_mutex_unlock(&h->streams.lock);
+    return any;
+}
+
 /* Sleeps until woken (a command, a key request, stop) or for at most seconds (< 0: no limit). */
 static void wait_for_work(fc_world_host *h, double seconds)
 {
     pthread_mutex_lock(&h->lock);
-    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams) && !atomic_load(&h->state_wanted)) {
+    /* A waiting world checks its subscribers under the lock too: a subscriber that came after the
+     * loop's check wakes it (fc_world_host_wake after the demands changed), never a lost wake-up. */
+    if (!h->stop && !h->queue_count && !fc_streams_key_wanted(&h->streams) && !atomic_load(&h->state_wanted) &&
+        !(h->waiting && watched(h))) {
         if (seconds < 0) {
             pthread_cond_wait(&h->wake, &h->lock);
         } else {
@@ -208,17 +222,6 @@ static void request_state(fc_world_host *h)
 static double state_due_in(const fc_world_host *h, double now)
 {
     return h->state_due ? fmax(0.0, state_allowed_at(h) - now) : -1.0;
-}
-
-/* 1 when some client subscribes to the world. */
-static int watched(fc_world_host *h)
-{
-    int any = 0;
-    pthread_mutex_lock(&h->streams.lock);
-    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
-        for (int t = 0; t < FC_STREAM_TIERS; t++) any |= h->streams.stream[b][t].demand.subscribers > 0;
-    pthread_mutex_unlock(&h->streams.lock);
-    return any;
 }
 
 /* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */

@@ -173,6 +173,7 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON_AddNumberToObject(applied, "bits", sub->bits);
     reply_ack(c, err, applied);
     fc_server_update_demands(c->server, host);
+    fc_world_host_wake(host); /* a waiting world plays for its first subscriber */
     lws_callback_on_writable(c->wsi); /* asks the world for the key frame */
 }
 

@@ -40,8 +40,15 @@ for (const name of files) {
   const file = join(e2eDir, `${name}.e2e.mjs`);
   console.log(`\n== e2e: ${name}`);
   const started = Date.now();
+  let output = '';
   const code = await new Promise((resolve) => {
-    current = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { stdio: 'inherit' });
+    current = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { stdio: ['inherit', 'pipe', 'pipe'] });
+    for (const [from, to] of [[current.stdout, process.stdout], [current.stderr, process.stderr]]) {
+      from.on('data', (chunk) => {
+        to.write(chunk);
+        output = (output + chunk.toString()).slice(-200000);
+      });
+    }
     const timer = setTimeout(() => {
       console.error(`e2e: ${name} ran over ${timeoutS} s; stopping it`);
       current.kill('SIGTERM');
@@ -53,10 +60,17 @@ for (const name of files) {
     });
   });
   current = null;
-  results.push({ name, ok: code === 0, code, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  results.push({ name, ok: code === 0, code, seconds: ((Date.now() - started) / 1000).toFixed(1), output });
 }
 
 console.log('\n== e2e summary');
 for (const r of results) console.log(`${r.ok ? 'pass' : 'FAIL'}  ${r.name}  (${r.seconds} s${r.ok ? '' : `, exit ${r.code}`})`);
+// Each failing file's own account again, last, where a log's tail (CI's) still shows it.
+for (const r of results.filter((x) => !x.ok)) {
+  const lines = r.output.split('\n');
+  const from = lines.findIndex((line) => line.includes('failing tests:'));
+  const account = from >= 0 ? lines.slice(from, from + 80) : lines.slice(-40);
+  console.log(`\n== e2e: why ${r.name} failed\n${account.join('\n')}`);
+}
 console.log(`screenshots and page logs: ${artifactsDir}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
