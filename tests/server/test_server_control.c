@@ -109,12 +109,12 @@ static const cJSON *find_id(const cJSON *array, double id)
 /* Adds an emitter and checks what the ack says was applied; returns its id (0 on failure). */
 static int add_emitter(peer *p, double spacing)
 {
-    cJSON *ack = expect_ack(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.45,0.4,0.2],"
+    cJSON *ack = expect_ack(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.35,0.4,0.3],"
                                "\"direction\":[0,-2,0],\"radius\":0.03,\"speed\":1}}");
     const cJSON *e = jget(ack, "applied.emitter");
     double id = jnum(e, "id"), rate = 1.0 * 3.14159265358979 * 0.03 * 0.03 / (spacing * spacing * spacing);
     CHECK(id >= 1 && id == floor(id), "emitter_add gives an integer id: %s", jtext(ack));
-    CHECK(vector_is(jget(e, "direction"), 0, -1, 0, 1e-6) && vector_is(jget(e, "position"), 0.45, 0.4, 0.2, 1e-6),
+    CHECK(vector_is(jget(e, "direction"), 0, -1, 0, 1e-6) && vector_is(jget(e, "position"), 0.35, 0.4, 0.3, 1e-6),
           "the direction is normalised and the position kept: %s", jtext(e));
     CHECK(fabs(jnum(e, "radius") - 0.03) < 1e-6 && jnum(e, "speed") == 1 && jnum(e, "fluid") == 0 &&
               fabs(jnum(e, "rate") - rate) < rate * 0.01,
