@@ -319,6 +319,7 @@ int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, con
     for (int s = 0; s < source_count; s++) {
         lists[s].start[n] = (uint32_t)lists[s].pairs;
         lists[s].points = n;
+        lists[s].pad = (uint32_t)sources[s].count;
     }
     return 0;
 }
