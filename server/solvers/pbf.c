@@ -20,7 +20,7 @@
  *
  * Units and departures from seed 000 (which writes Macklin and Mueller's unit-mass equations):
  * - Particles have mass m = rho0 V0, V0 the volume of a particle on the rest lattice
- *   (fc_rest_volume, as in sph.c), so a block at rest spacing starts at rest density. Eq. 1's
+ *   (fc_sph_rest_volume, shared with sph.c), so a block at rest spacing starts at rest density. Eq. 1's
  *   sum_j W becomes rho_i = m sum_j W_ij, eq. 2's 1/rho0 becomes m/rho0 = V0, and eq. 12 reads
  *   delta p_i = V0 sum_j (lambda_i + lambda_j + s_corr) grad W_ij; lambda then has units m^2
  *   and the relaxation epsilon 1/m^2.

@@ -1,8 +1,12 @@
 /* Weakly compressible SPH (Mueller et al. 2003 as in Bullet-Fluids, seed 001) on the CPU with OpenMP.
  *
- * One step (seed 001 section 5.1): sort particles into the grid; density (eq. 7, with the
- * self weight initial_sum and Akinci boundary particles) and pressure (eq. 3 or Tait); pressure
- * and viscosity accelerations (eqs. 8-9) plus gravity; semi-implicit Euler; collision response.
+ * One step (seed 001 section 5.1): sort particles into the grid and list every particle's
+ * neighbours within h once (fluid and boundary, core/neighbours.h, shared with PBF through
+ * sph_family.h); density (eq. 7 as fc_sph_density_ratio: the self weight initial_sum and the
+ * Akinci boundary particles) and pressure (eq. 3 or Tait); pressure and viscosity accelerations
+ * (eqs. 8-9) plus gravity; semi-implicit Euler; collision response. Both neighbour passes read the
+ * lists eight neighbours at a time through the lane iterator of core/lanes.h, a neighbour's data in
+ * two 16-byte records: (x, y, z, p / rho) and (v, 1 / rho).
  *
  * Erratum to eq. 8: its pair term (p_i + p_j) / (2 rho_i rho_j) estimates only half of grad p
  * inside the fluid, because sum_j V_j grad W_ij = 0 there while sum_j V_j p_j grad W_ij = grad p.
