@@ -43,10 +43,13 @@ enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* an append may write this far pa
 
 /* Writes to out the candidates j in [begin, end) closer than sqrt(radius2) to (xi, yi, zi), except
  * `self`; returns how many. out must have room for end - begin + APPEND_SLACK. Distances are
- * computed in blocks (a loop that vectorizes), then the close ones are appended without branches. */
+ * computed in blocks (a loop that vectorizes), then the close ones are appended without branches.
+ * With sum, adds to *sum the terms w_j (radius2 - r^2)^3 of the appended candidates (w_j = weight[j],
+ * 1 without weights; fc_neighbours_build). */
 static size_t append_close_portable(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
-                                    const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi,
-                                    float zi, float radius2, uint32_t self)
+                                    const float *restrict oz, const float *restrict weight, uint32_t begin,
+                                    uint32_t end, float xi, float yi, float zi, float radius2, uint32_t self,
+                                    float *sum)
 {
     size_t count = 0;
     for (uint32_t first = begin; first < end; first += CANDIDATE_BLOCK) {
@@ -57,8 +60,13 @@ static size_t append_close_portable(uint32_t *restrict out, const float *restric
             d2[k] = dx * dx + dy * dy + dz * dz;
         }
         for (uint32_t k = 0; k < len; k++) {
+            const int close = (d2[k] < radius2) & (first + k != self);
             out[count] = first + k;
-            count += (d2[k] < radius2) & (first + k != self);
+            count += close;
+            if (sum && close) {
+                const float d = radius2 - d2[k];
+                *sum += (weight ? weight[first + k] : 1.0f) * (d * d * d);
+            }
         }
     }
     return count;
@@ -149,26 +157,36 @@ static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
  * out[g] (got[g] so far; a slot has room for the candidates and APPEND_SLACK). The last < 8
  * candidates of a range are the top lanes of the 8 ending at `end` (already seen lanes masked
  * off), so a range costs whole vectors only. Loops run per group, not per point: one point
- * alone branches about its ranges' lengths once per bar, and mispredicted branches and repeated
- * loads cost more than the comparisons. self: the index of point g = 0 in this source, or
- * UINT32_MAX (point g is self + g). */
+ * alone branches about its ranges' lengths once per bar and reloaded the candidates, and mispredicted
+ * branches and repeated loads cost more than the comparisons. self: the index of point g = 0 in
+ * this source, or UINT32_MAX (point g is self + g). With sums, sums[g] gathers point g's terms
+ * w_j (radius2 - r^2)^3 lane by lane (the lanes added up by the caller). */
 static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
-                                      const float *restrict oy, const float *restrict oz, uint32_t begin, uint32_t end,
-                                      const float *xi, const float *yi, const float *zi, float radius2, uint32_t self)
+                                      const float *restrict oy, const float *restrict oz,
+                                      const float *restrict weight, uint32_t begin, uint32_t end, const float *xi,
+                                      const float *yi, const float *zi, float radius2, uint32_t self, float (*sums)[8])
 {
     if (end < 8) { /* too few points before end for a whole vector */
-        for (int g = 0; g < count; g++)
-            got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, begin, end, xi[g], yi[g], zi[g], radius2,
-                                            self == UINT32_MAX ? self : self + (uint32_t)g);
+        for (int g = 0; g < count; g++) {
+            float sum = 0.0f;
+            got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, weight, begin, end, xi[g], yi[g], zi[g],
+                                            radius2, self == UINT32_MAX ? self : self + (uint32_t)g,
+                                            sums ? &sum : NULL);
+            if (sums) sums[g][0] += sum;
+        }
         return;
     }
-    const __m256 limit = _mm256_set1_ps(radius2);
+    const __m256 limit = _mm256_set1_ps(radius2), zero = _mm256_setzero_ps();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (uint32_t first = begin; first < end;) {
         uint32_t at;
         unsigned valid;
         if (end - first >= 8) at = first, valid = 0xffu, first += 8;
         else at = end - 8, valid = (0xffu << (first - at)) & 0xffu, first = end;
         const __m256 cx = _mm256_loadu_ps(ox + at), cy = _mm256_loadu_ps(oy + at), cz = _mm256_loadu_ps(oz + at);
+        /* for the sums: the weights of the new lanes, 0 on the lanes seen before */
+        const __m256 fresh = _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(7 - __builtin_popcount(valid))));
+        const __m256 cw = _mm256_and_ps(weight ? _mm256_loadu_ps(weight + at) : _mm256_set1_ps(1.0f), fresh);
         for (int g = 0; g < count; g++) {
             const __m256 dx = _mm256_sub_ps(_mm256_broadcast_ss(xi + g), cx);
             const __m256 dy = _mm256_sub_ps(_mm256_broadcast_ss(yi + g), cy);
@@ -177,20 +195,30 @@ static inline void append_close_group(uint32_t *const out[], size_t got[], int c
                 _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
             unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ)) & valid;
             const uint32_t me = self + (uint32_t)g - at; /* wraps far beyond 8 when self is UINT32_MAX */
-            if (me < 8u) mask &= ~(1u << me);
+            __m256 d = _mm256_max_ps(_mm256_sub_ps(limit, d2), zero); /* radius2 - r^2 of the close lanes */
+            if (me < 8u) {
+                mask &= ~(1u << me);
+                d = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(lane, _mm256_set1_epi32((int)me))), d);
+            }
             got[g] += pack8(out[g] + got[g], mask, at);
+            if (sums) {
+                const __m256 term = _mm256_mul_ps(cw, _mm256_mul_ps(_mm256_mul_ps(d, d), d));
+                _mm256_storeu_ps(sums[g], _mm256_add_ps(_mm256_loadu_ps(sums[g]), term));
+            }
         }
     }
 }
 #else
 /* The portable group append: each point on its own. */
 static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
-                                      const float *restrict oy, const float *restrict oz, uint32_t begin, uint32_t end,
-                                      const float *xi, const float *yi, const float *zi, float radius2, uint32_t self)
+                                      const float *restrict oy, const float *restrict oz,
+                                      const float *restrict weight, uint32_t begin, uint32_t end, const float *xi,
+                                      const float *yi, const float *zi, float radius2, uint32_t self, float (*sums)[8])
 {
     for (int g = 0; g < count; g++)
-        got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, begin, end, xi[g], yi[g], zi[g], radius2,
-                                        self == UINT32_MAX ? self : self + (uint32_t)g);
+        got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, weight, begin, end, xi[g], yi[g], zi[g],
+                                        radius2, self == UINT32_MAX ? self : self + (uint32_t)g,
+                                        sums ? &sums[g][0] : NULL);
 }
 #endif
 
@@ -216,6 +244,12 @@ static void find_ranges(const fc_bar bars[9], int nbars, const uint32_t *cell_st
 }
 
 enum { GROUP = 16 }; /* points of one cell listed together */
+
+/* The sum of a point's eight lane sums, always in the same order. */
+static inline float lane_total(const float v[8])
+{
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
 
 /* Moves count indices from src down to dst < src, eight at a time: each eight are read before they
  * are written, so the overlap is harmless; up to 7 entries past count are copied too (a slot has
@@ -271,15 +305,19 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             }
             uint32_t *out[GROUP];
             size_t got[GROUP];
+            float sums[GROUP][8];
             for (int g = 0; g < members; g++) out[g] = c->index + count[s] + (size_t)g * slot, got[g] = 0;
+            memset(sums, 0, sizeof sums);
             const uint32_t self = src->grid == grid ? (uint32_t)i : UINT32_MAX;
+            float(*const summing)[8] = src->poly6_sum ? sums : NULL;
             for (int k = 0; k < r->count; k++)
-                append_close_group(out, got, members, src->x, src->y, src->z, r->begin[k], r->end[k], x + i, y + i,
-                                   z + i, radius2, self);
+                append_close_group(out, got, members, src->x, src->y, src->z, src->weight, r->begin[k], r->end[k],
+                                   x + i, y + i, z + i, radius2, self, summing);
             for (int g = 0; g < members; g++) { /* close up the slots, in order (each moves down) */
                 lists[s].start[i + (size_t)g] = (uint32_t)count[s];
                 if (g) move_down(c->index + count[s], out[g], got[g]);
                 count[s] += got[g];
+                if (summing) src->poly6_sum[i + (size_t)g] = lane_total(sums[g]);
             }
         }
     }

@@ -34,6 +34,10 @@ typedef struct fc_neighbour_source {
     const fc_grid *grid;
     const float *x, *y, *z;
     size_t count;               /* points in the source */
+    const float *weight;        /* w_j of the sum below, or NULL: 1 */
+    float *poly6_sum;           /* NULL, or per point i its sum_j w_j (radius^2 - r_ij^2)^3 over its list
+                                 * in this source: the poly6 factors of a density (Mueller et al. 2003
+                                 * eq. 3), found with the distances, without a pass over the lists */
 } fc_neighbour_source;
 
 /* Lists, for every point i < n of the sorted set `grid` at (x, y, z) and for every source s,

@@ -216,7 +216,7 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
         st->pos[i] = (fc_record4){st->qx[i], st->qy[i], st->qz[i], 0.0f};
     }
     st->pos[n] = st->next[n] = st->vel[n] = fc_sph_far_away;
-    return fc_sph_find_neighbours(w, &st->nh, st->qx, st->qy, st->qz);
+    return fc_sph_find_neighbours(w, &st->nh, st->qx, st->qy, st->qz, NULL, NULL);
 }
 
 /* ---- Algorithm 1, lines 8-20: the density constraint ------------------------------------- */
@@ -456,7 +456,7 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
     }
     st->pos[n] = st->vel[n] = fc_sph_far_away;
-    if (fc_sph_find_neighbours(w, &st->nh, x, y, z)) return -1;
+    if (fc_sph_find_neighbours(w, &st->nh, x, y, z, NULL, NULL)) return -1;
     constants_init(k, w, st);
     compute_vorticity_density_xsph(w, st, k);
     return 0;

@@ -3,8 +3,10 @@
  * One step (seed 001 section 5.1): sort particles into the grid and list every particle's
  * neighbours within h once (fluid and boundary, core/neighbours.h, shared with PBF through
  * sph_family.h); density (eq. 7 as fc_sph_density_ratio: the self weight initial_sum and the
- * Akinci boundary particles) and pressure (eq. 3 or Tait); pressure and viscosity accelerations
- * (eqs. 8-9) plus gravity; semi-implicit Euler; collision response. Both neighbour passes read the
+ * Akinci boundary particles; its two poly6 sums are added up by the neighbour search itself, from
+ * the distances it computes anyway, so density costs no pass over the lists) and pressure (eq. 3
+ * or Tait); pressure and viscosity accelerations
+ * (eqs. 8-9) plus gravity; semi-implicit Euler; collision response. The force pass reads the
  * lists eight neighbours at a time through the lane iterator of core/lanes.h, a neighbour's data in
  * two 16-byte records: (x, y, z, p / rho) and (v, 1 / rho).
  *
@@ -29,10 +31,10 @@
 
 typedef struct sph_state {
     fc_sph_neighbourhood nh;
-    fc_record4 *pos;               /* (x, y, z, -) of the sorted particles; entry n far away */
-    fc_record4 *pressed;           /* (x, y, z, p / rho) after the density pass; entry n far away */
-    fc_record4 *vel;               /* (vx, vy, vz, 1 / rho) after the density pass; entry n far away */
+    fc_record4 *pressed;           /* (x, y, z, p / rho) of the sorted particles; entry n far away */
+    fc_record4 *vel;               /* (vx, vy, vz, 1 / rho) of the sorted particles; entry n far away */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
+    float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
     size_t capacity;
     double rest_volume;            /* V0 = m / rho0 */
     double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest */
@@ -43,13 +45,13 @@ static int sph_reserve(sph_state *st, size_t n)
 {
     if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
-    float **floats[] = {&st->ax, &st->ay, &st->az};
+    float **floats[] = {&st->ax, &st->ay, &st->az, &st->fluid_d3, &st->solid_d3};
     for (size_t a = 0; a < sizeof floats / sizeof floats[0]; a++) {
         float *grown = realloc(*floats[a], cap * sizeof(float));
         if (!grown) return -1;
         *floats[a] = grown;
     }
-    fc_record4 **records[] = {&st->pos, &st->pressed, &st->vel};
+    fc_record4 **records[] = {&st->pressed, &st->vel};
     for (size_t a = 0; a < sizeof records / sizeof records[0]; a++) {
         fc_record4 *grown = realloc(*records[a], cap * sizeof(fc_record4));
         if (!grown) return -1;
@@ -64,7 +66,8 @@ static void sph_destroy(void *state)
     sph_state *st = state;
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
-    free(st->pos), free(st->pressed), free(st->vel), free(st->ax), free(st->ay), free(st->az);
+    free(st->pressed), free(st->vel), free(st->ax), free(st->ay), free(st->az);
+    free(st->fluid_d3), free(st->solid_d3);
     free(st);
 }
 
@@ -120,34 +123,27 @@ static float pressure_from_density(const fc_params *p, float rho)
     return (p->clamp_negative_pressure && pressure < 0.0f) ? 0.0f : pressure;
 }
 
-/* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles) and pressure of every
- * particle from its lists, into FC_DENSITY and the records the force pass reads: pressed[i] =
- * (x_i, p_i / rho_i) and vel[i].w = 1 / rho_i. Reads pos, writes pressed and vel. */
+/* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles, its sums found with the
+ * neighbours) and pressure of every particle, into FC_DENSITY and the records the force pass
+ * reads: pressed[i] = (x_i, p_i / rho_i) and vel[i] = (v_i, 1 / rho_i). */
 static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
     const fc_params *prm = &w->params;
     fc_particles *p = &w->particles;
-    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
-    const fc_record4 *pos = st->pos;
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     float *rho = p->field[FC_DENSITY];
     const float rho0 = (float)prm->rest_density;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        const fc_record4 at = pos[i];
-        fc_f8 sum = fc_f8_splat(0.0f);
-        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 d3, g;
-            fc_sph_kernel_terms(k, nb.r2, &d3, &g);
-            sum += d3;
-        }
-        const float solid = fc_sph_solid_sum(k, &st->nh, (size_t)i, at.x, at.y, at.z);
-        const float density = rho0 * fc_sph_density_ratio(k, fc_f8_sum(sum), solid);
+        const float density = rho0 * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
         const float inv_density = 1.0f / density;
         rho[i] = density;
-        st->pressed[i] = (fc_record4){at.x, at.y, at.z, pressure_from_density(prm, density) * inv_density};
-        st->vel[i].w = inv_density;
+        st->pressed[i] = (fc_record4){x[i], y[i], z[i], pressure_from_density(prm, density) * inv_density};
+        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], inv_density};
     }
+    st->pressed[n] = st->vel[n] = fc_sph_far_away;
 }
 
 /* Accelerations: gravity, pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the
@@ -231,16 +227,9 @@ static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel 
     fc_particles *p = &w->particles;
     if (sph_reserve(st, p->count)) return -1;
     if (fc_sph_sort(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ])) return -1;
-    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
-    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
-    const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        st->pos[i] = (fc_record4){x[i], y[i], z[i], 0.0f};
-        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
-    }
-    st->pos[n] = st->pressed[n] = st->vel[n] = fc_sph_far_away;
-    if (fc_sph_find_neighbours(w, &st->nh, x, y, z)) return -1;
+    if (fc_sph_find_neighbours(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ], st->fluid_d3,
+                               st->solid_d3))
+        return -1;
     compute_density_pressure(w, st, k);
     return 0;
 }

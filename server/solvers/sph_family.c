@@ -68,7 +68,8 @@ int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const flo
     return 0;
 }
 
-int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z)
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z,
+                           float *fluid_d3, float *solid_d3)
 {
     const fc_boundary *b = &w->boundary;
     if (b->count + 1 > nh->solid_capacity) {
@@ -82,7 +83,11 @@ int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x
     nh->solid[nb] = fc_sph_far_away;
 
     const size_t n = w->particles.count;
-    const fc_neighbour_source sources[2] = {{&nh->grid, x, y, z, n}, {&b->grid, b->x, b->y, b->z, b->count}};
+    const fc_neighbour_source sources[2] = {
+        {.grid = &nh->grid, .x = x, .y = y, .z = z, .count = n, .poly6_sum = fluid_d3},
+        {.grid = &b->grid, .x = b->x, .y = b->y, .z = b->z, .count = b->count, .weight = b->volume,
+         .poly6_sum = solid_d3},
+    };
     return fc_neighbours_build(&nh->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, nh->lists, 2);
 }
 

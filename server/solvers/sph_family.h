@@ -83,8 +83,12 @@ void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh);
  * current order (their own positions or predicted ones), and permutes the particles with it. */
 int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z);
 
-/* The boundary records and the lists of every particle at the sorted positions (x, y, z). */
-int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z);
+/* The boundary records and the lists of every particle at the sorted positions (x, y, z). With
+ * fluid_d3 and solid_d3 (both or neither), also the two sums of fc_sph_density_ratio at these
+ * positions, per particle: fluid_d3[i] = sum_j d3_ij and solid_d3[i] = sum_b V_b d3_ib, added up as
+ * the neighbours are found. */
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z,
+                           float *fluid_d3, float *solid_d3);
 
 /* Mean number of fluid neighbours per particle in the lists. */
 double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh);
