@@ -255,23 +255,22 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
             solid_d3 += nb.w * d3; /* w: V_b */
             sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
         }
-        const int walls = solid->start[i + 1] > solid->start[i];
-        const float solid_sum = walls ? fc_f8_sum(solid_d3) : 0.0f;
-        const float C = fc_sph_density_ratio(kernel, fc_f8_sum(fluid_d3), solid_sum) - 1.0f;
+        float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sums[4];
+        if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
+        fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
+        const float C = fc_sph_density_ratio(kernel, sums[3], walls[3]) - 1.0f;
         /* grad W = -g (x_i - x_j): grad_{p_i} C_i = -(V0 (gx, gy, gz) + (sx, sy, sz)) */
-        const float bx = walls ? fc_f8_sum(sx) : 0.0f, by = walls ? fc_f8_sum(sy) : 0.0f,
-                    bz = walls ? fc_f8_sum(sz) : 0.0f;
-        const float cx = V0 * fc_f8_sum(gx) + bx, cy = V0 * fc_f8_sum(gy) + by, cz = V0 * fc_f8_sum(gz) + bz;
+        const float cx = V0 * sums[0] + walls[0], cy = V0 * sums[1] + walls[1], cz = V0 * sums[2] + walls[2];
         const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * fc_f8_sum(neighbour_gradients2) + k->epsilon;
         pos[i].w = denominator > 0.0f ? -C / denominator : 0.0f;
-        st->bx[i] = -bx, st->by[i] = -by, st->bz[i] = -bz;
+        st->bx[i] = -walls[0], st->by[i] = -walls[1], st->bz[i] = -walls[2];
     }
 }
 
 /* sum_j (lambda_i + lambda_j + s_corr) g_ij (x_i - x_j) over particle i's fluid neighbours, with
  *   s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon)                                  (eq. 14) */
 static inline void correction_sum(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, int exponent,
-                                  float sum[3])
+                                  float sum[4])
 {
     (void)w;
     const fc_record4 *pos = st->pos, at = pos[i];
@@ -284,7 +283,7 @@ static inline void correction_sum(const fc_world *w, const pbf_state *st, const 
         const fc_f8 weight = (lambda_i + nb.w + s_corr) * g; /* w: lambda_j */
         sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
     }
-    sum[0] = fc_f8_sum(sx), sum[1] = fc_f8_sum(sy), sum[2] = fc_f8_sum(sz);
+    fc_f8_sum4(sx, sy, sz, zero, sum);
 }
 
 /* delta p_i (eqs. 12-14; Algorithm 1 line 16) with the boundary term, then x* + delta p_i pushed
@@ -301,7 +300,7 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        float sum[3];
+        float sum[4];
         /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications */
         if (exponent == 4) correction_sum(w, st, k, i, 4, sum);
         else correction_sum(w, st, k, i, exponent, sum);
@@ -372,10 +371,13 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             ux += d3 * dvx, uy += d3 * dvy, uz += d3 * dvz;
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
-        rho[i] = rho0 * fc_sph_density_ratio(kernel, fc_f8_sum(fluid_d3), solid);
-        st->wx[i] = V0 * fc_f8_sum(ox), st->wy[i] = V0 * fc_f8_sum(oy), st->wz[i] = V0 * fc_f8_sum(oz);
+        float omega[4], u[4];
+        fc_f8_sum4(ox, oy, oz, fluid_d3, omega);
+        fc_f8_sum4(ux, uy, uz, zero, u);
+        rho[i] = rho0 * fc_sph_density_ratio(kernel, omega[3], solid);
+        st->wx[i] = V0 * omega[0], st->wy[i] = V0 * omega[1], st->wz[i] = V0 * omega[2];
         pos[i].w = sqrtf(st->wx[i] * st->wx[i] + st->wy[i] * st->wy[i] + st->wz[i] * st->wz[i]);
-        st->ux[i] = xsph * fc_f8_sum(ux), st->uy[i] = xsph * fc_f8_sum(uy), st->uz[i] = xsph * fc_f8_sum(uz);
+        st->ux[i] = xsph * u[0], st->uy[i] = xsph * u[1], st->uz[i] = xsph * u[2];
     }
 }
 
@@ -396,8 +398,9 @@ static inline void confinement(const fc_world *w, const pbf_state *st, const pbf
         ex += weight * nb.dx, ey += weight * nb.dy, ez += weight * nb.dz;
     }
     /* grad W_ij = -g (x_i - x_j) */
-    const float gx = -kernel->volume * fc_f8_sum(ex), gy = -kernel->volume * fc_f8_sum(ey),
-                gz = -kernel->volume * fc_f8_sum(ez);
+    float e[4];
+    fc_f8_sum4(ex, ey, ez, zero, e);
+    const float gx = -kernel->volume * e[0], gy = -kernel->volume * e[1], gz = -kernel->volume * e[2];
     const float eta = sqrtf(gx * gx + gy * gy + gz * gz);
     f[0] = f[1] = f[2] = 0.0f;
     if (!(eta * kernel->h_scalar > 1e-4f * at.w)) return;

@@ -183,7 +183,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
             const fc_f8 visc = inv_rho_j * q;
             ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
         }
-        float wall[3] = {0.0f, 0.0f, 0.0f};
+        float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         const float mirrored_pair = 2.0f * at.w * inv_rho_i; /* 2 p_i / rho_i^2 */
         if (mirrored_pair > 0.0f && solid->start[i] < solid->start[i + 1]) {
             fc_f8 sx = zero, sy = zero, sz = zero;
@@ -193,15 +193,19 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
                 const fc_f8 pair = nb.w * q * q * inv_r; /* w: V_b */
                 sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
             }
-            wall[0] = mirrored_pair * fc_f8_sum(sx), wall[1] = mirrored_pair * fc_f8_sum(sy),
-            wall[2] = mirrored_pair * fc_f8_sum(sz);
+            fc_f8_sum4(sx, sy, sz, zero, wall);
+            wall[0] *= mirrored_pair, wall[1] *= mirrored_pair, wall[2] *= mirrored_pair;
         }
+        float fluid_sums[4];
+        fc_f8_sum4(px, py, pz, zero, fluid_sums);
+        float viscous_sums[4];
+        fc_f8_sum4(ux, uy, uz, zero, viscous_sums);
         const float pressure_scale = correction * inv_rho_i, viscosity_scale = mu * inv_rho_i;
-        st->ax[i] = gx + fluid_coeff * (pressure_scale * fc_f8_sum(px) + viscosity_scale * fc_f8_sum(ux)) +
+        st->ax[i] = gx + fluid_coeff * (pressure_scale * fluid_sums[0] + viscosity_scale * viscous_sums[0]) +
                     correction * boundary_coeff * wall[0];
-        st->ay[i] = gy + fluid_coeff * (pressure_scale * fc_f8_sum(py) + viscosity_scale * fc_f8_sum(uy)) +
+        st->ay[i] = gy + fluid_coeff * (pressure_scale * fluid_sums[1] + viscosity_scale * viscous_sums[1]) +
                     correction * boundary_coeff * wall[1];
-        st->az[i] = gz + fluid_coeff * (pressure_scale * fc_f8_sum(pz) + viscosity_scale * fc_f8_sum(uz)) +
+        st->az[i] = gz + fluid_coeff * (pressure_scale * fluid_sums[2] + viscosity_scale * viscous_sums[2]) +
                     correction * boundary_coeff * wall[2];
     }
 }
