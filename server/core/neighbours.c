@@ -1,4 +1,4 @@
-/* Neighbour lists: each thread lists a block of points in one grid pass, then the blocks are joined. */
+/* Neighbour lists: the threads list blocks of points in one grid pass, then the blocks are joined. */
 #include "core/neighbours.h"
 
 #include <stdlib.h>
@@ -11,7 +11,7 @@ static int omp_get_num_threads(void) { return 1; }
 static int omp_get_thread_num(void) { return 0; }
 #endif
 
-/* The lists of one thread's block of points, before joining. */
+/* The lists of one block of points, before joining. */
 typedef struct fc_neighbour_chunk {
     uint32_t *index;
     size_t count, capacity, base;
@@ -222,7 +222,7 @@ static inline void append_close_group(uint32_t *const out[], size_t got[], int c
 }
 #endif
 
-enum { MAX_SOURCES = 4 };
+enum { MAX_SOURCES = 4, BLOCKS_PER_THREAD = 4 };
 
 /* The non-empty candidate ranges of one cell's nine bars in one source, and their total. */
 typedef struct cell_ranges {
@@ -264,22 +264,22 @@ static inline void move_down(uint32_t *dst, const uint32_t *src, size_t count)
     }
 }
 
-/* Lists the neighbours of points [lo, hi) in every source into the thread's chunk of each list;
+/* Lists the neighbours of points [lo, hi) in every source into the block's chunk of each list;
  * start[i] is relative to the chunk. Consecutive sorted points mostly share a cell, so the bars and
  * their candidate ranges are found once per cell, and up to GROUP points of a cell are compared
  * with the candidates together: each point gets a slot of the chunk big enough for every
  * candidate, and the slots are closed up after the group. The counts live in locals until the
- * end: the threads' chunks are neighbours in memory, and a cache line that two cores write for
+ * end: the blocks' chunks are neighbours in memory, and a cache line that two cores write for
  * every point costs more than the search. */
 static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x, const float *y, const float *z,
                        float radius2, const fc_neighbour_source *sources, fc_neighbour_list *lists,
-                       int source_count, int thread)
+                       int source_count, int block)
 {
     fc_neighbour_chunk *chunks[MAX_SOURCES];
     size_t count[MAX_SOURCES];
     cell_ranges ranges[MAX_SOURCES];
     for (int s = 0; s < source_count; s++) {
-        chunks[s] = &lists[s].chunks[thread];
+        chunks[s] = &lists[s].chunks[block];
         chunks[s]->failed = 0;
         count[s] = 0;
     }
@@ -325,7 +325,7 @@ done:
     for (int s = 0; s < source_count; s++) chunks[s]->count = count[s];
 }
 
-static int list_reserve(fc_neighbour_list *l, size_t n, int threads)
+static int list_reserve(fc_neighbour_list *l, size_t n, int blocks)
 {
     if (n + 1 > l->start_capacity) {
         size_t capacity = n + n / 2 + 1024;
@@ -333,24 +333,24 @@ static int list_reserve(fc_neighbour_list *l, size_t n, int threads)
         if (!grown) return -1;
         l->start = grown, l->start_capacity = capacity;
     }
-    if (threads > l->chunk_count) {
-        fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)threads * sizeof *grown);
+    if (blocks > l->chunk_count) {
+        fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)blocks * sizeof *grown);
         if (!grown) return -1;
-        memset(grown + l->chunk_count, 0, (size_t)(threads - l->chunk_count) * sizeof *grown);
-        l->chunks = grown, l->chunk_count = threads;
+        memset(grown + l->chunk_count, 0, (size_t)(blocks - l->chunk_count) * sizeof *grown);
+        l->chunks = grown, l->chunk_count = blocks;
     }
     return 0;
 }
 
-/* After every thread listed its block: the chunks' offsets in the joined list, and room for it. */
-static int plan_join(fc_neighbour_list *l, int threads)
+/* After every block was listed: the chunks' offsets in the joined list, and room for it. */
+static int plan_join(fc_neighbour_list *l, int blocks)
 {
     size_t total = 0;
     int failed = 0;
-    for (int t = 0; t < threads; t++) {
-        l->chunks[t].base = total;
-        total += l->chunks[t].count;
-        failed |= l->chunks[t].failed;
+    for (int b = 0; b < blocks; b++) {
+        l->chunks[b].base = total;
+        total += l->chunks[b].count;
+        failed |= l->chunks[b].failed;
     }
     if (failed || total > UINT32_MAX) return -1;
     if (total + FC_NEIGHBOUR_SLACK > l->index_capacity) {
@@ -368,26 +368,32 @@ int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, con
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count)
 {
     if (source_count < 1 || source_count > MAX_SOURCES) return -1;
-    const int threads = omp_get_max_threads();
+    /* Several blocks a thread, taken as threads come free: the cost of a point varies (a free
+     * surface has fewer candidates, a wall more), and equal halves left one of two threads waiting
+     * for the other about a tenth of the search. Blocks are contiguous and joined in block order,
+     * so the lists do not depend on which thread listed what. */
+    const int threads = omp_get_max_threads(), blocks = threads > 1 ? BLOCKS_PER_THREAD * threads : 1;
     for (int s = 0; s < source_count; s++)
-        if (list_reserve(&lists[s], n, threads)) return -1;
+        if (list_reserve(&lists[s], n, blocks)) return -1;
     const float radius2 = radius * radius;
     int failed = 0;
 #pragma omp parallel num_threads(threads)
     {
-        /* contiguous blocks in thread order, so that joining them keeps the points in order */
-        const int t = omp_get_thread_num(), count = omp_get_num_threads();
-        const size_t lo = n * (size_t)t / (size_t)count, hi = n * (size_t)(t + 1) / (size_t)count;
-        list_block(lo, hi, grid, x, y, z, radius2, sources, lists, source_count, t);
-#pragma omp barrier
+#pragma omp for schedule(dynamic, 1)
+        for (int b = 0; b < blocks; b++)
+            list_block(n * (size_t)b / (size_t)blocks, n * (size_t)(b + 1) / (size_t)blocks, grid, x, y, z, radius2,
+                       sources, lists, source_count, b);
 #pragma omp single
-        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], count);
+        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], blocks);
         if (!failed)
-            for (int s = 0; s < source_count; s++) {
-                const fc_neighbour_chunk *c = &lists[s].chunks[t];
-                if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
-                for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
-            }
+#pragma omp for schedule(dynamic, 1) collapse(2)
+            for (int s = 0; s < source_count; s++)
+                for (int b = 0; b < blocks; b++) {
+                    const fc_neighbour_chunk *c = &lists[s].chunks[b];
+                    if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
+                    const size_t lo = n * (size_t)b / (size_t)blocks, hi = n * (size_t)(b + 1) / (size_t)blocks;
+                    for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
+                }
     }
     if (failed) return -1;
     for (int s = 0; s < source_count; s++) {

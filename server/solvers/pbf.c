@@ -236,7 +236,7 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
     fc_record4 *pos = st->pos;
     const float V0 = kernel->volume;
     const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
         const fc_f8 zero = fc_f8_splat(0.0f);
@@ -298,7 +298,7 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         float sum[4];
         /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications */
@@ -353,7 +353,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
     float *rho = p->field[FC_DENSITY];
     const float V0 = kernel->volume, rho0 = (float)w->params.rest_density, xsph = k->xsph * V0 * kernel->poly6;
     const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
         const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
@@ -418,7 +418,7 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const int confine = k->vorticity > 0.0f;
     const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         float f[3] = {0.0f, 0.0f, 0.0f};
         if (confine) confinement(w, st, k, i, f);

@@ -168,7 +168,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
     const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
     const fc_f8 zero = fc_f8_splat(0.0f);
     const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pressed[i];
         const float inv_rho_i = vel[i].w, p_i = at.w / inv_rho_i;

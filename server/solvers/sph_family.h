@@ -63,7 +63,10 @@ static inline void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *
 
 /* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
  * neighbours within h found once (seed 001 section 4.4.2), fluid and boundary, read by all the
- * passes of the step through the lane iterator (core/lanes.h). */
+ * passes of the step through the lane iterator (core/lanes.h). The passes over the lists hand out
+ * chunks of 1024 particles as threads come free (schedule(dynamic, 1024)): a particle's cost
+ * follows its neighbour count, lower at a free surface, and equal shares by index left threads
+ * waiting; each particle's result is its own, so the thread count changes nothing. */
 enum { FC_SPH_FLUID, FC_SPH_SOLID };
 
 typedef struct fc_sph_neighbourhood {
