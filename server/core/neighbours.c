@@ -1,4 +1,4 @@
-/* Neighbour lists: each thread lists a block of points in one grid pass, then the blocks are joined. */
+/* Neighbour lists: the threads list blocks of points in one grid pass, then the blocks are joined. */
 #include "core/neighbours.h"
 
 #include <stdlib.h>
@@ -11,7 +11,7 @@ static int omp_get_num_threads(void) { return 1; }
 static int omp_get_thread_num(void) { return 0; }
 #endif
 
-/* The lists of one thread's block of points, before joining. */
+/* The lists of one block of points, before joining. */
 typedef struct fc_neighbour_chunk {
     uint32_t *index;
     size_t count, capacity, base;
@@ -39,14 +39,17 @@ static int chunk_reserve(fc_neighbour_chunk *c, size_t needed)
     return 0;
 }
 
-enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* append_close may write this far past its count */ };
+enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* an append may write this far past its count */ };
 
 /* Writes to out the candidates j in [begin, end) closer than sqrt(radius2) to (xi, yi, zi), except
  * `self`; returns how many. out must have room for end - begin + APPEND_SLACK. Distances are
- * computed in blocks (a loop that vectorizes), then the close ones are appended without branches. */
+ * computed in blocks (a loop that vectorizes), then the close ones are appended without branches.
+ * With sum, adds to *sum the terms w_j (radius2 - r^2)^3 of the appended candidates (w_j = weight[j],
+ * 1 without weights; fc_neighbours_build). */
 static size_t append_close_portable(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
-                                    const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi,
-                                    float zi, float radius2, uint32_t self)
+                                    const float *restrict oz, const float *restrict weight, uint32_t begin,
+                                    uint32_t end, float xi, float yi, float zi, float radius2, uint32_t self,
+                                    float *sum)
 {
     size_t count = 0;
     for (uint32_t first = begin; first < end; first += CANDIDATE_BLOCK) {
@@ -57,8 +60,13 @@ static size_t append_close_portable(uint32_t *restrict out, const float *restric
             d2[k] = dx * dx + dy * dy + dz * dz;
         }
         for (uint32_t k = 0; k < len; k++) {
+            const int close = (d2[k] < radius2) & (first + k != self);
             out[count] = first + k;
-            count += (d2[k] < radius2) & (first + k != self);
+            count += close;
+            if (sum && close) {
+                const float d = radius2 - d2[k];
+                *sum += (weight ? weight[first + k] : 1.0f) * (d * d * d);
+            }
         }
     }
     return count;
@@ -135,17 +143,6 @@ static const uint64_t LEFT_PACK[256] = {
     0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
 };
 
-/* Bit k set: candidate at + k lies closer than sqrt(limit) to (x, y, z). */
-static inline unsigned close_mask8(const float *ox, const float *oy, const float *oz, uint32_t at, __m256 x, __m256 y,
-                                   __m256 z, __m256 limit)
-{
-    const __m256 dx = _mm256_sub_ps(x, _mm256_loadu_ps(ox + at));
-    const __m256 dy = _mm256_sub_ps(y, _mm256_loadu_ps(oy + at));
-    const __m256 dz = _mm256_sub_ps(z, _mm256_loadu_ps(oz + at));
-    const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-    return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ));
-}
-
 /* Stores at out the indices at + k of the set bits k of mask, packed (writes 8); returns how many. */
 static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
 {
@@ -154,36 +151,78 @@ static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
     return (size_t)__builtin_popcount(mask);
 }
 
-/* The same with AVX2, eight candidates at a time: compare, take the mask, store the indices of the
- * close ones packed to the front. The last < 8 candidates of a range are the top lanes of the 8
- * ending at `end` (already seen lanes masked off), so a range costs whole vectors only. Scalar
- * appending costs about 6 cycles per candidate, and a particle has about 200 candidates for 30
- * neighbours. */
-static inline size_t append_close(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
-                                  const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi, float zi,
-                                  float radius2, uint32_t self)
+/* The same for a group of points g = 0 .. count - 1 that share a cell (so the candidates), with AVX2,
+ * eight candidates at a time: each vector of candidates is loaded once and compared with every
+ * point of the group, the close ones' indices stored packed to the front of the point's slot
+ * out[g] (got[g] so far; a slot has room for the candidates and APPEND_SLACK). The last < 8
+ * candidates of a range are the top lanes of the 8 ending at `end` (already seen lanes masked
+ * off), so a range costs whole vectors only. Loops run per group, not per point: one point
+ * alone branches about its ranges' lengths once per bar and reloaded the candidates, and mispredicted
+ * branches and repeated loads cost more than the comparisons. self: the index of point g = 0 in
+ * this source, or UINT32_MAX (point g is self + g). With sums, sums[g] gathers point g's terms
+ * w_j (radius2 - r^2)^3 lane by lane (the lanes added up by the caller). */
+static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
+                                      const float *restrict oy, const float *restrict oz,
+                                      const float *restrict weight, uint32_t begin, uint32_t end, const float *xi,
+                                      const float *yi, const float *zi, float radius2, uint32_t self, float (*sums)[8])
 {
-    const __m256 x = _mm256_set1_ps(xi), y = _mm256_set1_ps(yi), z = _mm256_set1_ps(zi);
-    const __m256 limit = _mm256_set1_ps(radius2);
-    size_t count = 0;
-    uint32_t first = begin;
-    for (; end - first >= 8; first += 8) {
-        unsigned mask = close_mask8(ox, oy, oz, first, x, y, z, limit);
-        if (self - first < 8u) mask &= ~(1u << (self - first));
-        count += pack8(out + count, mask, first);
+    if (end < 8) { /* too few points before end for a whole vector */
+        for (int g = 0; g < count; g++) {
+            float sum = 0.0f;
+            got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, weight, begin, end, xi[g], yi[g], zi[g],
+                                            radius2, self == UINT32_MAX ? self : self + (uint32_t)g,
+                                            sums ? &sum : NULL);
+            if (sums) sums[g][0] += sum;
+        }
+        return;
     }
-    if (first == end) return count;
-    if (end < 8) return count + append_close_portable(out + count, ox, oy, oz, first, end, xi, yi, zi, radius2, self);
-    const uint32_t at = end - 8;
-    unsigned mask = close_mask8(ox, oy, oz, at, x, y, z, limit) & (0xffu << (first - at)) & 0xffu;
-    if (self - at < 8u) mask &= ~(1u << (self - at));
-    return count + pack8(out + count, mask, at);
+    const __m256 limit = _mm256_set1_ps(radius2), zero = _mm256_setzero_ps();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (uint32_t first = begin; first < end;) {
+        uint32_t at;
+        unsigned valid;
+        if (end - first >= 8) at = first, valid = 0xffu, first += 8;
+        else at = end - 8, valid = (0xffu << (first - at)) & 0xffu, first = end;
+        const __m256 cx = _mm256_loadu_ps(ox + at), cy = _mm256_loadu_ps(oy + at), cz = _mm256_loadu_ps(oz + at);
+        /* for the sums: the weights of the new lanes, 0 on the lanes seen before */
+        const __m256 fresh = _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(7 - __builtin_popcount(valid))));
+        const __m256 cw = _mm256_and_ps(weight ? _mm256_loadu_ps(weight + at) : _mm256_set1_ps(1.0f), fresh);
+        for (int g = 0; g < count; g++) {
+            const __m256 dx = _mm256_sub_ps(_mm256_broadcast_ss(xi + g), cx);
+            const __m256 dy = _mm256_sub_ps(_mm256_broadcast_ss(yi + g), cy);
+            const __m256 dz = _mm256_sub_ps(_mm256_broadcast_ss(zi + g), cz);
+            const __m256 d2 =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+            unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ)) & valid;
+            const uint32_t me = self + (uint32_t)g - at; /* wraps far beyond 8 when self is UINT32_MAX */
+            __m256 d = _mm256_max_ps(_mm256_sub_ps(limit, d2), zero); /* radius2 - r^2 of the close lanes */
+            if (me < 8u) {
+                mask &= ~(1u << me);
+                d = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(lane, _mm256_set1_epi32((int)me))), d);
+            }
+            got[g] += pack8(out[g] + got[g], mask, at);
+            if (sums) {
+                const __m256 term = _mm256_mul_ps(cw, _mm256_mul_ps(_mm256_mul_ps(d, d), d));
+                _mm256_storeu_ps(sums[g], _mm256_add_ps(_mm256_loadu_ps(sums[g]), term));
+            }
+        }
+    }
 }
 #else
-#define append_close append_close_portable
+/* The portable group append: each point on its own. */
+static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
+                                      const float *restrict oy, const float *restrict oz,
+                                      const float *restrict weight, uint32_t begin, uint32_t end, const float *xi,
+                                      const float *yi, const float *zi, float radius2, uint32_t self, float (*sums)[8])
+{
+    for (int g = 0; g < count; g++)
+        got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, weight, begin, end, xi[g], yi[g], zi[g],
+                                        radius2, self == UINT32_MAX ? self : self + (uint32_t)g,
+                                        sums ? &sums[g][0] : NULL);
+}
 #endif
 
-enum { MAX_SOURCES = 4 };
+enum { MAX_SOURCES = 4, BLOCKS_PER_THREAD = 4 };
 
 /* The non-empty candidate ranges of one cell's nine bars in one source, and their total. */
 typedef struct cell_ranges {
@@ -204,29 +243,54 @@ static void find_ranges(const fc_bar bars[9], int nbars, const uint32_t *cell_st
     }
 }
 
-/* Lists the neighbours of points [lo, hi) in every source into the thread's chunk of each list;
+enum { GROUP = 16 }; /* points of one cell listed together */
+
+/* The sum of a point's eight lane sums, always in the same order. */
+static inline float lane_total(const float v[8])
+{
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+
+/* Moves count indices from src down to dst < src, eight at a time: each eight are read before they
+ * are written, so the overlap is harmless; up to 7 entries past count are copied too (a slot has
+ * APPEND_SLACK of room, and what lies past dst + count is the space being closed up). A list is
+ * about 30 entries: a library call per list costs more than the copy. */
+static inline void move_down(uint32_t *dst, const uint32_t *src, size_t count)
+{
+    for (size_t k = 0; k < count; k += 8) {
+        uint32_t eight[8];
+        memcpy(eight, src + k, sizeof eight);
+        memcpy(dst + k, eight, sizeof eight);
+    }
+}
+
+/* Lists the neighbours of points [lo, hi) in every source into the block's chunk of each list;
  * start[i] is relative to the chunk. Consecutive sorted points mostly share a cell, so the bars and
- * their candidate ranges are found once per cell. The counts live in locals until the end: the
- * threads' chunks are neighbours in memory, and a cache line that two cores write for every point
- * costs more than the search. */
+ * their candidate ranges are found once per cell, and up to GROUP points of a cell are compared
+ * with the candidates together: each point gets a slot of the chunk big enough for every
+ * candidate, and the slots are closed up after the group. The counts live in locals until the
+ * end: the blocks' chunks are neighbours in memory, and a cache line that two cores write for
+ * every point costs more than the search. */
 static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x, const float *y, const float *z,
                        float radius2, const fc_neighbour_source *sources, fc_neighbour_list *lists,
-                       int source_count, int thread)
+                       int source_count, int block)
 {
-    const uint32_t no_self = UINT32_MAX;
     fc_neighbour_chunk *chunks[MAX_SOURCES];
     size_t count[MAX_SOURCES];
     cell_ranges ranges[MAX_SOURCES];
     for (int s = 0; s < source_count; s++) {
-        chunks[s] = &lists[s].chunks[thread];
+        chunks[s] = &lists[s].chunks[block];
         chunks[s]->failed = 0;
         count[s] = 0;
     }
     uint32_t cell = UINT32_MAX;
-    for (size_t i = lo; i < hi; i++) {
-        if (grid->key[i] != cell) {
+    for (size_t i = lo, group_end; i < hi; i = group_end) {
+        const uint32_t key = grid->key[i];
+        for (group_end = i + 1; group_end < hi && group_end - i < GROUP && grid->key[group_end] == key;) group_end++;
+        const int members = (int)(group_end - i);
+        if (key != cell) {
             fc_bar bars[9];
-            cell = grid->key[i];
+            cell = key;
             const int nbars = fc_grid_bars(&grid->geom, cell, bars);
             for (int s = 0; s < source_count; s++) find_ranges(bars, nbars, sources[s].grid->cell_start, &ranges[s]);
         }
@@ -234,24 +298,34 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             fc_neighbour_chunk *c = chunks[s];
             const fc_neighbour_source *src = &sources[s];
             const cell_ranges *r = &ranges[s];
-            lists[s].start[i] = (uint32_t)count[s];
-            if (count[s] + r->candidates + APPEND_SLACK > c->capacity &&
-                (chunk_reserve(c, count[s] + r->candidates + APPEND_SLACK) || count[s] + r->candidates > UINT32_MAX)) {
+            const size_t slot = r->candidates + APPEND_SLACK, needed = count[s] + (size_t)members * slot;
+            if (count[s] + (size_t)members * r->candidates > UINT32_MAX || (needed > c->capacity && chunk_reserve(c, needed))) {
                 c->failed = 1;
                 goto done;
             }
-            const uint32_t self = src->grid == grid ? (uint32_t)i : no_self;
-            uint32_t *out = c->index;
+            uint32_t *out[GROUP];
+            size_t got[GROUP];
+            float sums[GROUP][8];
+            for (int g = 0; g < members; g++) out[g] = c->index + count[s] + (size_t)g * slot, got[g] = 0;
+            memset(sums, 0, sizeof sums);
+            const uint32_t self = src->grid == grid ? (uint32_t)i : UINT32_MAX;
+            float(*const summing)[8] = src->poly6_sum ? sums : NULL;
             for (int k = 0; k < r->count; k++)
-                count[s] += append_close(out + count[s], src->x, src->y, src->z, r->begin[k], r->end[k], x[i], y[i],
-                                         z[i], radius2, self);
+                append_close_group(out, got, members, src->x, src->y, src->z, src->weight, r->begin[k], r->end[k],
+                                   x + i, y + i, z + i, radius2, self, summing);
+            for (int g = 0; g < members; g++) { /* close up the slots, in order (each moves down) */
+                lists[s].start[i + (size_t)g] = (uint32_t)count[s];
+                if (g) move_down(c->index + count[s], out[g], got[g]);
+                count[s] += got[g];
+                if (summing) src->poly6_sum[i + (size_t)g] = lane_total(sums[g]);
+            }
         }
     }
 done:
     for (int s = 0; s < source_count; s++) chunks[s]->count = count[s];
 }
 
-static int list_reserve(fc_neighbour_list *l, size_t n, int threads)
+static int list_reserve(fc_neighbour_list *l, size_t n, int blocks)
 {
     if (n + 1 > l->start_capacity) {
         size_t capacity = n + n / 2 + 1024;
@@ -259,24 +333,24 @@ static int list_reserve(fc_neighbour_list *l, size_t n, int threads)
         if (!grown) return -1;
         l->start = grown, l->start_capacity = capacity;
     }
-    if (threads > l->chunk_count) {
-        fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)threads * sizeof *grown);
+    if (blocks > l->chunk_count) {
+        fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)blocks * sizeof *grown);
         if (!grown) return -1;
-        memset(grown + l->chunk_count, 0, (size_t)(threads - l->chunk_count) * sizeof *grown);
-        l->chunks = grown, l->chunk_count = threads;
+        memset(grown + l->chunk_count, 0, (size_t)(blocks - l->chunk_count) * sizeof *grown);
+        l->chunks = grown, l->chunk_count = blocks;
     }
     return 0;
 }
 
-/* After every thread listed its block: the chunks' offsets in the joined list, and room for it. */
-static int plan_join(fc_neighbour_list *l, int threads)
+/* After every block was listed: the chunks' offsets in the joined list, and room for it. */
+static int plan_join(fc_neighbour_list *l, int blocks)
 {
     size_t total = 0;
     int failed = 0;
-    for (int t = 0; t < threads; t++) {
-        l->chunks[t].base = total;
-        total += l->chunks[t].count;
-        failed |= l->chunks[t].failed;
+    for (int b = 0; b < blocks; b++) {
+        l->chunks[b].base = total;
+        total += l->chunks[b].count;
+        failed |= l->chunks[b].failed;
     }
     if (failed || total > UINT32_MAX) return -1;
     if (total + FC_NEIGHBOUR_SLACK > l->index_capacity) {
@@ -294,31 +368,38 @@ int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, con
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count)
 {
     if (source_count < 1 || source_count > MAX_SOURCES) return -1;
-    const int threads = omp_get_max_threads();
+    /* Several blocks a thread, taken as threads come free: the cost of a point varies (a free
+     * surface has fewer candidates, a wall more), and equal halves left one of two threads waiting
+     * for the other about a tenth of the search. Blocks are contiguous and joined in block order,
+     * so the lists do not depend on which thread listed what. */
+    const int threads = omp_get_max_threads(), blocks = threads > 1 ? BLOCKS_PER_THREAD * threads : 1;
     for (int s = 0; s < source_count; s++)
-        if (list_reserve(&lists[s], n, threads)) return -1;
+        if (list_reserve(&lists[s], n, blocks)) return -1;
     const float radius2 = radius * radius;
     int failed = 0;
 #pragma omp parallel num_threads(threads)
     {
-        /* contiguous blocks in thread order, so that joining them keeps the points in order */
-        const int t = omp_get_thread_num(), count = omp_get_num_threads();
-        const size_t lo = n * (size_t)t / (size_t)count, hi = n * (size_t)(t + 1) / (size_t)count;
-        list_block(lo, hi, grid, x, y, z, radius2, sources, lists, source_count, t);
-#pragma omp barrier
+#pragma omp for schedule(dynamic, 1)
+        for (int b = 0; b < blocks; b++)
+            list_block(n * (size_t)b / (size_t)blocks, n * (size_t)(b + 1) / (size_t)blocks, grid, x, y, z, radius2,
+                       sources, lists, source_count, b);
 #pragma omp single
-        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], count);
+        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], blocks);
         if (!failed)
-            for (int s = 0; s < source_count; s++) {
-                const fc_neighbour_chunk *c = &lists[s].chunks[t];
-                if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
-                for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
-            }
+#pragma omp for schedule(dynamic, 1) collapse(2)
+            for (int s = 0; s < source_count; s++)
+                for (int b = 0; b < blocks; b++) {
+                    const fc_neighbour_chunk *c = &lists[s].chunks[b];
+                    if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
+                    const size_t lo = n * (size_t)b / (size_t)blocks, hi = n * (size_t)(b + 1) / (size_t)blocks;
+                    for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
+                }
     }
     if (failed) return -1;
     for (int s = 0; s < source_count; s++) {
         lists[s].start[n] = (uint32_t)lists[s].pairs;
         lists[s].points = n;
+        lists[s].pad = (uint32_t)sources[s].count;
     }
     return 0;
 }
