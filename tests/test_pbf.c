@@ -36,7 +36,7 @@ static void pbf_world(fc_world *w, float x, float y, float z)
 static void fill_box(fc_world *w, float x0, float y0, float z0, float x1, float y1, float z1)
 {
     const float lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(w, lo, hi, v0);
+    fc_world_fill_box(w, lo, hi, v0, 0);
 }
 
 static int has_nan(fc_world *w)

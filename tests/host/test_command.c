@@ -220,8 +220,8 @@ static void test_object_commands(void)
 static fc_param_values values_of(const char *name1, double v1, const char *name2, double v2)
 {
     fc_param_values v = {0};
-    v.item[v.count++] = (fc_param_value){fc_param_find(name1), v1};
-    if (name2) v.item[v.count++] = (fc_param_value){fc_param_find(name2), v2};
+    v.item[v.count++] = (fc_param_value){.desc = fc_param_find(name1), .number = v1};
+    if (name2) v.item[v.count++] = (fc_param_value){.desc = fc_param_find(name2), .number = v2};
     return v;
 }
 
@@ -233,31 +233,31 @@ static void test_values_apply(void)
     before = p;
 
     fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
     CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "nothing applied, viscosity included");
 
     v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
           "radius below margin: field '%s'", err.field);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
 
     v = values_of("viscosity", 0.5, "particle_spacing", 0.015);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
               strcmp(err.field, "values.particle_spacing") == 0,
           "an init parameter without allow_init: not_live (%s)", fc_error_code_name(err.code));
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after not_live");
-    CHECK(fc_param_values_apply(&p, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
           "with allow_init both apply: %s", err.message);
 
     v = values_of("viscosity", 1000.0, NULL, 0);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
               strcmp(err.field, "values.viscosity") == 0 && p.viscosity == 0.5,
           "out of range without from_message: bad_value, unchanged");
 
     v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
           "a consistent pair applies together: %s", err.message);
 }
 
@@ -281,7 +281,7 @@ static int build_world(test_world *t)
     t->sphere = fc_world_add_collider(&t->w, &sphere);
     t->plane = fc_world_add_collider(&t->w, &plane);
     t->box = fc_world_add_collider(&t->w, &box);
-    int ok = fc_world_fill_box(&t->w, lo, hi, v0) > 0 && fc_world_start(&t->w, err, sizeof err) == 0;
+    int ok = fc_world_fill_box(&t->w, lo, hi, v0, 0) > 0 && fc_world_start(&t->w, err, sizeof err) == 0;
     CHECK(ok, "the test world starts: %s", err);
     return ok ? 0 : -1;
 }
@@ -499,7 +499,7 @@ static int build_immersed_sphere(fc_world *w, int *sphere)
     const float v0[3] = {0, 0, 0};
     fc_shape s = {.kind = FC_SHAPE_SPHERE, .radius = push_radius};
     memcpy(s.center, push_center, sizeof s.center);
-    if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0) <= 0) return -1;
+    if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0, 0) <= 0) return -1;
     *sphere = fc_world_add_collider(w, &s);
     uint8_t *keep = malloc(w->particles.count);
     if (!keep) return -1;
