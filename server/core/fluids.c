@@ -144,7 +144,14 @@ int fc_param_assign_scoped(fc_params *p, fc_fluid *fluids, int count, const char
     const fc_param_desc *d;
     if (fc_param_split(name, &d, fluid, err, errlen)) return -1;
     fc_params scratch = *p; /* parses the text as the table says, then sets it with its scope */
-    if (fc_param_set_text(&scratch, d, eq + 1, err, errlen)) return -1;
+    char why[512];
+    if (fc_param_set_text(&scratch, d, eq + 1, why, sizeof why)) {
+        char prefix[96]; /* "parameter 'viscosity': ..." names the fluid: "parameter 'oil.viscosity': ..." */
+        int n = snprintf(prefix, sizeof prefix, "parameter '%s': ", d->name);
+        const char *rest = n > 0 && strncmp(why, prefix, (size_t)n) == 0 ? why + n : why;
+        snprintf(err, errlen, "parameter '%s%s%s': %s", fluid, fluid[0] ? "." : "", d->name, rest);
+        return -1;
+    }
     return fc_param_set_scoped(p, fluids, count, d, fluid, fc_param_get(&scratch, d), err, errlen);
 }
 
