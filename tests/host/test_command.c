@@ -321,6 +321,52 @@ static void test_apply_set(fc_world *w)
     cJSON_Delete(applied);
 }
 
+/* set on one fluid's parameter (FLUID.NAME) changes that fluid only; an unknown fluid is refused
+ * naming the world's fluids, and nothing changes. */
+static void test_apply_set_fluid(fc_world *w)
+{
+    const int count = w->fluid_count;
+    fc_fluid saved[FC_MAX_FLUIDS];
+    memcpy(saved, w->fluids, sizeof saved);
+    w->fluids[1] = w->fluids[0];
+    snprintf(w->fluids[1].name, sizeof w->fluids[1].name, "oil");
+    w->fluid_count = 2;
+    const double water = w->fluids[0].viscosity, plain = w->params.viscosity;
+    cJSON *applied;
+    fc_message_error err;
+    int rc = apply_text(w, "{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.viscosity\": 7.5}}", &applied, &err);
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(applied, "values");
+    CHECK(rc == 0 && w->fluids[1].viscosity == 7.5 && w->fluids[0].viscosity == water && w->params.viscosity == plain,
+          "set oil.viscosity changes oil's only: %s", err.message);
+    CHECK(number_at(values, "oil.viscosity") == 7.5 && cJSON_GetArraySize(values) == 1, "applied under the name sent");
+    cJSON_Delete(applied);
+
+    fc_params before = w->params;
+    fc_fluid fluids_before[FC_MAX_FLUIDS];
+    memcpy(fluids_before, w->fluids, sizeof fluids_before);
+    struct { const char *text, *field, *message; fc_error_code code; } bad[] = {
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 1, \"oi1.viscosity\": 1}}", "values.oi1.viscosity",
+         "values.oi1.viscosity: no fluid named 'oi1'; this world has water, oil", FC_ERR_UNKNOWN_PARAMETER},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"water.viscosity\": 1, \"oil.viscosity\": 200}}", "values.oil.viscosity",
+         NULL, FC_ERR_BAD_VALUE},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.rest_density\": 900}}", "values.oil.rest_density",
+         "values.oil.rest_density: oil.rest_density is set when the world is built; send it with reset or load_scene", FC_ERR_NOT_LIVE},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.time_step\": 0.001}}", "values.oil.time_step", NULL,
+         FC_ERR_UNKNOWN_PARAMETER},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        rc = apply_text(w, bad[k].text, &applied, &err);
+        CHECK(rc != 0 && err.code == bad[k].code && strcmp(err.field, bad[k].field) == 0 &&
+                  (!bad[k].message || strcmp(err.message, bad[k].message) == 0),
+              "%s is refused: %s %s '%s'", bad[k].text, fc_error_code_name(err.code), err.field, err.message);
+        CHECK(memcmp(&before, &w->params, sizeof before) == 0 && memcmp(fluids_before, w->fluids, sizeof fluids_before) == 0,
+              "and nothing changed");
+        cJSON_Delete(applied);
+    }
+    memcpy(w->fluids, saved, sizeof saved);
+    w->fluid_count = count;
+}
+
 static void test_apply_emitters(fc_world *w)
 {
     cJSON *applied;
@@ -472,6 +518,7 @@ static void test_apply_to_world(void)
     test_world t;
     if (build_world(&t)) return;
     test_apply_set(&t.w);
+    test_apply_set_fluid(&t.w);
     test_apply_emitters(&t.w);
     test_apply_collider_move(&t);
     char err[256];
