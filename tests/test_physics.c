@@ -86,7 +86,7 @@ static void test_hydrostatic_pressure(void)
     const fc_params *prm = &w.params;
     const double rho0 = prm->rest_density, g = -prm->gravity_y, s0 = prm->particle_spacing;
     const double B = rho0 * prm->speed_of_sound * prm->speed_of_sound / 7.0;
-    const double surface = (double)w.particles.count * w.particle_mass / (rho0 * 0.24 * 0.24);
+    const double surface = (double)w.particles.count * w.fluid_mass[0] / (rho0 * 0.24 * 0.24);
     enum { SLABS = 3 };
     const double depths[SLABS] = {0.15, 0.25, 0.35};
     double pressure_sum[SLABS] = {0}, depth_sum[SLABS] = {0};

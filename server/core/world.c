@@ -68,7 +68,8 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     if (next && next != previous) fc_world_sync_to_host(w, FC_SYNC_ALL); /* the next one starts from them */
     if (fc_world_set_solver(w, name, err, errlen)) return -1;
     if (w->solver == previous || !w->solver_state) return 0; /* not started: fc_world_start starts it */
-    const float previous_mass = w->particle_mass;
+    float previous_mass[FC_MAX_FLUIDS];
+    memcpy(previous_mass, w->fluid_mass, sizeof previous_mass);
     char why[512] = "";
     void *state = NULL;
     int missing = (w->solver->needs & ~previous->needs) != 0; /* a grid or boundary the old one went without */
@@ -76,7 +77,7 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
         (missing && build_solver_needs(w, why, sizeof why)) || w->solver->init(w, &state, why, sizeof why)) {
         snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
         w->solver = previous;
-        w->particle_mass = previous_mass;
+        memcpy(w->fluid_mass, previous_mass, sizeof previous_mass);
         return -2;
     }
     previous->destroy(w->solver_state);
@@ -163,6 +164,11 @@ void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, fl
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
     lattice_between(l, lo, hi, s);
+}
+
+void fc_world_derive_masses(fc_world *w, double rest_volume)
+{
+    for (int f = 0; f < w->fluid_count; f++) w->fluid_mass[f] = (float)(w->fluids[f].rest_density * rest_volume);
 }
 
 void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec)

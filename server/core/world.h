@@ -78,7 +78,7 @@ typedef struct fc_world {
 
     const struct fc_solver *solver;
     void *solver_state;
-    float particle_mass;          /* kg, set by the solver from the rest spacing */
+    float fluid_mass[FC_MAX_FLUIDS]; /* kg, a particle of each fluid (fc_world_derive_masses) */
 
     /* Set by whoever drives the world when the step in progress is no longer wanted (a stop, a
      * reset or a load waits): a solver may then end its step between two phases, before it
@@ -140,6 +140,10 @@ void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], floa
 /* A sphere block's: the lattice of its bounding cube, corners included; the points inside the
  * sphere are filled. */
 void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float spacing);
+
+/* Each fluid's particle mass from the rest volume V0 a solver's particles stand for:
+ * mass_f = rest_density_f * V0, the one place masses are derived (solvers call it when they start). */
+void fc_world_derive_masses(fc_world *w, double rest_volume);
 
 /* A particle of fluid `fluid` (an index into w->fluids) at position x moving at v: every other
  * field at its registry default, the temperature the fluid's. */
