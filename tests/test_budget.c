@@ -13,7 +13,7 @@ static int parse(fc_scene *scene, const char *name, const char *assignment)
 {
     char path[4096], err[512];
     if (fc_scene_resolve(name, path, sizeof path) || fc_scene_parse_file(scene, path, err, sizeof err)) return -1;
-    if (assignment && fc_param_assign(&scene->params, assignment, err, sizeof err)) return -1;
+    if (assignment && fc_param_assign_scoped(&scene->params, scene->fluids, scene->fluid_count, assignment, err, sizeof err)) return -1;
     return 0;
 }
 

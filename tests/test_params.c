@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/fluids.h"
 #include "core/params.h"
 #include "core/solver.h"
 
@@ -66,6 +67,51 @@ int main(void)
     CHECK(fc_param_assign(&p, "clamp_negative_pressure=false", err, sizeof err) == 0 && p.clamp_negative_pressure == 0,
           "bool set");
     CHECK(fc_param_assign(&p, "substeps=7", err, sizeof err) == 0 && p.substeps == 7, "int set");
+
+    /* parameters with a fluid scope: each has an fc_fluid member; FLUID.NAME sets one fluid's */
+    fc_params_defaults(&p);
+    fc_fluid fluids[2];
+    fc_fluid_from_params(&fluids[0], &p, 0);
+    fc_fluid_from_params(&fluids[1], &p, 1);
+    CHECK(strcmp(fluids[0].name, "water") == 0 && fluids[0].colour == FC_FLUID_DEFAULT_COLOUR && fluids[1].colour != fluids[0].colour,
+          "one fluid of the parameters is water in the default colour; the next takes another");
+    snprintf(fluids[1].name, sizeof fluids[1].name, "oil");
+    int scoped = 0;
+    for (size_t i = 0; i < fc_param_count; i++) {
+        const fc_param_desc *d = &fc_param_table[i];
+        double *slot = fc_fluid_param_slot(&fluids[0], d);
+        CHECK(!(d->flags & FC_PARAM_FLUID) == !slot, "%s: fluid scope %d and an fc_fluid member agree", d->name,
+              (d->flags & FC_PARAM_FLUID) != 0);
+        if (!slot) continue;
+        scoped++;
+        CHECK(*slot == fc_param_get(&p, d), "%s: a fluid takes the parameters' value", d->name);
+    }
+    CHECK(scoped == 3, "rest_density, viscosity and temperature have a fluid scope: %d", scoped);
+    CHECK(fc_param_assign_scoped(&p, fluids, 2, "oil.viscosity=7", err, sizeof err) == 0 && fluids[1].viscosity == 7 &&
+              fluids[0].viscosity == p.viscosity && p.viscosity == 2.0,
+          "oil.viscosity sets oil's only: %s", err);
+    CHECK(fc_param_assign_scoped(&p, fluids, 2, "viscosity=3", err, sizeof err) == 0 && fluids[0].viscosity == 3 &&
+              fluids[1].viscosity == 3 && p.viscosity == 3,
+          "the plain name sets every fluid's");
+    struct { const char *assignment, *expect; } bad_scoped[] = {
+        {"oi1.viscosity=1", "parameter 'oi1.viscosity': no fluid named 'oi1'; this world has water, oil"},
+        {"oil.viscosity=200", "parameter 'oil.viscosity': 200 is out of range [0, 100] Pa s"},
+        {"oil.viscosity=abc", "parameter 'oil.viscosity': expected a number"},
+        {"oil.time_step=0.001", "parameter 'time_step' has no fluid scope"},
+        {"oil.nonsense=1", "unknown parameter 'nonsense'"},
+        {".viscosity=1", "expected FLUID.PARAMETER"},
+    };
+    for (size_t k = 0; k < sizeof bad_scoped / sizeof bad_scoped[0]; k++) {
+        fc_params p_before = p;
+        fc_fluid f_before[2];
+        memcpy(f_before, fluids, sizeof f_before);
+        err[0] = '\0';
+        CHECK(fc_param_assign_scoped(&p, fluids, 2, bad_scoped[k].assignment, err, sizeof err) != 0 &&
+                  strstr(err, bad_scoped[k].expect) != NULL,
+              "'%s' is refused saying '%s': got '%s'", bad_scoped[k].assignment, bad_scoped[k].expect, err);
+        CHECK(memcmp(&p_before, &p, sizeof p) == 0 && memcmp(f_before, fluids, sizeof f_before) == 0,
+              "'%s' changes nothing", bad_scoped[k].assignment);
+    }
 
     fc_params_defaults(&p);
     p.particle_margin = p.particle_radius;

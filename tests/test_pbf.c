@@ -36,7 +36,7 @@ static void pbf_world(fc_world *w, float x, float y, float z)
 static void fill_box(fc_world *w, float x0, float y0, float z0, float x1, float y1, float z1)
 {
     const float lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(w, lo, hi, v0);
+    fc_world_fill_box(w, lo, hi, v0, 0);
 }
 
 static int has_nan(fc_world *w)
@@ -96,38 +96,23 @@ static void density_errors(const fc_world *w, double *deep, double *all)
     *all = p->count ? sum_all / (double)p->count : NAN;
 }
 
-/* A copy of the particle arrays, to run several steps from one state. */
+/* A copy of the particles (every column of the registry), to run several steps from one state. */
 typedef struct snapshot {
-    size_t count;
-    float *field[FC_FIELD_COUNT];
-    uint32_t *id;
+    fc_particles copy;
 } snapshot;
 
 static void snapshot_take(snapshot *s, const fc_world *w)
 {
-    const fc_particles *p = &w->particles;
-    s->count = p->count;
-    for (int f = 0; f < FC_FIELD_COUNT; f++) {
-        s->field[f] = malloc(p->count * sizeof(float));
-        memcpy(s->field[f], p->field[f], p->count * sizeof(float));
-    }
-    s->id = malloc(p->count * sizeof(uint32_t));
-    memcpy(s->id, p->id, p->count * sizeof(uint32_t));
+    fc_particles_init(&s->copy);
+    fc_particles_copy(&s->copy, &w->particles);
 }
 
 static void snapshot_restore(const snapshot *s, fc_world *w)
 {
-    fc_particles *p = &w->particles;
-    p->count = s->count;
-    for (int f = 0; f < FC_FIELD_COUNT; f++) memcpy(p->field[f], s->field[f], s->count * sizeof(float));
-    memcpy(p->id, s->id, s->count * sizeof(uint32_t));
+    fc_particles_copy(&w->particles, &s->copy);
 }
 
-static void snapshot_free(snapshot *s)
-{
-    for (int f = 0; f < FC_FIELD_COUNT; f++) free(s->field[f]);
-    free(s->id);
-}
+static void snapshot_free(snapshot *s) { fc_particles_free(&s->copy); }
 
 /* Seed 000 Algorithm 1 projects the density constraint solver_iterations times per step; each
  * Jacobi iteration removes part of the remaining violation, so from one settled state the density
@@ -402,8 +387,8 @@ static int same_particles(const fc_world *a, const fc_world *b)
 {
     const fc_particles *p = &a->particles, *q = &b->particles;
     if (p->count != q->count || memcmp(p->id, q->id, p->count * sizeof *p->id)) return 0;
-    for (int f = 0; f < FC_FIELD_COUNT; f++)
-        if (memcmp(p->field[f], q->field[f], p->count * sizeof(float))) return 0;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++)
+        if (memcmp(fc_particles_column(p, c), fc_particles_column(q, c), p->count * fc_column_size(c))) return 0;
     return 1;
 }
 

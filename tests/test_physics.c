@@ -25,7 +25,7 @@ static void test_block_at_rest(void)
     fc_world_init(&w);
     set_domain(&w, 0.4f, 0.5f, 0.4f);
     const float lo[3] = {0, 0, 0}, hi[3] = {0.4f, 0.2f, 0.4f}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(&w, lo, hi, v0);
+    fc_world_fill_box(&w, lo, hi, v0, 0);
     if (start(&w)) return;
     const size_t n = w.particles.count;
     float *y0 = malloc(n * sizeof *y0);
@@ -81,12 +81,12 @@ static void test_hydrostatic_pressure(void)
     fc_world_init(&w);
     set_domain(&w, 0.24f, 0.7f, 0.24f);
     const float lo[3] = {0, 0, 0}, hi[3] = {0.24f, 0.5f, 0.24f}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(&w, lo, hi, v0);
+    fc_world_fill_box(&w, lo, hi, v0, 0);
     if (start(&w)) return;
     const fc_params *prm = &w.params;
     const double rho0 = prm->rest_density, g = -prm->gravity_y, s0 = prm->particle_spacing;
     const double B = rho0 * prm->speed_of_sound * prm->speed_of_sound / 7.0;
-    const double surface = (double)w.particles.count * w.particle_mass / (rho0 * 0.24 * 0.24);
+    const double surface = (double)w.particles.count * w.fluid_mass[0] / (rho0 * 0.24 * 0.24);
     enum { SLABS = 3 };
     const double depths[SLABS] = {0.15, 0.25, 0.35};
     double pressure_sum[SLABS] = {0}, depth_sum[SLABS] = {0};
@@ -130,7 +130,7 @@ static void test_dam_break_stays_in_domain(void)
     fc_world_init(&w);
     set_domain(&w, 0.8f, 0.5f, 0.2f);
     const float lo[3] = {0, 0, 0}, hi[3] = {0.24f, 0.36f, 0.2f}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(&w, lo, hi, v0);
+    fc_world_fill_box(&w, lo, hi, v0, 0);
     /* a sphere and a plane collider in the way */
     fc_shape ball = {.kind = FC_SHAPE_SPHERE, .center = {0.5f, 0.05f, 0.1f}, .radius = 0.06f};
     fc_shape ramp = {.kind = FC_SHAPE_PLANE, .normal = {-0.5f, 0.8660254f, 0.0f}};
@@ -193,7 +193,7 @@ static void test_sink_removes(void)
     fc_world_init(&w);
     set_domain(&w, 0.4f, 0.6f, 0.4f);
     const float lo[3] = {0.1f, 0.3f, 0.1f}, hi[3] = {0.3f, 0.5f, 0.3f}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(&w, lo, hi, v0);
+    fc_world_fill_box(&w, lo, hi, v0, 0);
     fc_sink sink = {.shape = {.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}}};
     fc_world_add_sink(&w, &sink);
     if (start(&w)) return;

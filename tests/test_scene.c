@@ -10,6 +10,7 @@
 #include "core/world.h"
 
 #define DOMAIN "\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}"
+#define FLUIDS2 "\"fluids\": [{\"name\": \"water\"}, {\"name\": \"oil\", \"viscosity\": 5}]"
 
 /* A scene string that must fail with a message naming `key` and containing `expected`. */
 typedef struct bad_case {
@@ -25,7 +26,7 @@ static const bad_case bad_cases[] = {
     {"trailing garbage", "{" DOMAIN "} x", NULL, "line 1"},
     {"top level not an object", "[1, 2, 3]", NULL, "a JSON object at the top level, found an array"},
     {"unknown top-level key", "{" DOMAIN ", \"frobnicate\": 1}", "frobnicate",
-     "unknown key (expected one of name, description, solver, domain, parameters, fluid, colliders, emitters, sinks)"},
+     "unknown key (expected one of name, description, solver, domain, parameters, fluids, fluid, colliders, emitters, sinks)"},
     {"duplicate key", "{" DOMAIN ", \"name\": \"a\", \"name\": \"b\"}", "name", "duplicate key"},
     {"missing domain", "{\"name\": \"x\"}", "domain", "found nothing"},
     {"domain not an object", "{\"domain\": [0, 1]}", "domain", "expected an object"},
@@ -92,7 +93,7 @@ static const bad_case bad_cases[] = {
      "fluid[0].radius", "expected a number > 0, found -0.1"},
     {"unknown key in a fluid block",
      "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"colour\": \"blue\"}]}",
-     "fluid[0].colour", "unknown key (expected one of type, min, max, velocity)"},
+     "fluid[0].colour", "unknown key (expected one of type, min, max, velocity, fluid)"},
     {"sphere keys on a box block",
      "{" DOMAIN ", \"fluid\": [{\"type\": \"box\", \"center\": [0, 0, 0], \"radius\": 1}]}", "fluid[0].center",
      "unknown key"},
@@ -132,6 +133,24 @@ static const bad_case bad_cases[] = {
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": 5, \"radius\": 0.04, \"colour\": 1}]}",
      "emitters[0].colour", "unknown key"},
+    {"fluids not an array", "{" DOMAIN ", \"fluids\": {\"name\": \"water\"}}", "fluids", "an array of 1 to 16 fluid objects"},
+    {"no fluids", "{" DOMAIN ", \"fluids\": []}", "fluids", "an array of 1 to 16 fluid objects"},
+    {"a fluid without a name", "{" DOMAIN ", \"fluids\": [{\"viscosity\": 1}]}", "fluids[0].name", "found nothing"},
+    {"a fluid name with a dot", "{" DOMAIN ", \"fluids\": [{\"name\": \"a.b\"}]}", "fluids[0].name",
+     "expected 1 to 31 of the characters A-Z a-z 0-9 _ -, found \"a.b\""},
+    {"two fluids of one name", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\"}, {\"name\": \"w\"}]}", "fluids[1].name",
+     "a fluid named \"w\" comes earlier"},
+    {"a fluid's viscosity out of range", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"viscosity\": 300}]}",
+     "fluids[0].viscosity", "300 is out of range [0, 100] Pa s"},
+    {"a fluid's parameter without fluid scope", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"time_step\": 0.001}]}",
+     "fluids[0].time_step", "unknown key (expected one of name, colour, rest_density, viscosity, temperature)"},
+    {"a bad colour", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"colour\": \"blue\"}]}", "fluids[0].colour",
+     "expected \"#rrggbb\", found \"blue\""},
+    {"a block of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], "
+     "\"max\": [0.1, 0.1, 0.1], \"fluid\": \"oi1\"}]}", "fluid[0].fluid", "no fluid named \"oi1\"; the scene's fluids are water, oil"},
+    {"an emitter of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], "
+     "\"direction\": [0, 1, 0], \"speed\": 1, \"rate\": 5, \"radius\": 0.04, \"fluid\": \"honey\"}]}",
+     "emitters[0].fluid", "no fluid named \"honey\""},
     {"too-deep nesting",
      "{" DOMAIN ", \"description\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", NULL,
      "levels of nesting"},
@@ -212,6 +231,53 @@ static void test_oversized_file(void)
     CHECK(contains(err, path) && contains(err, "4 MiB"), "message: %s", err);
     CHECK(scene_is_empty(&s), "scene not left empty");
     remove(path);
+}
+
+/* "fluids": names, values taken from the parameters where a fluid gives none, blocks and emitters
+ * of a named fluid; a scene without fluids gets one made of its parameters. */
+static void test_fluids(void)
+{
+    fc_scene s;
+    char err[512];
+    const char *json = "{" DOMAIN ", \"parameters\": {\"viscosity\": 3, \"rest_density\": 900}, "
+                       "\"fluids\": [{\"name\": \"water\"}, {\"name\": \"oil\", \"viscosity\": 5, \"colour\": \"#E0A030\", "
+                       "\"temperature\": 310}], "
+                       "\"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.2, 0.2, 0.2]}, "
+                       "{\"type\": \"box\", \"min\": [0.6, 0, 0], \"max\": [0.8, 0.2, 0.2], \"fluid\": \"oil\"}], "
+                       "\"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1, "
+                       "\"rate\": 0, \"radius\": 0.04, \"fluid\": \"oil\"}]}";
+    CHECK(fc_scene_parse_string(&s, json, "fluids.json", err, sizeof err) == 0, "the scene parses: %s", err);
+    CHECK(s.fluid_count == 2 && strcmp(s.fluids[0].name, "water") == 0 && strcmp(s.fluids[1].name, "oil") == 0,
+          "two fluids, in order");
+    CHECK(s.fluids[0].viscosity == 3 && s.fluids[0].rest_density == 900 && s.fluids[0].colour == FC_FLUID_DEFAULT_COLOUR,
+          "water takes the parameters' values and the default colour");
+    CHECK(s.fluids[1].viscosity == 5 && s.fluids[1].rest_density == 900 && s.fluids[1].colour == 0xe0a030 &&
+              s.fluids[1].temperature == 310,
+          "oil has its own viscosity, colour and temperature");
+    CHECK(s.blocks[0].fluid == 0 && s.blocks[1].fluid == 1 && s.emitters[0].fluid == 1,
+          "a block without a fluid is the first's; the others are the named one's");
+    fc_world w;
+    CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == 0, "it builds: %s", err);
+    if (!err[0] || w.fluid_count == 2) {
+        size_t of[2] = {0, 0}, warm = 0;
+        for (size_t i = 0; i < w.particles.count; i++) {
+            int f = w.particles.u8[FC_FLUID][i];
+            of[f]++;
+            float x = w.particles.field[FC_PX][i];
+            CHECK((f == 1) == (x > 0.5f), "particle %zu at x %g is of fluid %d", i, x, f);
+            warm += w.particles.field[FC_TEMPERATURE][i] == (f ? 310.0f : 293.15f);
+        }
+        CHECK(w.fluid_count == 2 && of[0] == of[1] && of[0] > 0, "both blocks filled, %zu and %zu", of[0], of[1]);
+        CHECK(warm == w.particles.count, "each particle has its fluid's temperature (%zu of %zu)", warm, w.particles.count);
+        fc_world_free(&w);
+    }
+    fc_scene_free(&s);
+
+    CHECK(fc_scene_parse_string(&s, "{" DOMAIN ", \"parameters\": {\"viscosity\": 4}}", "one.json", err, sizeof err) == 0 &&
+              s.fluid_count == 1 && strcmp(s.fluids[0].name, "water") == 0 && s.fluids[0].viscosity == 4 &&
+              s.fluids[0].rest_density == 1000,
+          "a scene without fluids has one, water, of its parameters");
+    fc_scene_free(&s);
 }
 
 static void test_minimal_scene(void)
@@ -390,6 +456,7 @@ int main(void)
     test_missing_file();
     test_oversized_file();
     test_minimal_scene();
+    test_fluids();
     test_instantiate_error();
     test_shipped_scenes();
     test_fluid_cut_away();

@@ -24,7 +24,7 @@ static int load(fc_world *w, const char *scene_name, const char *const *sets)
     }
     int failed = 0;
     for (const char *const *s = sets; s && *s && !failed; s++)
-        if (fc_param_assign(&scene.params, *s, err, sizeof err)) fprintf(stderr, "%s: %s\n", *s, err), failed = 1;
+        if (fc_param_assign_scoped(&scene.params, scene.fluids, scene.fluid_count, *s, err, sizeof err)) fprintf(stderr, "%s: %s\n", *s, err), failed = 1;
     failed = failed || fc_scene_instantiate(&scene, w, err, sizeof err) != 0;
     if (failed) fprintf(stderr, "%s: %s\n", scene_name, err);
     fc_scene_free(&scene);

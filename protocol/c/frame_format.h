@@ -58,6 +58,9 @@ typedef enum {
     FC_ATTR_DENSITY,
     FC_ATTR_TEMPERATURE,
     FC_ATTR_FLUID,
+#ifdef FC_EXTRA_ATTRIBUTE
+    FC_ATTR_EXTRA, /* a test build's fifth attribute, named FC_EXTRA_ATTRIBUTE (tests/CMakeLists.txt) */
+#endif
     FC_ATTR_COUNT
 } fc_attribute;
 

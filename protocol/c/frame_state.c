@@ -3,7 +3,11 @@
 
 #include <stdlib.h>
 
-const char *const fc_attribute_names[FC_ATTR_COUNT] = {"speed", "density", "temperature", "fluid"};
+const char *const fc_attribute_names[FC_ATTR_COUNT] = {"speed", "density", "temperature", "fluid",
+#ifdef FC_EXTRA_ATTRIBUTE
+                                                       FC_EXTRA_ATTRIBUTE
+#endif
+};
 
 const char *fc_codec_status_name(fc_codec_status status)
 {

@@ -89,14 +89,15 @@ double fc_wall_seconds(void);
 
 /* ---- ply.c: particles as binary little-endian PLY ---- */
 
-/* Bytes of one vertex record: uint id, float x y z vx vy vz density. */
-enum { FC_PLY_RECORD_BYTES = 32 };
+/* Bytes of one vertex record: uint id, then every column of the particle fields registry in
+ * order (float x y z vx vy vz density, uchar fluid, float temperature). */
+size_t fc_ply_record_bytes(void);
 
 /* Writes the header for `count` vertices at simulated time `time` into buf (NUL-terminated);
  * returns its length, or the length it needs when buflen is too small (as snprintf). */
 size_t fc_ply_header(char *buf, size_t buflen, size_t count, double time);
 /* Encodes particles [first, first + count) as little-endian records into out
- * (count * FC_PLY_RECORD_BYTES bytes), whatever the host byte order. */
+ * (count * fc_ply_record_bytes() bytes), whatever the host byte order. */
 void fc_ply_encode(uint8_t *out, const fc_particles *p, size_t first, size_t count);
 /* Header and records to a stream; 0, or -1 when writing failed. */
 int fc_ply_write(FILE *f, const fc_particles *p, double time);

@@ -1,4 +1,4 @@
-/* Particles as binary little-endian PLY frames (id, position, velocity, density), for files and streams. */
+/* Particles as binary little-endian PLY frames (id and every field of the registry), for files and streams. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 
@@ -7,20 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHUNK_RECORDS = 256 }; /* records encoded per fwrite: 8 KiB on the stack */
+enum { CHUNK_RECORDS = 256 }; /* records encoded per fwrite */
 
-/* The float fields of a record, in file order after the id. */
-static const int record_fields[] = {FC_PX, FC_PY, FC_PZ, FC_VX, FC_VY, FC_VZ, FC_DENSITY};
-static const char *const record_names[] = {"x", "y", "z", "vx", "vy", "vz", "density"};
-enum { RECORD_FLOATS = sizeof record_fields / sizeof record_fields[0] };
-_Static_assert(4 + 4 * RECORD_FLOATS == FC_PLY_RECORD_BYTES, "PLY record size");
+/* The PLY property of column c: "x", "vx", "density", "fluid". */
+static void property_name(int c, char *out, size_t outlen)
+{
+    const fc_field_desc *f = fc_column_field(c);
+    if (f->components == 3) snprintf(out, outlen, "%s%c", f->ply, "xyz"[c - f->column]);
+    else snprintf(out, outlen, "%s", f->ply);
+}
+
+size_t fc_ply_record_bytes(void)
+{
+    size_t bytes = sizeof(uint32_t);
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) bytes += fc_column_size(c);
+    return bytes;
+}
 
 size_t fc_ply_header(char *buf, size_t buflen, size_t count, double time)
 {
-    char props[256];
+    char props[64 * FC_COLUMN_COUNT], name[64];
     size_t used = 0;
-    for (size_t i = 0; i < RECORD_FLOATS; i++)
-        used += (size_t)snprintf(props + used, sizeof props - used, "property float %s\n", record_names[i]);
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        property_name(c, name, sizeof name);
+        used += (size_t)snprintf(props + used, sizeof props - used, "property %s %s\n",
+                                 fc_column_size(c) == 1 ? "uchar" : "float", name);
+    }
     int n = snprintf(buf, buflen,
                      "ply\n"
                      "format binary_little_endian 1.0\n"
@@ -54,7 +66,10 @@ void fc_ply_encode(uint8_t *out, const fc_particles *p, size_t first, size_t cou
 {
     for (size_t i = first; i < first + count; i++) {
         out = put_u32_le(out, p->id[i]);
-        for (size_t f = 0; f < RECORD_FLOATS; f++) out = put_f32_le(out, p->field[record_fields[f]][i]);
+        for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+            if (fc_column_size(c) == 1) *out++ = p->u8[c][i];
+            else out = put_f32_le(out, p->field[c][i]);
+        }
     }
 }
 
@@ -63,11 +78,12 @@ int fc_ply_write(FILE *f, const fc_particles *p, double time)
     char header[1024];
     size_t len = fc_ply_header(header, sizeof header, p->count, time);
     if (len >= sizeof header || fwrite(header, 1, len, f) != len) return -1;
-    uint8_t chunk[CHUNK_RECORDS * FC_PLY_RECORD_BYTES];
+    const size_t record = fc_ply_record_bytes();
+    uint8_t chunk[CHUNK_RECORDS * (sizeof(uint32_t) + sizeof(fc_particle))]; /* at least a record each */
     for (size_t first = 0; first < p->count; first += CHUNK_RECORDS) {
         size_t n = p->count - first < CHUNK_RECORDS ? p->count - first : CHUNK_RECORDS;
         fc_ply_encode(chunk, p, first, n);
-        if (fwrite(chunk, FC_PLY_RECORD_BYTES, n, f) != n) return -1;
+        if (fwrite(chunk, record, n, f) != n) return -1;
     }
     return 0;
 }

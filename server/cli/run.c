@@ -53,7 +53,8 @@ void fc_cli_run_usage(FILE *out)
     fputs("  fluidcast run --scene FILE|NAME (--steps N | --time T) [options]\n"
           "      Runs a scene without the server and prints a summary on stdout.\n"
           "      --scene FILE|NAME  a scene file, or the name of a shipped scene (fluidcast scenes)\n"
-          "      --set NAME=VALUE   overrides a parameter of the scene; repeatable (fluidcast params)\n"
+          "      --set NAME=VALUE   overrides a parameter of the scene; repeatable (fluidcast params);\n"
+          "                         FLUID.NAME=VALUE sets one fluid's (--set water.viscosity=1)\n"
           "      --solver NAME      runs the scene with this solver instead of its own (sph, pbf)\n"
           "      --steps N          runs N time steps\n"
           "      --time T           runs until T simulated seconds\n"
@@ -99,11 +100,12 @@ static int parse_args(int argc, char **argv, run_args *a, char *err, size_t errl
 
 /* ---- scene ---- */
 
-static int apply_sets(fc_params *params, const fc_opt_list *sets)
+static int apply_sets(fc_scene *scene, const fc_opt_list *sets)
 {
-    char err[512];
+    char err[1024];
     for (size_t i = 0; i < sets->count; i++) {
-        if (fc_param_assign(params, sets->items[i], err, sizeof err) == 0) continue;
+        if (fc_param_assign_scoped(&scene->params, scene->fluids, scene->fluid_count, sets->items[i], err, sizeof err) == 0)
+            continue;
         fprintf(stderr, "fluidcast run: --set %s: %s\n", sets->items[i], err);
         return FC_EXIT_USAGE;
     }
@@ -126,7 +128,7 @@ static int load_world(const run_args *a, fc_world *w)
         return FC_EXIT_FAILURE;
     }
     if (a->solver) snprintf(scene.solver, sizeof scene.solver, "%s", a->solver); /* checked in check_args */
-    int status = apply_sets(&scene.params, &a->sets);
+    int status = apply_sets(&scene, &a->sets);
     if (status == FC_EXIT_OK && fc_scene_instantiate(&scene, w, err, sizeof err) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", err);
         status = FC_EXIT_FAILURE;

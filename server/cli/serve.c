@@ -73,25 +73,25 @@ static int parse_port(const char *text, int *port)
     return 0;
 }
 
-/* --set NAME=VALUE as a checked parameter value. */
+/* --set NAME=VALUE (or FLUID.NAME=VALUE) as a checked parameter value; whether the fluid exists is
+ * checked when the world is built from the scene. */
 static int parse_set(const char *assignment, fc_param_values *values, char *err, size_t errlen)
 {
     const char *eq = strchr(assignment, '=');
-    char name[64];
+    char name[128], why[256];
     if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name) {
         snprintf(err, errlen, "--set %s: expected NAME=VALUE", assignment);
         return -1;
     }
     snprintf(name, sizeof name, "%.*s", (int)(eq - assignment), assignment);
-    const fc_param_desc *d = fc_param_find(name);
-    fc_params scratch;
-    fc_params_defaults(&scratch);
-    char why[256];
-    if (!d) {
-        snprintf(err, errlen, "--set %s: no parameter is named '%s' (fluidcast params lists them)", assignment, name);
+    fc_param_value v = {0};
+    if (fc_param_split(name, &v.desc, v.fluid, why, sizeof why)) {
+        snprintf(err, errlen, "--set %s: %s", assignment, why);
         return -1;
     }
-    if (fc_param_set_text(&scratch, d, eq + 1, why, sizeof why)) {
+    fc_params scratch;
+    fc_params_defaults(&scratch);
+    if (fc_param_set_text(&scratch, v.desc, eq + 1, why, sizeof why)) {
         snprintf(err, errlen, "--set %s: %s", assignment, why);
         return -1;
     }
@@ -99,8 +99,8 @@ static int parse_set(const char *assignment, fc_param_values *values, char *err,
         snprintf(err, errlen, "--set: at most %d values", FC_COMMAND_MAX_VALUES);
         return -1;
     }
-    values->item[values->count].desc = d;
-    values->item[values->count++].number = fc_param_get(&scratch, d);
+    v.number = fc_param_get(&scratch, v.desc);
+    values->item[values->count++] = v;
     return 0;
 }
 

@@ -25,6 +25,7 @@ int fc_checkpoint_take(fc_checkpoint *c, fc_world *w)
     c->emitter_count = w->emitter_count;
     c->collider_count = w->collider_count;
     c->params = w->params;
+    memcpy(c->fluids, w->fluids, sizeof c->fluids);
     c->time = w->time;
     c->step_count = w->step_count;
     c->emitted_total = w->emitted_total;
@@ -52,6 +53,7 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
     w->colliders = colliders;
     w->collider_count = c->collider_count;
     w->params = c->params;
+    memcpy(w->fluids, c->fluids, sizeof w->fluids); /* a world's fluids stay the same ones: their count too */
     w->time = c->time;
     w->step_count = c->step_count;
     w->emitted_total = c->emitted_total;
@@ -71,6 +73,6 @@ void fc_checkpoint_free(fc_checkpoint *c)
 
 size_t fc_checkpoint_bytes(const fc_checkpoint *c)
 {
-    return c->particles.capacity * (sizeof(uint32_t) * 2 + sizeof(float) * (FC_FIELD_COUNT + 1)) +
+    return c->particles.capacity * fc_particles_bytes_per_particle() +
            c->emitter_count * sizeof *c->emitters + c->collider_count * sizeof *c->colliders;
 }

@@ -12,6 +12,7 @@ typedef struct fc_checkpoint {
     double time;
     uint64_t step_count, emitted_total, removed_total;
     fc_params params;
+    fc_fluid fluids[FC_MAX_FLUIDS]; /* their live parameters (set) */
     fc_particles particles;
     fc_emitter *emitters;
     size_t emitter_count;

@@ -87,26 +87,32 @@ static void enum_choice(const fc_param_desc *d, int index, char *out, size_t out
     }
 }
 
-int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen)
+int fc_param_check_number(const fc_param_desc *d, const char *shown, double value, char *err, size_t errlen)
 {
     if (!isfinite(value)) {
-        snprintf(err, errlen, "parameter '%s': value must be a finite number", d->name);
+        snprintf(err, errlen, "parameter '%s': value must be a finite number", shown);
         return -1;
     }
     if (d->type != FC_PARAM_FLOAT && value != floor(value)) {
-        snprintf(err, errlen, "parameter '%s': expected %s, got %g", d->name,
+        snprintf(err, errlen, "parameter '%s': expected %s, got %g", shown,
                  d->type == FC_PARAM_INT ? "an integer" : d->type == FC_PARAM_BOOL ? "true or false" : "a choice",
                  value);
         return -1;
     }
     if (value < d->min || value > d->max) {
         if (d->type == FC_PARAM_ENUM)
-            snprintf(err, errlen, "parameter '%s': expected one of %s", d->name, d->unit);
+            snprintf(err, errlen, "parameter '%s': expected one of %s", shown, d->unit);
         else
-            snprintf(err, errlen, "parameter '%s': %g is out of range [%g, %g]%s%s", d->name, value, d->min,
+            snprintf(err, errlen, "parameter '%s': %g is out of range [%g, %g]%s%s", shown, value, d->min,
                      d->max, d->unit[0] ? " " : "", d->unit);
         return -1;
     }
+    return 0;
+}
+
+int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen)
+{
+    if (fc_param_check_number(d, d->name, value, err, errlen)) return -1;
     if (d->type == FC_PARAM_FLOAT) *float_slot(p, d) = value;
     else *int_slot(p, d) = (int)value;
     return 0;
@@ -137,29 +143,6 @@ int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, ch
         return -1;
     }
     return fc_param_set_number(p, d, value, err, errlen);
-}
-
-int fc_param_assign(fc_params *p, const char *assignment, char *err, size_t errlen)
-{
-    const char *eq = strchr(assignment, '=');
-    if (!eq || eq == assignment) {
-        snprintf(err, errlen, "expected name=value, got '%s'", assignment);
-        return -1;
-    }
-    char name[128];
-    size_t n = (size_t)(eq - assignment);
-    if (n >= sizeof name) {
-        snprintf(err, errlen, "unknown parameter '%.40s...'", assignment);
-        return -1;
-    }
-    memcpy(name, assignment, n);
-    name[n] = '\0';
-    const fc_param_desc *d = fc_param_find(name);
-    if (!d) {
-        snprintf(err, errlen, "unknown parameter '%s' (fluidcast params lists them)", name);
-        return -1;
-    }
-    return fc_param_set_text(p, d, eq + 1, err, errlen);
 }
 
 void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size_t outlen)

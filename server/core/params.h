@@ -13,7 +13,9 @@ enum {
 };
 
 typedef enum { FC_PARAM_FLOAT, FC_PARAM_INT, FC_PARAM_BOOL, FC_PARAM_ENUM } fc_param_type;
-enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2 };
+/* FC_PARAM_FLUID: the parameter has a fluid scope: each fluid of a world has its own value
+ * (core/fluids.h), named "FLUID.NAME"; the unscoped name sets every fluid's. */
+enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4 };
 
 enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
 
@@ -53,6 +55,10 @@ void fc_params_defaults(fc_params *p);
 /* Numeric value of a parameter (enums and bools as 0, 1, ...). */
 double fc_param_get(const fc_params *p, const fc_param_desc *d);
 
+/* Checks that value fits parameter d's type and range; on failure writes why into err, naming
+ * the parameter as `shown` ("viscosity", "oil.viscosity"). 0 when it fits. */
+int fc_param_check_number(const fc_param_desc *d, const char *shown, double value, char *err, size_t errlen);
+
 /* Checks type and range, then stores; on failure writes why into err and changes nothing.
  * Returns 0 on success. */
 int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen);
@@ -60,7 +66,8 @@ int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char
 /* Parses text ("0.5", "12", "true", "tait") for the parameter, then sets it as above. */
 int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, char *err, size_t errlen);
 
-/* "name=value" as given to --set. */
+/* "name=value" as given to --set, for a table without fluids (fluids.h has the scoped form):
+ * fc_param_assign_scoped(p, NULL, 0, assignment, ...). */
 int fc_param_assign(fc_params *p, const char *assignment, char *err, size_t errlen);
 
 /* Writes the value as text (enum choice names, true/false, numbers). */

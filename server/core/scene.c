@@ -282,19 +282,99 @@ static void box_from_min_max(fc_shape *s, const float min[3], const float max[3]
     for (int a = 0; a < 3; a++) s->center[a] = 0.5f * (min[a] + max[a]), s->half[a] = 0.5f * (max[a] - min[a]);
 }
 
+/* ---- fluids ------------------------------------------------------------------------------ */
+
+/* obj.fluid, the name of one of the scene's fluids, as its index (absent: 0, the first). */
+static int read_fluid(const reader *r, const cJSON *obj, const char *path, int *index)
+{
+    char name[FC_FLUID_NAME_LEN] = "", sub[PATH_LEN], names[FC_MAX_FLUIDS * FC_FLUID_NAME_LEN];
+    *index = 0;
+    if (read_string(r, obj, "fluid", path, 0, name, sizeof name)) return -1;
+    if (!name[0]) return 0;
+    *index = fc_fluid_find(r->scene->fluids, r->scene->fluid_count, name);
+    if (*index >= 0) return 0;
+    child_path(sub, path, "fluid");
+    fc_fluid_names(r->scene->fluids, r->scene->fluid_count, names, sizeof names);
+    return fail(r, sub, "no fluid named \"%s\"; the scene's fluids are %s", name, names);
+}
+
+/* One element of "fluids": a name, a colour, and values of the fluid-scoped parameters; what it
+ * leaves out it takes from the scene's parameters. */
+static int parse_fluid(const reader *r, const cJSON *obj, const char *path, fc_fluid *f, int index)
+{
+    char sub[PATH_LEN], colour[16] = "";
+    fc_fluid_from_params(f, &r->scene->params, index);
+    f->name[0] = '\0';
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        child_path(sub, path, c->string);
+        if (is_duplicate(obj, c)) return fail(r, sub, "duplicate key");
+        if (strcmp(c->string, "name") == 0 || strcmp(c->string, "colour") == 0) continue;
+        const fc_param_desc *d = fc_param_find(c->string);
+        double *slot = d ? fc_fluid_param_slot(f, d) : NULL;
+        if (!slot) {
+            char list[256] = "name, colour";
+            for (size_t i = 0; i < fc_param_count; i++)
+                if (fc_param_table[i].flags & FC_PARAM_FLUID)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", fc_param_table[i].name);
+            return fail(r, sub, "unknown key (expected one of %s)", list);
+        }
+        if (!cJSON_IsNumber(c)) return fail_expected(r, sub, "a number", c);
+        char msg[256], shown[FC_FLUID_NAME_LEN + 64];
+        snprintf(shown, sizeof shown, "fluids[%d].%s", index, d->name);
+        if (fc_param_check_number(d, shown, c->valuedouble, msg, sizeof msg)) return fail(r, sub, "%s", strstr(msg, ": ") + 2);
+        *slot = c->valuedouble;
+    }
+    if (read_string(r, obj, "name", path, 1, f->name, sizeof f->name) ||
+        read_string(r, obj, "colour", path, 0, colour, sizeof colour))
+        return -1;
+    child_path(sub, path, "name");
+    if (!fc_fluid_name_valid(f->name))
+        return fail(r, sub, "expected 1 to %d of the characters A-Z a-z 0-9 _ -, found \"%s\"", FC_FLUID_NAME_LEN - 1,
+                    f->name);
+    if (fc_fluid_find(r->scene->fluids, index, f->name) >= 0)
+        return fail(r, sub, "a fluid named \"%s\" comes earlier in the list", f->name);
+    child_path(sub, path, "colour");
+    if (colour[0] && fc_colour_parse(colour, &f->colour)) return fail(r, sub, "expected \"#rrggbb\", found \"%s\"", colour);
+    return 0;
+}
+
+/* "fluids": 1 to FC_MAX_FLUIDS of them; absent, one fluid made of the parameters. */
+static int parse_fluids(const reader *r, const cJSON *root, fc_scene *s)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "fluids");
+    s->fluid_count = 0;
+    if (!list) {
+        fc_fluid_from_params(&s->fluids[0], &s->params, 0);
+        s->fluid_count = 1;
+        return 0;
+    }
+    char expected[64];
+    snprintf(expected, sizeof expected, "an array of 1 to %d fluid objects", FC_MAX_FLUIDS);
+    int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+    if (n < 1 || n > FC_MAX_FLUIDS) return fail_expected(r, "fluids", expected, list);
+    for (const cJSON *c = list->child; c; c = c->next) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "fluids[%d]", s->fluid_count);
+        if (!cJSON_IsObject(c)) return fail_expected(r, path, "an object", c);
+        if (parse_fluid(r, c, path, &s->fluids[s->fluid_count], s->fluid_count)) return -1;
+        s->fluid_count++;
+    }
+    return 0;
+}
+
 /* ---- list elements ------------------------------------------------------------------------ */
 
 static const char *const box_or_sphere[] = {"box", "sphere", NULL};
 
 static int parse_block(const reader *r, const cJSON *obj, const char *path, void *out)
 {
-    static const char *const box_keys[] = {"type", "min", "max", "velocity", NULL};
-    static const char *const sphere_keys[] = {"type", "center", "radius", "velocity", NULL};
+    static const char *const box_keys[] = {"type", "min", "max", "velocity", "fluid", NULL};
+    static const char *const sphere_keys[] = {"type", "center", "radius", "velocity", "fluid", NULL};
     fc_scene_block *b = out;
     int type;
     if (read_choice(r, obj, "type", path, box_or_sphere, &type)) return -1;
     if (check_keys(r, obj, path, type == 0 ? box_keys : sphere_keys)) return -1;
-    if (read_vec3(r, obj, "velocity", path, 0, NUM_ANY, b->velocity)) return -1;
+    if (read_vec3(r, obj, "velocity", path, 0, NUM_ANY, b->velocity) || read_fluid(r, obj, path, &b->fluid)) return -1;
     b->kind = type == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
     if (type == 0) {
         if (read_min_max(r, obj, path, b->min, b->max)) return -1;
@@ -337,9 +417,10 @@ static int parse_collider(const reader *r, const cJSON *obj, const char *path, v
 
 static int parse_emitter(const reader *r, const cJSON *obj, const char *path, void *out)
 {
-    static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", NULL};
+    static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", "fluid", NULL};
     fc_emitter *e = out;
-    if (check_keys(r, obj, path, keys) || read_vec3(r, obj, "position", path, 1, NUM_ANY, e->position) ||
+    if (check_keys(r, obj, path, keys) || read_fluid(r, obj, path, &e->fluid) ||
+        read_vec3(r, obj, "position", path, 1, NUM_ANY, e->position) ||
         read_vec3(r, obj, "direction", path, 1, NUM_ANY, e->direction) ||
         normalise(r, path, "direction", e->direction) ||
         read_number(r, obj, "speed", path, 1, NUM_NONNEGATIVE, &e->speed) ||
@@ -488,14 +569,15 @@ static void default_name(char *out, size_t outlen, const char *source)
 
 static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
 {
-    static const char *const keys[] = {"name", "description", "solver", "domain", "parameters",
+    static const char *const keys[] = {"name", "description", "solver", "domain", "parameters", "fluids",
                                        "fluid", "colliders", "emitters", "sinks", NULL};
     void *items;
     if (!cJSON_IsObject(root)) return fail_expected(r, "", "a JSON object at the top level", root);
     if (check_keys(r, root, "", keys)) return -1;
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
-        parse_solver(r, root, s) || parse_domain(r, root, s) || parse_parameters(r, root, &s->params))
+        parse_solver(r, root, s) || parse_domain(r, root, s) || parse_parameters(r, root, &s->params) ||
+        parse_fluids(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
     s->blocks = items;
@@ -645,8 +727,8 @@ static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
     for (size_t i = 0; i < s->block_count; i++) {
         fc_build_progress_report(w->build_progress, FC_BUILD_FLUID, (double)i / (double)s->block_count);
         const fc_scene_block *b = &s->blocks[i];
-        long added = b->kind == FC_SHAPE_SPHERE ? fc_world_fill_sphere(w, b->center, b->radius, b->velocity)
-                                                : fc_world_fill_box(w, b->min, b->max, b->velocity);
+        long added = b->kind == FC_SHAPE_SPHERE ? fc_world_fill_sphere(w, b->center, b->radius, b->velocity, b->fluid)
+                                                : fc_world_fill_box(w, b->min, b->max, b->velocity, b->fluid);
         if (added < 0) return snprintf(msg, msglen, "out of memory while filling fluid[%zu]", i), -1;
     }
     return 0;
@@ -664,6 +746,13 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     fc_world_init(w);
     w->build_progress = progress;
     w->params = scene->params;
+    if (scene->fluid_count > 0) {
+        memcpy(w->fluids, scene->fluids, sizeof w->fluids);
+        w->fluid_count = scene->fluid_count;
+    } else { /* a scene put together in code, not parsed: one fluid of its parameters */
+        fc_fluid_from_params(&w->fluids[0], &w->params, 0);
+        w->fluid_count = 1;
+    }
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
     snprintf(w->name, sizeof w->name, "%s", scene->name);

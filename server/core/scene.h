@@ -12,6 +12,7 @@ typedef struct fc_scene_block {
     float min[3], max[3];     /* box */
     float center[3], radius;  /* sphere */
     float velocity[3];
+    int fluid;                /* index into the scene's fluids */
 } fc_scene_block;
 
 typedef struct fc_scene {
@@ -19,6 +20,8 @@ typedef struct fc_scene {
     char description[256];
     char solver[32];
     fc_params params;         /* defaults overridden by the file's "parameters" */
+    fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of params (fc_fluid_from_params) */
+    int fluid_count;
     float domain_min[3], domain_max[3];
     fc_scene_block *blocks;
     size_t block_count;

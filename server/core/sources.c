@@ -57,7 +57,9 @@ static void emit_particle(float u, float v, void *ctx)
         p[a] = e->position[a] + u * em->t1[a] + v * em->t2[a] + em->advance * e->direction[a];
         vel[a] = e->speed * e->direction[a];
     }
-    if (fc_particles_add(&em->w->particles, p[0], p[1], p[2], vel[0], vel[1], vel[2]) < 0) em->failed = 1;
+    fc_particle rec;
+    fc_world_particle(em->w, e->fluid, p, vel, &rec);
+    if (fc_particles_add(&em->w->particles, &rec) < 0) em->failed = 1;
 }
 
 size_t fc_emitters_step(fc_world *w, double dt)

@@ -16,6 +16,8 @@ void fc_world_init(fc_world *w)
 {
     memset(w, 0, sizeof *w);
     fc_params_defaults(&w->params);
+    fc_fluid_from_params(&w->fluids[0], &w->params, 0);
+    w->fluid_count = 1;
     fc_particles_init(&w->particles);
     for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;
     w->solver = &fc_solver_sph;
@@ -66,7 +68,8 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     if (next && next != previous) fc_world_sync_to_host(w, FC_SYNC_ALL); /* the next one starts from them */
     if (fc_world_set_solver(w, name, err, errlen)) return -1;
     if (w->solver == previous || !w->solver_state) return 0; /* not started: fc_world_start starts it */
-    const float previous_mass = w->particle_mass;
+    float previous_mass[FC_MAX_FLUIDS];
+    memcpy(previous_mass, w->fluid_mass, sizeof previous_mass);
     char why[512] = "";
     void *state = NULL;
     int missing = (w->solver->needs & ~previous->needs) != 0; /* a grid or boundary the old one went without */
@@ -74,7 +77,7 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
         (missing && build_solver_needs(w, why, sizeof why)) || w->solver->init(w, &state, why, sizeof why)) {
         snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
         w->solver = previous;
-        w->particle_mass = previous_mass;
+        memcpy(w->fluid_mass, previous_mass, sizeof previous_mass);
         return -2;
     }
     previous->destroy(w->solver_state);
@@ -163,10 +166,25 @@ void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, fl
     lattice_between(l, lo, hi, s);
 }
 
-/* The lattice's points that `inside` contains (NULL: all) and that are clear of the world's
- * colliders, up to max_particles. */
-static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside)
+void fc_world_derive_masses(fc_world *w, double rest_volume)
 {
+    for (int f = 0; f < w->fluid_count; f++) w->fluid_mass[f] = (float)(w->fluids[f].rest_density * rest_volume);
+}
+
+void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec)
+{
+    fc_particle_defaults(rec);
+    memcpy(rec->POSITION, x, sizeof rec->POSITION);
+    memcpy(rec->VELOCITY, v, sizeof rec->VELOCITY);
+    rec->FLUID = (uint8_t)fluid;
+    rec->TEMPERATURE = (float)w->fluids[fluid].temperature;
+}
+
+/* The lattice's points that `inside` contains (NULL: all) and that are clear of the world's
+ * colliders, up to max_particles, as particles of fluid `fluid`. */
+static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside, int fluid)
+{
+    fc_particle rec;
     const float s = l->spacing, clearance = (float)w->params.particle_radius;
     long added = 0;
     for (int k = 0; k < l->n[2]; k++)
@@ -176,27 +194,28 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
                 if (inside && !fc_shape_contains(inside, p)) continue;
                 if (!fc_point_clear_of(w->colliders, w->collider_count, clearance, p)) continue;
                 if (w->particles.count >= (size_t)w->params.max_particles) return added;
-                if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], v[2]) < 0) return -1;
+                fc_world_particle(w, fluid, p, v, &rec);
+                if (fc_particles_add(&w->particles, &rec) < 0) return -1;
                 added++;
             }
     if (added) fc_world_host_changed(w, FC_CHANGED_ADDED);
     return added;
 }
 
-long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3])
+long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid)
 {
     fc_lattice l;
     fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing);
-    return fill_lattice(w, &l, v, NULL);
+    return fill_lattice(w, &l, v, NULL, fluid);
 }
 
-long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3])
+long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid)
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
     memcpy(sphere.center, center, sizeof sphere.center);
     fc_lattice l;
     fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing);
-    return fill_lattice(w, &l, v, &sphere);
+    return fill_lattice(w, &l, v, &sphere, fluid);
 }
 
 long fc_world_cut_away(fc_world *w, const fc_shape *collider)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/budget.h"
+#include "core/fluids.h"
 #include "core/grid.h"
 #include "core/params.h"
 #include "core/particles.h"
@@ -37,6 +38,7 @@ typedef struct fc_emitter {
     float rate;         /* particles per second */
     float radius;       /* disc radius, m */
     double pending;     /* particles owed but not yet emitted */
+    int fluid;          /* index of the fluid emitted in the world's fluids */
 } fc_emitter;
 
 /* A sink removes every particle inside its shape (box or sphere). */
@@ -58,6 +60,8 @@ struct fc_build_progress;
 
 typedef struct fc_world {
     fc_params params;
+    fc_fluid fluids[FC_MAX_FLUIDS]; /* at least one; a particle's `fluid` field indexes them */
+    int fluid_count;
     float domain_lo[3], domain_hi[3]; /* the container: fluid stays inside */
     fc_particles particles;
     fc_shape *colliders;
@@ -74,7 +78,7 @@ typedef struct fc_world {
 
     const struct fc_solver *solver;
     void *solver_state;
-    float particle_mass;          /* kg, set by the solver from the rest spacing */
+    float fluid_mass[FC_MAX_FLUIDS]; /* kg, a particle of each fluid (fc_world_derive_masses) */
 
     /* Set by whoever drives the world when the step in progress is no longer wanted (a stop, a
      * reset or a load waits): a solver may then end its step between two phases, before it
@@ -97,7 +101,8 @@ typedef struct fc_world {
     char name[64];
 } fc_world;
 
-/* An empty world with default parameters, the SPH solver and a 1 m container. */
+/* An empty world with default parameters, one fluid made of them (fc_fluid_from_params), the SPH
+ * solver and a 1 m container. */
 void fc_world_init(fc_world *w);
 void fc_world_free(fc_world *w);
 
@@ -136,12 +141,20 @@ void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], floa
  * sphere are filled. */
 void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float spacing);
 
-/* Fills a box [lo, hi] or a sphere with particles on its lattice at particle_spacing, moving at
- * velocity v, leaving out the points near the world's colliders (fc_point_clear_of at
- * particle_radius: fluid never starts inside a solid); returns how many were added, or -1 when out
- * of memory. */
-long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3]);
-long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3]);
+/* Each fluid's particle mass from the rest volume V0 a solver's particles stand for:
+ * mass_f = rest_density_f * V0, the one place masses are derived (solvers call it when they start). */
+void fc_world_derive_masses(fc_world *w, double rest_volume);
+
+/* A particle of fluid `fluid` (an index into w->fluids) at position x moving at v: every other
+ * field at its registry default, the temperature the fluid's. */
+void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec);
+
+/* Fills a box [lo, hi] or a sphere with particles of fluid `fluid` on its lattice at
+ * particle_spacing, moving at velocity v, leaving out the points near the world's colliders
+ * (fc_point_clear_of at particle_radius: fluid never starts inside a solid); returns how many were
+ * added, or -1 when out of memory. */
+long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid);
+long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid);
 
 /* Removes the particles a fill would leave out for this collider (within particle_radius of it,
  * fc_shape_near): a collider added to a running world takes the place of the fluid there, which

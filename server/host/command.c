@@ -28,16 +28,22 @@ static int out_of_memory(fc_message_error *err)
 
 /* ---- errors about one parameter value: field "values.NAME" ---------------------------------- */
 
-static int value_error(fc_message_error *err, fc_error_code code, const fc_param_desc *d, const char *fmt, ...)
+void fc_param_value_name(const fc_param_value *v, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%s%s%s", v->fluid, v->fluid[0] ? "." : "", v->desc->name);
+}
+
+static int value_error(fc_message_error *err, fc_error_code code, const fc_param_value *v, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-static int value_error(fc_message_error *err, fc_error_code code, const fc_param_desc *d, const char *fmt, ...)
+static int value_error(fc_message_error *err, fc_error_code code, const fc_param_value *v, const char *fmt, ...)
 {
-    char field[sizeof err->field], text[sizeof err->message];
-    snprintf(field, sizeof field, "values.%s", d->name);
+    char field[sizeof err->field], text[sizeof err->message], name[128];
+    fc_param_value_name(v, name, sizeof name);
+    snprintf(field, sizeof field, "values.%s", name);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
@@ -46,10 +52,12 @@ static int value_error(fc_message_error *err, fc_error_code code, const fc_param
     return -1;
 }
 
-static int not_live(fc_message_error *err, const fc_param_desc *d)
+static int not_live(fc_message_error *err, const fc_param_value *v)
 {
-    return value_error(err, FC_ERR_NOT_LIVE, d,
-                       "%s is set when the world is built; send it with reset or load_scene", d->name);
+    char name[128];
+    fc_param_value_name(v, name, sizeof name);
+    return value_error(err, FC_ERR_NOT_LIVE, v,
+                       "%s is set when the world is built; send it with reset or load_scene", name);
 }
 
 /* ---- reading the fields of a validated message ---------------------------------------------- */
@@ -133,12 +141,12 @@ static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
     return -1;
 }
 
-static int bad_table_value(fc_message_error *err, const fc_param_desc *d, const cJSON *v)
+static int bad_table_value(fc_message_error *err, const fc_param_value *pv, const cJSON *v)
 {
     char expected[256];
-    describe_expected(d, expected, sizeof expected);
+    describe_expected(pv->desc, expected, sizeof expected);
     char *got = cJSON_PrintUnformatted(v);
-    value_error(err, FC_ERR_BAD_VALUE, d, "expected %s, got %s", expected, got ? got : "another value");
+    value_error(err, FC_ERR_BAD_VALUE, pv, "expected %s, got %s", expected, got ? got : "another value");
     free(got);
     return -1;
 }
@@ -147,17 +155,21 @@ static int bad_table_value(fc_message_error *err, const fc_param_desc *d, const 
  * and range. */
 static int read_value(const cJSON *v, int live_only, fc_param_value *out, fc_message_error *err)
 {
-    const fc_param_desc *d = fc_param_find(v->string);
-    if (!d) {
+    const fc_param_desc *d;
+    char why[256];
+    if (fc_param_split(v->string, &d, out->fluid, why, sizeof why)) {
         char field[sizeof err->field];
         snprintf(field, sizeof field, "values.%s", v->string);
-        fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field,
-                             "no parameter '%s' in the table (welcome.parameters, fluidcast params)", v->string);
+        if (!d)
+            fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field,
+                                 "no parameter '%s' in the table (welcome.parameters, fluidcast params)", v->string);
+        else
+            fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field, "%s", why);
         return -1;
     }
-    if (live_only && !(d->flags & FC_PARAM_LIVE)) return not_live(err, d);
     out->desc = d;
-    return table_number(d, v, &out->number) ? bad_table_value(err, d, v) : 0;
+    if (live_only && !(d->flags & FC_PARAM_LIVE)) return not_live(err, out);
+    return table_number(d, v, &out->number) ? bad_table_value(err, out, v) : 0;
 }
 
 /* A values object (absent: none), checked in the order of its members. */
@@ -313,43 +325,58 @@ void fc_command_free(fc_command *cmd)
 /* ---- applying parameter values --------------------------------------------------------------- */
 
 /* The first of the values whose name the relation check's message quotes ('name'), or NULL. */
-static const fc_param_desc *first_named(const fc_param_values *values, const char *message)
+static const fc_param_value *first_named(const fc_param_values *values, const char *message)
 {
     for (size_t i = 0; i < values->count; i++) {
         char quoted[64];
         snprintf(quoted, sizeof quoted, "'%s'", values->item[i].desc->name);
-        if (strstr(message, quoted)) return values->item[i].desc;
+        if (strstr(message, quoted)) return &values->item[i];
     }
     return NULL;
 }
 
-int fc_param_values_apply(fc_params *p, const fc_solver *solver, const fc_param_values *values, int allow_init,
-                          fc_message_error *err)
+int fc_param_values_apply(fc_params *p, fc_fluid *fluids, int fluid_count, const fc_solver *solver,
+                          const fc_param_values *values, int allow_init, fc_message_error *err)
 {
     fc_params next = *p;
+    fc_fluid next_fluids[FC_MAX_FLUIDS];
+    if (fluid_count > 0) memcpy(next_fluids, fluids, (size_t)fluid_count * sizeof *fluids);
     char why[512];
     for (size_t i = 0; i < values->count; i++) {
         const fc_param_value *v = &values->item[i];
-        if (!allow_init && !(v->desc->flags & FC_PARAM_LIVE)) return not_live(err, v->desc);
-        if (fc_param_set_number(&next, v->desc, v->number, why, sizeof why))
-            return value_error(err, FC_ERR_BAD_VALUE, v->desc, "%s", why);
+        if (!allow_init && !(v->desc->flags & FC_PARAM_LIVE)) return not_live(err, v);
+        if (v->fluid[0] && fc_fluid_find(next_fluids, fluid_count, v->fluid) < 0) {
+            char names[FC_MAX_FLUIDS * FC_FLUID_NAME_LEN];
+            fc_fluid_names(next_fluids, fluid_count, names, sizeof names);
+            return value_error(err, FC_ERR_UNKNOWN_PARAMETER, v, "no fluid named '%s'; this world has %s", v->fluid,
+                               names);
+        }
+        if (fc_param_set_scoped(&next, next_fluids, fluid_count, v->desc, v->fluid, v->number, why, sizeof why))
+            return value_error(err, FC_ERR_BAD_VALUE, v, "%s", why);
     }
     if (fc_solver_check_params(solver, &next, why, sizeof why)) {
-        const fc_param_desc *culprit = first_named(values, why);
+        const fc_param_value *culprit = first_named(values, why);
         if (culprit) return value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
         fc_message_error_set(err, FC_ERR_BAD_VALUE, NULL, "%s", why);
         return -1;
     }
     *p = next;
+    if (fluid_count > 0) memcpy(fluids, next_fluids, (size_t)fluid_count * sizeof *fluids);
     return 0;
 }
 
-cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values)
+cJSON *fc_param_values_json(const fc_params *p, const fc_fluid *fluids, int fluid_count, const fc_param_values *values)
 {
     cJSON *o = cJSON_CreateObject();
     for (size_t i = 0; o && i < values->count; i++) {
-        const fc_param_desc *d = values->item[i].desc;
-        if (fc_json_attach(o, d->name, fc_param_value_json(p, d))) {
+        const fc_param_value *v = &values->item[i];
+        char name[128];
+        fc_param_value_name(v, name, sizeof name);
+        int f = v->fluid[0] ? fc_fluid_find(fluids, fluid_count, v->fluid) : -1;
+        fc_fluid copy;
+        if (f >= 0) copy = fluids[f];
+        cJSON *value = f >= 0 ? cJSON_CreateNumber(*fc_fluid_param_slot(&copy, v->desc)) : fc_param_value_json(p, v->desc);
+        if (fc_json_attach(o, name, value)) {
             cJSON_Delete(o);
             return NULL;
         }
@@ -415,7 +442,7 @@ static int check_required_emitter_fields(const fc_emitter_fields *f, const char 
 }
 
 /* What the world decides about the fields given: position inside the domain, direction not zero,
- * fluid 0 (the only fluid of a single-fluid world). */
+ * a fluid of the world's. */
 static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, const char *object,
                                 fc_message_error *err)
 {
@@ -431,9 +458,12 @@ static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, c
                              e->direction[0], e->direction[1], e->direction[2]);
         return -1;
     }
-    if ((f->has & FC_EMITTER_HAS_FLUID) && f->fluid != 0) {
+    if ((f->has & FC_EMITTER_HAS_FLUID) && (f->fluid < 0 || f->fluid >= w->fluid_count)) {
+        char names[FC_MAX_FLUIDS * FC_FLUID_NAME_LEN];
+        fc_fluid_names(w->fluids, w->fluid_count, names, sizeof names);
         member_path(field, sizeof field, object, "fluid");
-        fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "only fluid 0 exists in this world, got %d", f->fluid);
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "no fluid %d in this world: it has %d (%s, from 0)", f->fluid,
+                             w->fluid_count, names);
         return -1;
     }
     return 0;
@@ -477,6 +507,7 @@ static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
         double length = vector_length(e->direction);
         for (int a = 0; a < 3; a++) e->direction[a] = (float)(e->direction[a] / length);
     }
+    if (f->has & FC_EMITTER_HAS_FLUID) e->fluid = f->fluid;
 }
 
 /* A continuous jet: speed * pi * radius^2 / particle_spacing^3 particles per second. */
@@ -520,9 +551,13 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
 {
     if (fc_check_max_particles(w->budget, values, err)) return -1;
     fc_params next = w->params;
-    if (fc_param_values_apply(&next, w->solver, values, 0, err)) return -1;
-    if (fc_json_attach(applied, "values", fc_param_values_json(&next, values))) return out_of_memory(err);
+    fc_fluid next_fluids[FC_MAX_FLUIDS];
+    memcpy(next_fluids, w->fluids, sizeof next_fluids);
+    if (fc_param_values_apply(&next, next_fluids, w->fluid_count, w->solver, values, 0, err)) return -1;
+    if (fc_json_attach(applied, "values", fc_param_values_json(&next, next_fluids, w->fluid_count, values)))
+        return out_of_memory(err);
     w->params = next;
+    memcpy(w->fluids, next_fluids, sizeof w->fluids);
     fc_world_host_changed(w, FC_CHANGED_PARAMS);
     return 0;
 }
@@ -686,14 +721,16 @@ static int apply_collider_remove(fc_world *w, int id, cJSON *applied, fc_message
 /* {"id", "fluid", "position", "velocity", "speed", "density", "temperature"} of particle i. */
 static cJSON *picked_json(const fc_particles *p, size_t i)
 {
+    fc_particle rec;
+    fc_particles_get(p, i, &rec);
     float x[3] = {p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i]};
     float v[3] = {p->field[FC_VX][i], p->field[FC_VY][i], p->field[FC_VZ][i]};
     cJSON *o = cJSON_CreateObject();
-    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(p->id[i])) || fc_json_attach(o, "fluid", cJSON_CreateNumber(0)) ||
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(p->id[i])) || fc_json_attach(o, "fluid", cJSON_CreateNumber(rec.FLUID)) ||
         fc_json_attach(o, "position", fc_json_vector(x)) || fc_json_attach(o, "velocity", fc_json_vector(v)) ||
         fc_json_attach(o, "speed", fc_json_float((float)vector_length(v))) ||
         fc_json_attach(o, "density", fc_json_float(p->field[FC_DENSITY][i])) ||
-        fc_json_attach(o, "temperature", cJSON_CreateNull())) { /* no world has a temperature field yet */
+        fc_json_attach(o, "temperature", fc_json_float(rec.TEMPERATURE))) {
         cJSON_Delete(o);
         return NULL;
     }

@@ -18,6 +18,7 @@
  * each is a known parameter and its value has the right type and lies in range. */
 typedef struct fc_param_value {
     const fc_param_desc *desc;
+    char fluid[FC_FLUID_NAME_LEN]; /* "water" for "water.viscosity" (a fluid-scoped parameter); "" unscoped */
     double number; /* floats and ints as numbers, bools 0/1, enums the choice's index */
 } fc_param_value;
 
@@ -82,15 +83,21 @@ int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *c
 /* Frees a command from calloc/malloc and what it owns (an uploaded scene document). NULL is fine. */
 void fc_command_free(fc_command *cmd);
 
-/* Applies the values to p, all or nothing: then checks relations (fc_solver_check_params for
- * solver, NULL: the general rules only), giving bad_value with the message of the check.
+/* Applies the values to p and the fluids, all or nothing (a scoped value to its fluid, an unscoped
+ * fluid-scoped one to every fluid, fc_param_set_scoped): then checks relations
+ * (fc_solver_check_params for solver, NULL: the general rules only), giving bad_value with the
+ * message of the check. A fluid name the table lacks gives unknown_parameter naming the fluids.
  * allow_init 0 refuses init parameters (not_live). */
-int fc_param_values_apply(fc_params *p, const struct fc_solver *solver, const fc_param_values *values, int allow_init,
+int fc_param_values_apply(fc_params *p, fc_fluid *fluids, int fluid_count, const struct fc_solver *solver,
+                          const fc_param_values *values, int allow_init,
                           fc_message_error *err);
 
 /* {name: value as stored in p, ...} for the parameters named in values (the "values" of set's,
  * reset's and load_scene's ack). NULL when out of memory. */
-cJSON *fc_param_values_json(const fc_params *p, const fc_param_values *values);
+cJSON *fc_param_values_json(const fc_params *p, const fc_fluid *fluids, int fluid_count, const fc_param_values *values);
+
+/* "NAME" or "FLUID.NAME": the name a value was sent under. */
+void fc_param_value_name(const fc_param_value *v, char *out, size_t outlen);
 
 /* over_budget when values raise max_particles above the server's budget b (NULL: none): the cap
  * is the server's to set (--max-particles); a world may only lower it. */

@@ -5,9 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* No temperature field exists yet (heat diffusion is a later solver): every particle is at this. */
-#define FC_DEFAULT_TEMPERATURE 293.15f
-
 void fc_snapshot_buffer_free(fc_snapshot_buffer *s)
 {
     free(s->id);
@@ -69,22 +66,40 @@ static void sort_by_id(fc_snapshot_buffer *s, size_t n)
 
 void fc_snapshot_attribute_range(const fc_world *w, fc_attribute a, float *lo, float *hi)
 {
-    switch (a) {
-    case FC_ATTR_SPEED: *lo = 0.0f, *hi = 5.0f; break;
-    case FC_ATTR_DENSITY: *lo = 0.8f * (float)w->params.rest_density, *hi = 1.2f * (float)w->params.rest_density; break;
-    case FC_ATTR_TEMPERATURE: *lo = 273.15f, *hi = 373.15f; break;
-    default: *lo = 0.0f, *hi = 255.0f; break;
+    const fc_field_desc *f = fc_field_streamed_as(fc_attribute_names[a]);
+    *lo = 0.0f, *hi = 255.0f;
+    if (!f) return;
+    *lo = (float)f->lo, *hi = (float)f->hi;
+    if (f->range == FC_RANGE_REST_DENSITY) {
+        double least = w->fluids[0].rest_density, most = least;
+        for (int i = 1; i < w->fluid_count; i++) {
+            least = fmin(least, w->fluids[i].rest_density);
+            most = fmax(most, w->fluids[i].rest_density);
+        }
+        *lo = (float)(f->lo * least), *hi = (float)(f->hi * most);
     }
 }
 
-static float attribute_of(const fc_particles *p, fc_attribute a, uint32_t i)
+/* The values of the field that attribute `a` streams (a vector: its magnitude), in id order. */
+static void attribute_values(const fc_particles *p, fc_attribute a, const uint32_t *order, size_t n, float *out)
 {
-    float *const *f = p->field;
-    switch (a) {
-    case FC_ATTR_SPEED: return sqrtf(f[FC_VX][i] * f[FC_VX][i] + f[FC_VY][i] * f[FC_VY][i] + f[FC_VZ][i] * f[FC_VZ][i]);
-    case FC_ATTR_DENSITY: return f[FC_DENSITY][i];
-    case FC_ATTR_TEMPERATURE: return FC_DEFAULT_TEMPERATURE;
-    default: return 0.0f; /* fluid index: one fluid until the multi-fluid solver */
+    const fc_field_desc *f = fc_field_streamed_as(fc_attribute_names[a]);
+    if (!f) {
+        memset(out, 0, n * sizeof *out);
+        return;
+    }
+    if (f->components == 3) {
+        const float *x = p->field[f->column], *y = p->field[f->column + 1], *z = p->field[f->column + 2];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = order[i];
+            out[i] = sqrtf(x[k] * x[k] + y[k] * y[k] + z[k] * z[k]);
+        }
+    } else if (f->type == FC_FIELD_U8) {
+        const uint8_t *v = p->u8[f->column];
+        for (size_t i = 0; i < n; i++) out[i] = (float)v[order[i]];
+    } else {
+        const float *v = p->field[f->column];
+        for (size_t i = 0; i < n; i++) out[i] = v[order[i]];
     }
 }
 
@@ -107,7 +122,7 @@ int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, ui
     memset(out, 0, sizeof *out);
     for (int a = 0; a < FC_ATTR_COUNT; a++) {
         if (!(attributes & (1u << a))) continue;
-        for (size_t i = 0; i < n; i++) s->attribute[a][i] = attribute_of(p, (fc_attribute)a, s->order[i]);
+        attribute_values(p, (fc_attribute)a, s->order, n, s->attribute[a]);
         out->attribute[a] = s->attribute[a];
     }
     out->sequence = sequence;

@@ -54,7 +54,7 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
     if (parse_scene(path, document, &scene, err)) return -1;
     /* the solver that will run (unknown: the general rules only, and the error below) */
     const fc_solver *runs = fc_solver_find(solver && solver[0] ? solver : scene.solver);
-    int failed = values && fc_param_values_apply(&scene.params, runs, values, 1, err);
+    int failed = values && fc_param_values_apply(&scene.params, scene.fluids, scene.fluid_count, runs, values, 1, err);
     if (!failed && solver && solver[0]) {
         char why[300];
         if (!fc_solver_lookup(solver, why, sizeof why)) {

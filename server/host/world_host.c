@@ -400,10 +400,8 @@ static void adopt_world(fc_world_host *h, fc_world *fresh)
 /* The values of the named parameters as the world stores them. */
 static cJSON *stored_values(const fc_world *w, const fc_param_values *values)
 {
-    cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; values && i < values->count; i++)
-        cJSON_AddItemToObject(o, values->item[i].desc->name, fc_param_value_json(&w->params, values->item[i].desc));
-    return o;
+    static const fc_param_values none = {0};
+    return fc_param_values_json(&w->params, w->fluids, w->fluid_count, values ? values : &none);
 }
 
 /* ---- build progress ------------------------------------------------------------------------ */

@@ -46,7 +46,7 @@ cJSON *fc_json_emitter(const fc_emitter *e)
         fc_json_attach(o, "position", fc_json_vector(e->position)) ||
         fc_json_attach(o, "direction", fc_json_vector(e->direction)) ||
         fc_json_attach(o, "radius", fc_json_float(e->radius)) || fc_json_attach(o, "speed", fc_json_float(e->speed)) ||
-        fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(0))) {
+        fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(e->fluid))) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -168,9 +168,32 @@ static cJSON *colliders_json(const fc_world *w)
     return list;
 }
 
+cJSON *fc_json_fluids(const fc_world *w)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int f = 0; list && f < w->fluid_count; f++) {
+        fc_fluid fluid = w->fluids[f];
+        char colour[8];
+        fc_colour_format(fluid.colour, colour);
+        cJSON *o = cJSON_CreateObject();
+        int failed = fc_json_attach(list, NULL, o) || fc_json_attach(o, "name", cJSON_CreateString(fluid.name)) ||
+                     fc_json_attach(o, "colour", cJSON_CreateString(colour));
+        for (size_t i = 0; !failed && i < fc_param_count; i++) {
+            const double *slot = fc_fluid_param_slot(&fluid, &fc_param_table[i]);
+            if (slot) failed = fc_json_attach(o, fc_param_table[i].name, cJSON_CreateNumber(*slot));
+        }
+        if (failed) {
+            cJSON_Delete(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
 int fc_json_add_world_content(cJSON *state, const fc_world *w)
 {
     return fc_json_attach(state, "domain", domain_json(w)) ||
+                   fc_json_attach(state, "fluids", fc_json_fluids(w)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
                    fc_json_attach(state, "emitters", emitters_json(w)) ||
                    fc_json_attach(state, "colliders", colliders_json(w))

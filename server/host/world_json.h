@@ -17,7 +17,7 @@ cJSON *fc_json_float(float value);
 /* [x, y, z], each as fc_json_float. NULL when out of memory (as every builder below). */
 cJSON *fc_json_vector(const float v[3]);
 
-/* {"id", "position", "direction", "radius", "speed", "rate", "fluid": 0}. */
+/* {"id", "position", "direction", "radius", "speed", "rate", "fluid"} (fluid: its index). */
 cJSON *fc_json_emitter(const fc_emitter *e);
 
 /* {"id", "shape": "sphere"|"box", "position", "radius" | "half_extents"} of a sphere or box. */
@@ -33,7 +33,10 @@ cJSON *fc_json_solvers(void);
  * the directory cannot be read or memory runs out. */
 cJSON *fc_json_scenes(void);
 
-/* Adds "domain" {"min", "max"}, "values", "emitters" and "colliders" (spheres and boxes only:
+/* [{"name", "colour": "#rrggbb", and each fluid-scoped parameter's value}] of the world's fluids. */
+cJSON *fc_json_fluids(const fc_world *w);
+
+/* Adds "domain" {"min", "max"}, "fluids" (fc_json_fluids), "values", "emitters" and "colliders" (spheres and boxes only:
  * {"id", "shape", "position", "radius" | "half_extents"}) to a `state` object. 0, or -1 when out
  * of memory (state may then hold some of them). */
 int fc_json_add_world_content(cJSON *state, const fc_world *w);

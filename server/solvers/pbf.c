@@ -152,8 +152,8 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_sph_neighbourhood_init(&st->nh, w);
     const fc_params *p = &w->params;
     st->rest_volume = fc_sph_rest_volume(w);
-    /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
-    w->particle_mass = (float)(p->rest_density * st->rest_volume);
+    /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
+    fc_world_derive_masses(w, st->rest_volume);
     st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume);
     *state = st;
     return 0;
@@ -351,7 +351,10 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
     fc_record4 *pos = st->pos;
     const fc_record4 *vel = st->vel;
     float *rho = p->field[FC_DENSITY];
-    const float V0 = kernel->volume, rho0 = (float)w->params.rest_density, xsph = k->xsph * V0 * kernel->poly6;
+    const float V0 = kernel->volume, xsph = k->xsph * V0 * kernel->poly6;
+    const uint8_t *of = p->u8[FC_FLUID];
+    float rest[FC_MAX_FLUIDS]; /* the density of a particle is its fluid's rest density times the ratio (sph.c) */
+    fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
@@ -374,7 +377,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         float omega[4], u[4];
         fc_f8_sum4(ox, oy, oz, fluid_d3, omega);
         fc_f8_sum4(ux, uy, uz, zero, u);
-        rho[i] = rho0 * fc_sph_density_ratio(kernel, omega[3], solid);
+        rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega[3], solid);
         st->wx[i] = V0 * omega[0], st->wy[i] = V0 * omega[1], st->wz[i] = V0 * omega[2];
         pos[i].w = sqrtf(st->wx[i] * st->wx[i] + st->wy[i] * st->wy[i] + st->wz[i] * st->wz[i]);
         st->ux[i] = xsph * u[0], st->uy[i] = xsph * u[1], st->uz[i] = xsph * u[2];

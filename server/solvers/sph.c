@@ -31,8 +31,9 @@
 
 typedef struct sph_state {
     fc_sph_neighbourhood nh;
-    fc_record4 *pressed;           /* (x, y, z, p / rho) of the sorted particles; entry n far away */
-    fc_record4 *vel;               /* (vx, vy, vz, 1 / rho) of the sorted particles; entry n far away */
+    fc_record4 *pressed;           /* (x, y, z, r p / rho) of the sorted particles; entry n far away */
+    fc_record4 *vel;               /* (vx, vy, vz, r / rho) of the sorted particles; entry n far away */
+    fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
     size_t capacity;
@@ -51,7 +52,7 @@ static int sph_reserve(sph_state *st, size_t n)
         if (!grown) return -1;
         *floats[a] = grown;
     }
-    fc_record4 **records[] = {&st->pressed, &st->vel};
+    fc_record4 **records[] = {&st->pressed, &st->vel, &st->mvel};
     for (size_t a = 0; a < sizeof records / sizeof records[0]; a++) {
         fc_record4 *grown = realloc(*records[a], cap * sizeof(fc_record4));
         if (!grown) return -1;
@@ -66,7 +67,7 @@ static void sph_destroy(void *state)
     sph_state *st = state;
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
-    free(st->pressed), free(st->vel), free(st->ax), free(st->ay), free(st->az);
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->ax), free(st->ay), free(st->az);
     free(st->fluid_d3), free(st->solid_d3);
     free(st);
 }
@@ -79,8 +80,8 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_sph_neighbourhood_init(&st->nh, w);
     const fc_params *p = &w->params;
     st->rest_volume = fc_sph_rest_volume(w);
-    /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
-    w->particle_mass = (float)(p->rest_density * st->rest_volume);
+    /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
+    fc_world_derive_masses(w, st->rest_volume);
     st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum);
     *state = st;
     return 0;
@@ -109,23 +110,29 @@ static double sph_choose_dt(const fc_world *w, const void *state)
     return p->cfl_number * p->smoothing_radius / (sound_speed(p) + sqrt((double)max2));
 }
 
-/* Pressure from the chosen equation of state (core/eos.h), negative pressure clamped on request. */
-static float pressure_from_density(const fc_params *p, float rho)
+/* Pressure from the chosen equation of state (core/eos.h) for a fluid of rest density rho0 (Tait's
+ * B = rho0 c^2 / 7 that fluid's), negative pressure clamped on request. */
+static float pressure_from_density(const fc_params *p, float rho, float rho0, float B)
 {
-    const float rho0 = (float)p->rest_density;
     float pressure;
-    if (p->equation_of_state == FC_EOS_LINEAR) {
-        pressure = fc_eos_linear(rho, rho0, (float)p->stiffness);
-    } else {
-        const float B = (float)fc_eos_tait_coefficient(p->rest_density, p->speed_of_sound);
-        pressure = fc_eos_tait(rho, rho0, B);
-    }
+    if (p->equation_of_state == FC_EOS_LINEAR) pressure = fc_eos_linear(rho, rho0, (float)p->stiffness);
+    else pressure = fc_eos_tait(rho, rho0, B);
     return (p->clamp_negative_pressure && pressure < 0.0f) ? 0.0f : pressure;
 }
 
+/* Per fluid: the mass of its particles over fluid 0's, m_f / m_0 (1 for fluid 0, exactly). */
+static void mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS])
+{
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) ratio[f] = f < w->fluid_count ? w->fluid_mass[f] / w->fluid_mass[0] : 1.0f;
+}
+
 /* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles, its sums found with the
- * neighbours) and pressure of every particle, into FC_DENSITY and the records the force pass
- * reads: pressed[i] = (x_i, p_i / rho_i) and vel[i] = (v_i, 1 / rho_i). */
+ * neighbours) and pressure of every particle, into FC_DENSITY and the records the force pass reads: pressed[i] =
+ * (x_i, r_i p_i / rho_i) and vel[i].w = r_i / rho_i, r_i = m_i / m_0 the particle's mass over
+ * fluid 0's (the force pass has m_0 in front). Several fluids: each particle's density is its own
+ * fluid's rest density times the ratio, rho_i = m_i sum_j W_ij, the number-density form of
+ * Solenthaler and Pajarola 2008 (no spurious density jump where fluids of different rest densities
+ * meet), and its pressure its fluid's equation of state. */
 static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
     const fc_params *prm = &w->params;
@@ -133,80 +140,138 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     float *rho = p->field[FC_DENSITY];
-    const float rho0 = (float)prm->rest_density;
+    const uint8_t *of = p->u8[FC_FLUID];
+    float rest[FC_MAX_FLUIDS], tait[FC_MAX_FLUIDS], ratio[FC_MAX_FLUIDS];
+    fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
+    for (int f = 0; f < FC_MAX_FLUIDS; f++)
+        tait[f] = (float)fc_eos_tait_coefficient(w->fluids[f < w->fluid_count ? f : 0].rest_density, prm->speed_of_sound);
+    mass_ratios(w, ratio);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        const float density = rho0 * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
+        const int f = of[i];
+        const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
         const float inv_density = 1.0f / density;
         rho[i] = density;
-        st->pressed[i] = (fc_record4){x[i], y[i], z[i], pressure_from_density(prm, density) * inv_density};
-        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], inv_density};
+        st->pressed[i] = (fc_record4){x[i], y[i], z[i], pressure_from_density(prm, density, rest[f], tait[f]) * inv_density * ratio[f]};
+        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], inv_density * ratio[f]};
     }
     st->pressed[n] = st->vel[n] = fc_sph_far_away;
 }
 
-/* Accelerations: gravity, pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the
- * boundary pressure of Akinci et al. 2012, from particle i's lists. With g_ij = (h - r)^2 / r (the
- * spiky gradient without its constant) and 45 m / (pi h^6) in front:
- *   pressure   sum_j (p_i + p_j) / (rho_i rho_j) g_ij (x_i - x_j)
- *   viscosity  mu sum_j (v_j - v_i) / (rho_i rho_j) (h - r)
- *   boundary   2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b), times rho0 instead of m: a boundary
- *              particle acts as a fluid particle of mass rho0 V_b mirroring p_i and rho_i. */
+/* What the force pass reads besides the records: the constants and the per-fluid tables. */
+typedef struct force_terms {
+    float mu[FC_MAX_FLUIDS];             /* each fluid's dynamic viscosity */
+    float ratio[FC_MAX_FLUIDS];          /* m_f / m_0 */
+    float boundary_coeff[FC_MAX_FLUIDS]; /* rho0_f 45 / (pi h^6): a boundary particle's mass is rho0_f V_b */
+    float fluid_coeff;                   /* m_0 45 / (pi h^6) */
+    float correction;
+    float gx, gy, gz;
+} force_terms;
+
+/* Particle i's acceleration: gravity, pressure (eq. 8 without its 1/2, see the top), viscosity
+ * (eq. 9) and the boundary pressure of Akinci et al. 2012, from its lists. With g_ij = (h - r)^2 / r
+ * (the spiky gradient without its constant), r_j = m_j / m_0, and m_0 45 / (pi h^6) in front:
+ *   pressure   sum_j r_j (p_i + p_j) / (rho_i rho_j) g_ij (x_i - x_j)
+ *   viscosity  sum_j mu_ij r_j (v_j - v_i) / (rho_i rho_j) (h - r)
+ *   boundary   2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b), times rho0_i instead of m: a boundary
+ *              particle acts as a fluid particle of mass rho0_i V_b mirroring p_i and rho_i.
+ * A pair of fluids of different viscosities uses the mean, mu_ij = (mu_i + mu_j) / 2, which keeps
+ * the viscous forces of a pair equal and opposite (Morris, Fox and Zhu 1997 average the pair's
+ * coefficients the same way); mixed = 0 is the case of one viscosity, mu_ij = mu_i, and the
+ * compiler drops the second sum. */
+static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const force_terms *t,
+                                   long i, const int mixed)
+{
+    const fc_particles *p = &w->particles;
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
+    const fc_record4 *pressed = st->pressed, *vel = st->vel;
+    const fc_f8 zero = fc_f8_splat(0.0f);
+    const int f = p->u8[FC_FLUID][i];
+    const fc_record4 at = pressed[i];
+    const float r_over_rho_i = vel[i].w, inv_rho_i = r_over_rho_i / t->ratio[f], p_i = at.w / r_over_rho_i;
+    const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
+    fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
+    for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+        fc_f8 vxj, vyj, vzj, r_over_rho_j, inv_r;
+        fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
+        const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+        const fc_f8 pair = (pi * r_over_rho_j + nb.w) * q * q * inv_r; /* w: r_j p_j / rho_j */
+        px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
+        const fc_f8 visc = r_over_rho_j * q;
+        ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
+        if (mixed) { /* sum_j mu_j r_j / rho_j (v_j - v_i) q, from (M v_j, M) with M = mu_j r_j / rho_j */
+            fc_f8 mvx, mvy, mvz, m;
+            fc_lanes8_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
+            mx += q * (mvx - m * vxi), my += q * (mvy - m * vyi), mz += q * (mvz - m * vzi);
+        }
+    }
+    float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const float mirrored_pair = 2.0f * (at.w / t->ratio[f]) * inv_rho_i; /* 2 p_i / rho_i^2 */
+    if (mirrored_pair > 0.0f && solid->start[i] < solid->start[i + 1]) {
+        fc_f8 sx = zero, sy = zero, sz = zero;
+        for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+            fc_f8 inv_r;
+            const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+            const fc_f8 pair = nb.w * q * q * inv_r; /* w: V_b */
+            sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
+        }
+        fc_f8_sum4(sx, sy, sz, zero, wall);
+        wall[0] *= mirrored_pair, wall[1] *= mirrored_pair, wall[2] *= mirrored_pair;
+    }
+    const float pressure_scale = t->correction * inv_rho_i;
+    float pressure[4], velocity[4], viscous[3];
+    fc_f8_sum4(px, py, pz, zero, pressure);
+    fc_f8_sum4(ux, uy, uz, zero, velocity);
+    if (mixed) {
+        float mixed_sums[4];
+        fc_f8_sum4(mx, my, mz, zero, mixed_sums);
+        const float half_mu = 0.5f * t->mu[f], half = 0.5f;
+        for (int a = 0; a < 3; a++) viscous[a] = inv_rho_i * (half_mu * velocity[a] + half * mixed_sums[a]);
+    } else {
+        const float viscosity_scale = t->mu[f] * inv_rho_i;
+        for (int a = 0; a < 3; a++) viscous[a] = viscosity_scale * velocity[a];
+    }
+    const float wall_coeff = t->correction * t->boundary_coeff[f];
+    st->ax[i] = t->gx + t->fluid_coeff * (pressure_scale * pressure[0] + viscous[0]) + wall_coeff * wall[0];
+    st->ay[i] = t->gy + t->fluid_coeff * (pressure_scale * pressure[1] + viscous[1]) + wall_coeff * wall[1];
+    st->az[i] = t->gz + t->fluid_coeff * (pressure_scale * pressure[2] + viscous[2]) + wall_coeff * wall[2];
+}
+
+/* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
+ * world's fluids differ in viscosity. */
 static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
     const fc_params *prm = &w->params;
     const fc_particles *p = &w->particles;
-    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
-    const fc_record4 *pressed = st->pressed, *vel = st->vel;
-    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
-    const float mu = (float)prm->viscosity;
-    /* 45 m / (pi h^6) in front of eqs. 8 and 9; spiky in k carries 45 / (pi h^6) with its sign */
-    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(k->h_scalar));
-    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(k->h_scalar));
-    const float correction = (float)st->gradient_correction;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
-    const fc_f8 zero = fc_f8_splat(0.0f);
+    const double laplacian = fc_viscosity_laplacian_coefficient(k->h_scalar);
+    force_terms t = {
+        .fluid_coeff = (float)(w->fluid_mass[0] * laplacian),
+        .correction = (float)st->gradient_correction,
+        .gx = (float)prm->gravity_x, .gy = (float)prm->gravity_y, .gz = (float)prm->gravity_z,
+    };
+    fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t.mu);
+    mass_ratios(w, t.ratio);
+    int mixed = 0;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        t.boundary_coeff[f] = (float)(w->fluids[f < w->fluid_count ? f : 0].rest_density * laplacian);
+        mixed |= t.mu[f] != t.mu[0];
+    }
     const long n = (long)p->count;
+    if (mixed) {
+        const uint8_t *of = p->u8[FC_FLUID];
+        const fc_record4 *vel = st->vel;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) {
+            const float m = t.mu[of[i]] * vel[i].w;
+            st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
+        }
+        st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (long i = 0; i < n; i++) {
-        const fc_record4 at = pressed[i];
-        const float inv_rho_i = vel[i].w, p_i = at.w / inv_rho_i;
-        const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vx[i]), vyi = fc_f8_splat(vy[i]), vzi = fc_f8_splat(vz[i]);
-        fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero;
-        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 vxj, vyj, vzj, inv_rho_j, inv_r;
-            fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &inv_rho_j);
-            const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-            const fc_f8 pair = (pi * inv_rho_j + nb.w) * q * q * inv_r; /* w: p_j / rho_j */
-            px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
-            const fc_f8 visc = inv_rho_j * q;
-            ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
-        }
-        float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        const float mirrored_pair = 2.0f * at.w * inv_rho_i; /* 2 p_i / rho_i^2 */
-        if (mirrored_pair > 0.0f && solid->start[i] < solid->start[i + 1]) {
-            fc_f8 sx = zero, sy = zero, sz = zero;
-            for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-                fc_f8 inv_r;
-                const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-                const fc_f8 pair = nb.w * q * q * inv_r; /* w: V_b */
-                sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
-            }
-            fc_f8_sum4(sx, sy, sz, zero, wall);
-            wall[0] *= mirrored_pair, wall[1] *= mirrored_pair, wall[2] *= mirrored_pair;
-        }
-        float fluid_sums[4];
-        fc_f8_sum4(px, py, pz, zero, fluid_sums);
-        float viscous_sums[4];
-        fc_f8_sum4(ux, uy, uz, zero, viscous_sums);
-        const float pressure_scale = correction * inv_rho_i, viscosity_scale = mu * inv_rho_i;
-        st->ax[i] = gx + fluid_coeff * (pressure_scale * fluid_sums[0] + viscosity_scale * viscous_sums[0]) +
-                    correction * boundary_coeff * wall[0];
-        st->ay[i] = gy + fluid_coeff * (pressure_scale * fluid_sums[1] + viscosity_scale * viscous_sums[1]) +
-                    correction * boundary_coeff * wall[1];
-        st->az[i] = gz + fluid_coeff * (pressure_scale * fluid_sums[2] + viscosity_scale * viscous_sums[2]) +
-                    correction * boundary_coeff * wall[2];
+        for (long i = 0; i < n; i++) acceleration_of(w, st, k, &t, i, 1);
+    } else {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (long i = 0; i < n; i++) acceleration_of(w, st, k, &t, i, 0);
     }
 }
 

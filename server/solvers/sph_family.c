@@ -26,6 +26,14 @@ double fc_sph_rest_volume(const fc_world *w)
     return fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum);
 }
 
+void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS])
+{
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
+        out[f] = (float)(which == FC_SPH_REST_DENSITY ? fluid->rest_density : fluid->viscosity);
+    }
+}
+
 void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume)
 {
     const double h = w->params.smoothing_radius;
@@ -100,11 +108,12 @@ double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh)
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max)
 {
     const float *rho = w->particles.field[FC_DENSITY];
-    const double rho0 = w->params.rest_density;
+    const uint8_t *fluid = w->particles.u8[FC_FLUID];
     const long n = (long)w->particles.count;
     double sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err)
     for (long i = 0; i < n; i++) {
+        const double rho0 = w->fluids[fluid[i]].rest_density;
         double err = ((double)rho[i] - rho0) / rho0;
         sum_abs_err += fabs(err);
         if (err < 0.0) err = 0.0;

@@ -32,6 +32,11 @@ typedef struct fc_sph_kernel {
     float h_scalar;            /* h, for scalar code */
 } fc_sph_kernel;
 
+/* Each fluid's value of a fluid-scoped parameter, as floats indexed by a particle's `fluid` field:
+ * FC_SPH_REST_DENSITY or FC_SPH_VISCOSITY (the solvers' per-particle lookups). */
+enum { FC_SPH_REST_DENSITY, FC_SPH_VISCOSITY };
+void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS]);
+
 /* The kernel constants of the world's parameters, V0 = volume (fc_sph_rest_volume, kept by the solver). */
 void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
 
@@ -111,7 +116,7 @@ static inline float fc_sph_solid_sum(const fc_sph_kernel *k, const fc_sph_neighb
     return fc_f8_sum(sum);
 }
 
-/* The density errors of the fluid particles (FC_DENSITY against rest_density) and the mean
+/* The density errors of the fluid particles (FC_DENSITY against their fluid's rest_density) and the mean
  * neighbour count of the last step into out: mean_density_error (mean of max(rho - rho0, 0) / rho0,
  * compression), max_density_error, mean_abs_density_error (mean of |rho / rho0 - 1|) and
  * mean_neighbours; returns how many were written (at most max). */

@@ -7,8 +7,10 @@ EXPECTED_PROPERTIES = [
     ("float", "x"), ("float", "y"), ("float", "z"),
     ("float", "vx"), ("float", "vy"), ("float", "vz"),
     ("float", "density"),
+    ("uchar", "fluid"),
+    ("float", "temperature"),
 ]
-RECORD = struct.Struct("<I7f")
+RECORD = struct.Struct("<I7fBf")
 END_HEADER = b"end_header\n"
 
 
@@ -41,7 +43,7 @@ def _parse_header(path, lines):
 
 
 def read_ply(path):
-    """Returns {"count", "time", "records"}: records are (id, x, y, z, vx, vy, vz, density) tuples."""
+    """Returns {"count", "time", "records"}: records are (id, x, y, z, vx, vy, vz, density, fluid, temperature) tuples."""
     with open(path, "rb") as f:
         data = f.read()
     end = data.find(END_HEADER)

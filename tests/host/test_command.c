@@ -220,8 +220,8 @@ static void test_object_commands(void)
 static fc_param_values values_of(const char *name1, double v1, const char *name2, double v2)
 {
     fc_param_values v = {0};
-    v.item[v.count++] = (fc_param_value){fc_param_find(name1), v1};
-    if (name2) v.item[v.count++] = (fc_param_value){fc_param_find(name2), v2};
+    v.item[v.count++] = (fc_param_value){.desc = fc_param_find(name1), .number = v1};
+    if (name2) v.item[v.count++] = (fc_param_value){.desc = fc_param_find(name2), .number = v2};
     return v;
 }
 
@@ -233,31 +233,31 @@ static void test_values_apply(void)
     before = p;
 
     fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
     CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "nothing applied, viscosity included");
 
     v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
           "radius below margin: field '%s'", err.field);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
 
     v = values_of("viscosity", 0.5, "particle_spacing", 0.015);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
               strcmp(err.field, "values.particle_spacing") == 0,
           "an init parameter without allow_init: not_live (%s)", fc_error_code_name(err.code));
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after not_live");
-    CHECK(fc_param_values_apply(&p, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
           "with allow_init both apply: %s", err.message);
 
     v = values_of("viscosity", 1000.0, NULL, 0);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
               strcmp(err.field, "values.viscosity") == 0 && p.viscosity == 0.5,
           "out of range without from_message: bad_value, unchanged");
 
     v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
-    CHECK(fc_param_values_apply(&p, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
+    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
           "a consistent pair applies together: %s", err.message);
 }
 
@@ -281,7 +281,7 @@ static int build_world(test_world *t)
     t->sphere = fc_world_add_collider(&t->w, &sphere);
     t->plane = fc_world_add_collider(&t->w, &plane);
     t->box = fc_world_add_collider(&t->w, &box);
-    int ok = fc_world_fill_box(&t->w, lo, hi, v0) > 0 && fc_world_start(&t->w, err, sizeof err) == 0;
+    int ok = fc_world_fill_box(&t->w, lo, hi, v0, 0) > 0 && fc_world_start(&t->w, err, sizeof err) == 0;
     CHECK(ok, "the test world starts: %s", err);
     return ok ? 0 : -1;
 }
@@ -319,6 +319,52 @@ static void test_apply_set(fc_world *w)
           "a relation failure is bad_value on the entry involved: %s '%s'", fc_error_code_name(err.code), err.field);
     CHECK(memcmp(&before, &w->params, sizeof before) == 0, "and the world's parameters are unchanged");
     cJSON_Delete(applied);
+}
+
+/* set on one fluid's parameter (FLUID.NAME) changes that fluid only; an unknown fluid is refused
+ * naming the world's fluids, and nothing changes. */
+static void test_apply_set_fluid(fc_world *w)
+{
+    const int count = w->fluid_count;
+    fc_fluid saved[FC_MAX_FLUIDS];
+    memcpy(saved, w->fluids, sizeof saved);
+    w->fluids[1] = w->fluids[0];
+    snprintf(w->fluids[1].name, sizeof w->fluids[1].name, "oil");
+    w->fluid_count = 2;
+    const double water = w->fluids[0].viscosity, plain = w->params.viscosity;
+    cJSON *applied;
+    fc_message_error err;
+    int rc = apply_text(w, "{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.viscosity\": 7.5}}", &applied, &err);
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(applied, "values");
+    CHECK(rc == 0 && w->fluids[1].viscosity == 7.5 && w->fluids[0].viscosity == water && w->params.viscosity == plain,
+          "set oil.viscosity changes oil's only: %s", err.message);
+    CHECK(number_at(values, "oil.viscosity") == 7.5 && cJSON_GetArraySize(values) == 1, "applied under the name sent");
+    cJSON_Delete(applied);
+
+    fc_params before = w->params;
+    fc_fluid fluids_before[FC_MAX_FLUIDS];
+    memcpy(fluids_before, w->fluids, sizeof fluids_before);
+    struct { const char *text, *field, *message; fc_error_code code; } bad[] = {
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"viscosity\": 1, \"oi1.viscosity\": 1}}", "values.oi1.viscosity",
+         "values.oi1.viscosity: no fluid named 'oi1'; this world has water, oil", FC_ERR_UNKNOWN_PARAMETER},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"water.viscosity\": 1, \"oil.viscosity\": 200}}", "values.oil.viscosity",
+         NULL, FC_ERR_BAD_VALUE},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.rest_density\": 900}}", "values.oil.rest_density",
+         "values.oil.rest_density: oil.rest_density is set when the world is built; send it with reset or load_scene", FC_ERR_NOT_LIVE},
+        {"{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.time_step\": 0.001}}", "values.oil.time_step", NULL,
+         FC_ERR_UNKNOWN_PARAMETER},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        rc = apply_text(w, bad[k].text, &applied, &err);
+        CHECK(rc != 0 && err.code == bad[k].code && strcmp(err.field, bad[k].field) == 0 &&
+                  (!bad[k].message || strcmp(err.message, bad[k].message) == 0),
+              "%s is refused: %s %s '%s'", bad[k].text, fc_error_code_name(err.code), err.field, err.message);
+        CHECK(memcmp(&before, &w->params, sizeof before) == 0 && memcmp(fluids_before, w->fluids, sizeof fluids_before) == 0,
+              "and nothing changed");
+        cJSON_Delete(applied);
+    }
+    memcpy(w->fluids, saved, sizeof saved);
+    w->fluid_count = count;
 }
 
 static void test_apply_emitters(fc_world *w)
@@ -472,6 +518,7 @@ static void test_apply_to_world(void)
     test_world t;
     if (build_world(&t)) return;
     test_apply_set(&t.w);
+    test_apply_set_fluid(&t.w);
     test_apply_emitters(&t.w);
     test_apply_collider_move(&t);
     char err[256];
@@ -499,7 +546,7 @@ static int build_immersed_sphere(fc_world *w, int *sphere)
     const float v0[3] = {0, 0, 0};
     fc_shape s = {.kind = FC_SHAPE_SPHERE, .radius = push_radius};
     memcpy(s.center, push_center, sizeof s.center);
-    if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0) <= 0) return -1;
+    if (fc_world_fill_box(w, w->domain_lo, w->domain_hi, v0, 0) <= 0) return -1;
     *sphere = fc_world_add_collider(w, &s);
     uint8_t *keep = malloc(w->particles.count);
     if (!keep) return -1;

@@ -152,7 +152,7 @@ static int start_world(fc_world *w)
     w->params.particle_spacing = 0.02;
     w->params.smoothing_radius = 0.2;
     const float lo[3] = {0.1f, 0.1f, 0.1f}, hi[3] = {0.3f, 0.3f, 0.3f}, v[3] = {1.0f, 0.0f, 0.0f};
-    int ok = fc_world_fill_box(w, lo, hi, v) > 0 && fc_world_start(w, err, sizeof err) == 0;
+    int ok = fc_world_fill_box(w, lo, hi, v, 0) > 0 && fc_world_start(w, err, sizeof err) == 0;
     CHECK(ok, "a world of the mirror solver starts with h = 10 spacings: %s", err);
     return ok ? 0 : -1;
 }
@@ -254,7 +254,7 @@ static void test_rebuild(fc_world *w)
     fc_world_step(w);
     const size_t before = w->particles.count;
     const float lo[3] = {0.5f, 0.5f, 0.5f}, hi[3] = {0.6f, 0.6f, 0.6f}, v[3] = {0, 0, 0};
-    fc_world_fill_box(w, lo, hi, v);
+    fc_world_fill_box(w, lo, hi, v, 0);
     const size_t added = w->particles.count - before;
     CHECK(added && (take_changes(w) & FC_CHANGED_ADDED) && mirror(w)->count == w->particles.count &&
               memcmp(mirror(w)->field[1] + before, w->particles.field[FC_PY] + before, added * sizeof(float)) == 0,

@@ -253,8 +253,9 @@ def main():
 
         def agrees(e):
             path = list(e.absolute_path)
-            return path == at or (path == where[:-1] and (e.validator == "uniqueItems" or
-                                                   "propertyNames" in e.absolute_schema_path))
+            if "propertyNames" in e.absolute_schema_path:  # the member's name may hold dots ("water.viscosity")
+                return field.startswith(".".join(map(str, path)) + ".")
+            return path == at or (path == where[:-1] and e.validator == "uniqueItems")
 
         if not any(agrees(e) for e in errors):
             fail("invalid/%s: no jsonschema error at %s (%s); errors at %s" %

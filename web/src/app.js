@@ -13,6 +13,7 @@ import { Toast } from './ui/toast.js';
 import { StatusOverlay } from './ui/status_overlay.js';
 import { Legend } from './ui/legend.js';
 import { ParameterPanel } from './ui/parameter_panel.js';
+import { fluidValues } from './ui/panel_model.js';
 import { Toolbar } from './ui/toolbar.js';
 import { EmitterList } from './ui/emitter_list.js';
 import { ColliderList, defaultCollider } from './ui/collider_list.js';
@@ -178,7 +179,7 @@ export class App {
       },
       onError: (error) => {
         this.busy.finish(token);
-        const field = /^values\.([a-z0-9_]+)$/.exec(error.field || '');
+        const field = /^values\.((?:[A-Za-z0-9_-]+\.)?[a-z0-9_]+)$/.exec(error.field || '');
         if (!field || !this.panel.showServerError(field[1], error)) this.toast.show(describe(error));
         this.refreshControls();
       },
@@ -196,7 +197,7 @@ export class App {
     session.on('welcome', (welcome) => {
       rememberToken(welcome.role === 'control' ? session.token : null, window.sessionStorage);
       this.panel.build(welcome.parameters, welcome.role);
-      if (session.state) this.panel.setValues(session.state.values);
+      if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
       this.refreshControls();
     });
     session.on('worlds', () => this.refreshControls());
@@ -247,7 +248,10 @@ export class App {
       this.viewer.objects.markerSize = spacing * 3;
     }
     this.viewer.objects.sync(state.colliders, state.emitters);
-    this.panel.setValues(state.values);
+    this.panel.setFluids(state.fluids);
+    this.panel.setValues({ ...state.values, ...fluidValues(state.fluids) });
+    this.viewer.particles.setFluids(state.fluids);
+    this.legend.setFluids(state.fluids);
     if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
     this.emitterList.update(state.emitters, this.session.canControl);
     this.banner.show(state.unstable ?? null, this.session.canControl);

@@ -19,12 +19,25 @@ export function hexToRgb(hex) {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-/** Colour of attribute byte a (0-255) in map `name`, as [r, g, b] bytes. */
-export function colorOf(name, a) {
+/**
+ * The fluid map's palette for a world's fluids (state.fluids, PROTOCOL.md 2.3): fluid i in its own
+ * `colour`; the default palette where a fluid gives none or the list is missing.
+ */
+export function fluidPalette(fluids) {
+  const fallback = COLORMAPS.fluid.palette;
+  if (!Array.isArray(fluids) || fluids.length === 0) return fallback;
+  return fluids.map((fluid, i) => (/^#[0-9a-fA-F]{6}$/.test(fluid?.colour ?? '') ? fluid.colour : fallback[i % fallback.length]));
+}
+
+/** Colour of attribute byte a (0-255) in map `name` (a categorical one in `palette`, default its own), as [r, g, b] bytes. */
+export function colorOf(name, a, palette = null) {
   const map = COLORMAPS[name];
   if (!map) throw new RangeError(`no colour map ${name}`);
   const index = Math.max(0, Math.min(255, Math.round(a)));
-  if (map.kind === 'categorical') return hexToRgb(map.palette[index % map.palette.length]);
+  if (map.kind === 'categorical') {
+    const colours = palette ?? map.palette;
+    return hexToRgb(colours[index % colours.length]);
+  }
   return interpolate(map.stops, index / 255);
 }
 
@@ -46,11 +59,11 @@ function interpolate(stops, t) {
   return a.map((x, k) => Math.round(x + (b[k] - x) * f));
 }
 
-/** 256 RGBA texels (sRGB) of a map: texel a is the colour of attribute byte a. */
-export function colormapTexels(name) {
+/** 256 RGBA texels (sRGB) of a map: texel a is the colour of attribute byte a (a categorical map in `palette`). */
+export function colormapTexels(name, palette = null) {
   const texels = new Uint8Array(256 * 4);
   for (let a = 0; a < 256; a++) {
-    texels.set(colorOf(name, a), 4 * a);
+    texels.set(colorOf(name, a, palette), 4 * a);
     texels[4 * a + 3] = 255;
   }
   return texels;

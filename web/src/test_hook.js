@@ -33,6 +33,7 @@ export function installTestHook(app, target = window) {
         lastError: session.lastError ? { ...session.lastError } : null,
         parameters: session.welcome ? session.welcome.parameters.map((p) => p.name) : [],
         values: state ? { ...state.values } : {},
+        fluids: state && Array.isArray(state.fluids) ? structuredClone(state.fluids) : [],
         emitters: state ? structuredClone(state.emitters) : [],
         colliders: state ? structuredClone(state.colliders) : [],
       };

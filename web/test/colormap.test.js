@@ -1,6 +1,6 @@
 // Colour maps: stop colours at the ends, interpolation between stops, categorical fluids, texel tables, legend labels.
 import { describe, it, expect } from 'vitest';
-import { COLORMAPS, WATER_BLUE, colorOf, colormapTexels, cssGradient, hexToRgb, legendLabels } from '../src/colormap.js';
+import { COLORMAPS, WATER_BLUE, colorOf, colormapTexels, cssGradient, fluidPalette, hexToRgb, legendLabels } from '../src/colormap.js';
 
 describe('colour maps', () => {
   it('maps byte 0 and 255 to the first and last stop of every continuous map', () => {
@@ -51,5 +51,14 @@ describe('colour maps', () => {
     expect(legendLabels('density', 800, 1200)).toEqual({ min: '800 kg/m³', max: '1200 kg/m³' });
     expect(legendLabels('temperature', 273.15, 373.15)).toEqual({ min: '273.15 K', max: '373.15 K' });
     expect(cssGradient('density')).toBe('linear-gradient(to right, #3b4cc0 0%, #dddddd 50%, #b40426 100%)');
+  });
+
+  it('colours fluids in the own colours of the world (state.fluids), the default palette where it gives none', () => {
+    const palette = fluidPalette([{ name: 'water', colour: '#2f7fd0' }, { name: 'honey', colour: '#e0a030' }, { name: 'x', colour: 'red' }]);
+    expect(palette).toEqual(['#2f7fd0', '#e0a030', COLORMAPS.fluid.palette[2]]);
+    expect(colorOf('fluid', 1, palette)).toEqual([0xe0, 0xa0, 0x30]);
+    const texels = colormapTexels('fluid', palette);
+    expect(Array.from(texels.subarray(4, 7))).toEqual([0xe0, 0xa0, 0x30]);
+    expect(fluidPalette(undefined)).toBe(COLORMAPS.fluid.palette);
   });
 });

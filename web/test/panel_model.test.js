@@ -1,6 +1,6 @@
 // The panel model from the parameter table: kinds, labels with units, ranges and steps, live/init, watch clients.
 import { describe, it, expect } from 'vitest';
-import { INIT_NOTE, decimalUnit, floatStep, panelModel, parameterLabel, readBySolver, restartValues, valueToSend } from '../src/ui/panel_model.js';
+import { INIT_NOTE, decimalUnit, floatStep, fluidValues, panelModel, parameterLabel, readBySolver, restartValues, valueToSend } from '../src/ui/panel_model.js';
 
 // Entries as `fluidcast params --json` gives them (welcome.parameters).
 const TABLE = [
@@ -148,5 +148,24 @@ describe('restartValues', () => {
     const many = Array.from({ length: 80 }, (_, i) => ({ ...TABLE[0], name: `p${i}` }));
     const shown = Object.fromEntries(many.map((p) => [p.name, 0.001]));
     expect(Object.keys(restartValues(panelModel(many, 'control'), shown, null))).toHaveLength(64);
+  });
+
+  it('gives each fluid its own entries of the fluid-scoped parameters, and none unscoped', () => {
+    const table = [
+      TABLE[0],
+      { name: 'viscosity', type: 'float', unit: 'Pa s', min: 0, max: 100, default: 2, live: true, fluid_scope: true, solvers: ['sph'] },
+      { name: 'rest_density', type: 'float', unit: 'kg/m^3', min: 1, max: 20000, default: 1000, live: false, fluid_scope: true },
+    ];
+    const fluids = [{ name: 'water', colour: '#2f7fd0', viscosity: 1, rest_density: 1000 }, { name: 'honey', colour: '#e0a030', viscosity: 40, rest_density: 1000 }];
+    const model = panelModel(table, 'control', fluids);
+    expect(model.map((e) => e.name)).toEqual(['time_step', 'water.viscosity', 'water.rest_density', 'honey.viscosity', 'honey.rest_density']);
+    const honey = model.find((e) => e.name === 'honey.viscosity');
+    expect(honey).toMatchObject({ fluid: 'honey', group: 'live', title: 'Viscosity of honey', kind: 'number', min: 0, max: 100, solvers: ['sph'] });
+    expect(model.find((e) => e.name === 'water.rest_density').group).toBe('init');
+    expect(valueToSend(honey, '200').error).toMatch(/Viscosity of honey/);
+    expect(panelModel(table, 'control').map((e) => e.name)).toEqual(['time_step']); // no state yet: no fluids
+    expect(fluidValues(fluids)).toEqual({ 'water.viscosity': 1, 'water.rest_density': 1000, 'honey.viscosity': 40, 'honey.rest_density': 1000 });
+    // a restart keeps a scene's per-fluid values (they differ from the table's default)
+    expect(restartValues(model, fluidValues(fluids), 'sph')).toEqual({ 'water.viscosity': 1, 'honey.viscosity': 40 });
   });
 });

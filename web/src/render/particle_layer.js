@@ -5,7 +5,7 @@ import {
 } from 'three';
 import { particleFragmentShader, particleVertexShader } from './particle_shader.js';
 import { boundsTransform } from './bounds_transform.js';
-import { COLORMAPS, WATER_BLUE, colormapTexels } from '../colormap.js';
+import { COLORMAPS, WATER_BLUE, colormapTexels, fluidPalette } from '../colormap.js';
 
 const GROWTH = 1.5;
 const MIN_CAPACITY = 4096;
@@ -102,6 +102,11 @@ export class ParticleLayer {
     if (!texture || texels.length !== texture.image.data.length) return;
     texture.image.data.set(texels);
     texture.needsUpdate = true;
+  }
+
+  /** The fluid colouring in the world's own colours (state.fluids). */
+  setFluids(fluids) {
+    this.setColormapTexels('fluid', colormapTexels('fluid', fluidPalette(fluids)));
   }
 
   /** Sphere radius in metres (from the world's particle spacing). */

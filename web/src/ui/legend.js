@@ -1,5 +1,5 @@
 // The colour legend of the shown attribute: a gradient with the scale's min and max (auto range or set by the user), or swatches for fluids.
-import { COLORMAPS, cssGradient, legendLabels } from '../colormap.js';
+import { COLORMAPS, cssGradient, fluidPalette, legendLabels } from '../colormap.js';
 import { el } from '../util/dom.js';
 
 export class Legend {
@@ -9,6 +9,7 @@ export class Legend {
     this.scales = null; // ColourScales (colour_scale.js), attached by attachScales()
     this.actions = null;
     this.name = null;
+    this.fluids = null; // state.fluids: the swatches' names and colours
     this.title = el('span', { className: 'legend-title' });
     this.mode = el('button', { type: 'button', className: 'legend-mode', testid: 'legend-scale', title: 'Set the colour range', onclick: () => this.toggleEditor() });
     this.bar = el('div', { className: 'legend-bar' });
@@ -36,6 +37,14 @@ export class Legend {
   attachScales(scales, actions) {
     this.scales = scales;
     this.actions = actions;
+    this.key = null;
+  }
+
+  /** The world's fluids (state.fluids): the fluid colouring's swatches show their names and colours. */
+  setFluids(fluids) {
+    const next = Array.isArray(fluids) && fluids.length ? fluids.map((f) => ({ name: String(f.name), colour: f.colour })) : null;
+    if (JSON.stringify(next) === JSON.stringify(this.fluids)) return;
+    this.fluids = next;
     this.key = null;
   }
 
@@ -75,8 +84,10 @@ export class Legend {
     this.element.dataset.scale = view.auto === null ? 'section' : view.auto ? 'auto' : 'user';
     if (categorical) {
       this.editor.hidden = true;
-      this.swatches.replaceChildren(...COLORMAPS[view.name].palette.slice(0, 4).map((color, i) => el('span', { className: 'swatch' }, [
-        el('i', { style: `background:${color}` }), `fluid ${i}`,
+      const palette = fluidPalette(this.fluids);
+      const names = this.fluids ? this.fluids.map((f) => f.name) : palette.slice(0, 4).map((_, i) => `fluid ${i}`);
+      this.swatches.replaceChildren(...names.map((name, i) => el('span', { className: 'swatch', testid: `legend-fluid-${i}` }, [
+        el('i', { style: `background:${palette[i]}` }), name,
       ])));
       return;
     }

@@ -51,20 +51,48 @@ function tooltip(parameter) {
   return parts.filter(Boolean).join(' ');
 }
 
+/** {"water.viscosity": 1, ...}: each fluid's values of the fluid-scoped parameters (state.fluids), by scoped name. */
+export function fluidValues(fluids) {
+  const values = {};
+  for (const fluid of Array.isArray(fluids) ? fluids : []) {
+    for (const [key, value] of Object.entries(fluid)) {
+      if (key !== 'name' && key !== 'colour') values[`${fluid.name}.${key}`] = value;
+    }
+  }
+  return values;
+}
+
 /**
  * One entry per parameter, in table order: {name, label, title (the label without unit), unit,
  * kind ('number' | 'boolean' | 'enum'), integer, min, max, step, choices, live, group ('live' |
- * 'init'), disabled, reason ('watch' | null), tooltip, defaultValue, solvers (names, null for all)}.
- * role is the welcome's 'control' or 'watch'. Build-time ('init') entries stay editable for a
- * controller: they are sent with “Restart with these settings”, never with `set`.
+ * 'init'), fluid (the fluid's name for a fluid-scoped entry, else null), disabled, reason
+ * ('watch' | null), tooltip, defaultValue, solvers (names, null for all)}. A parameter with a
+ * fluid scope (`fluid_scope`) gives one entry per fluid of `fluids` (state.fluids), named
+ * "FLUID.NAME", and none of its own. role is the welcome's 'control' or 'watch'. Build-time
+ * ('init') entries stay editable for a controller: they are sent with “Restart with these
+ * settings”, never with `set`.
  */
-export function panelModel(parameters, role) {
+export function panelModel(parameters, role, fluids = []) {
+  const entries = [];
+  for (const parameter of parameters) {
+    if (!parameter.fluid_scope) entries.push(panelEntry(parameter, role, null));
+  }
+  for (const fluid of Array.isArray(fluids) ? fluids : []) {
+    for (const parameter of parameters) {
+      if (parameter.fluid_scope) entries.push(panelEntry(parameter, role, String(fluid.name)));
+    }
+  }
+  return entries;
+}
+
+function panelEntry(parameter, role, fluid) {
   const watching = role !== 'control';
-  return parameters.map((parameter) => {
+  {
     const entry = {
-      name: parameter.name,
+      name: fluid ? `${fluid}.${parameter.name}` : parameter.name,
       label: parameterLabel(parameter),
-      title: humanName(parameter),
+      title: fluid ? `${humanName(parameter)} of ${fluid}` : humanName(parameter),
+      fluid,
       unit: parameter.unit || '',
       kind: null,
       integer: false,
@@ -92,7 +120,7 @@ export function panelModel(parameters, role) {
       throw new TypeError(`parameter ${parameter.name} has unknown type ${parameter.type}`);
     }
     return entry;
-  });
+  }
 }
 
 /** Whether the solver `solver` reads the entry's parameter (every entry when the solver is unknown). */

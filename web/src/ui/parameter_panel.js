@@ -3,6 +3,7 @@ import GUI from 'lil-gui';
 import { INIT_NOTE, panelModel, readBySolver, restartValues, valueToSend } from './panel_model.js';
 import { el } from '../util/dom.js';
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ERROR_SHOW_MS = 8000;
 
 export class ParameterPanel {
@@ -22,25 +23,44 @@ export class ParameterPanel {
     this.pending = new Set(); // build-time names edited since the last build
     this.touched = new Set(); // names a person changed in this panel
     this.solver = null;
+    this.parameters = null;
+    this.role = null;
+    this.fluids = []; // state.fluids: one folder each for the fluid-scoped parameters
+  }
+
+  /** The world's fluids (state.fluids): rebuilds the panel when their names change. */
+  setFluids(fluids) {
+    const next = Array.isArray(fluids) ? fluids : [];
+    const same = next.length === this.fluids.length && next.every((f, i) => f.name === this.fluids[i].name);
+    this.fluids = next;
+    if (!same && this.parameters) this.build(this.parameters, this.role);
   }
 
   /** (Re)builds the panel for a parameter table and a role ('control' or 'watch'): live ones first, then the build-time folder. */
   build(parameters, role) {
     if (this.gui) this.gui.destroy();
+    this.parameters = parameters;
+    this.role = role;
     this.controllers.clear();
     this.pending.clear();
     this.values = {};
     this.gui = new GUI({ container: this.container, title: 'Parameters', width: 340 });
     this.gui.domElement.dataset.testid = 'parameter-panel';
-    this.model = panelModel(parameters, role);
+    this.model = panelModel(parameters, role, this.fluids);
     const live = this.gui.addFolder('Live: change the running world');
     live.domElement.dataset.testid = 'group-live';
     const init = this.gui.addFolder('Set when built: apply with “Restart with these settings”');
     init.domElement.dataset.testid = 'group-init';
     init.domElement.title = `Build-time values are ${INIT_NOTE}.`;
+    const fluidFolders = new Map(this.fluids.map((fluid) => {
+      const folder = this.gui.addFolder(`Fluid: ${fluid.name}`);
+      folder.domElement.dataset.testid = `group-fluid-${fluid.name}`;
+      return [String(fluid.name), folder];
+    }));
     for (const entry of this.model) {
       this.values[entry.name] = entry.name in this.stateValues ? this.stateValues[entry.name] : entry.defaultValue;
-      const controller = this.addController(entry.group === 'init' ? init : live, entry);
+      const folder = entry.fluid ? fluidFolders.get(entry.fluid) : entry.group === 'init' ? init : live;
+      const controller = this.addController(folder, entry);
       controller.domElement.dataset.testid = `param-${entry.name}`;
       controller.domElement.title = entry.tooltip;
       controller.disable(entry.disabled);
@@ -109,7 +129,7 @@ export class ParameterPanel {
   showServerError(name, error) {
     const item = this.controllers.get(name);
     if (!item) return false;
-    const text = String(error.message || '').replace(new RegExp(`^(values\\.)?${name}:\\s*`), '');
+    const text = String(error.message || '').replace(new RegExp(`^(values\\.)?${escapeRegExp(name)}:\\s*`), '');
     return this.showError(name, `${item.entry.title}: ${text}`);
   }
 

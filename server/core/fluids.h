@@ -1,0 +1,63 @@
+/* The fluids of a world: a table of at most FC_MAX_FLUIDS, each with a name, its values of the
+ * parameters that have a fluid scope (FC_PARAM_FLUID in params.def: rest density, viscosity,
+ * initial temperature) and a display colour. A particle's fluid is the u8 field `fluid`. */
+#ifndef FC_FLUIDS_H
+#define FC_FLUIDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+
+enum { FC_MAX_FLUIDS = 16, FC_FLUID_NAME_LEN = 32 };
+
+/* The colour of a world's only fluid when its scene names none (#2f7fd0). */
+#define FC_FLUID_DEFAULT_COLOUR 0x2f7fd0u
+
+typedef struct fc_fluid {
+    char name[FC_FLUID_NAME_LEN];
+    /* the parameters with a fluid scope: one member per FC_PARAM_FLUID entry of params.def, of
+     * the same name (fc_fluid_param_slot; test_params checks every such entry has one) */
+    double rest_density; /* kg/m^3 */
+    double viscosity;    /* Pa s, dynamic */
+    uint32_t colour;     /* 0xRRGGBB, for viewers */
+    double temperature;  /* K, of the particles the fluid is made of (fills, emitters) */
+} fc_fluid;
+
+/* Fluid `index` of a table that has none: name "water" (index 0) or "fluidN", the parameters'
+ * values, the default colour for index 0 and a palette's for the others. */
+void fc_fluid_from_params(fc_fluid *f, const fc_params *p, int index);
+
+/* The fluid's value of a fluid-scoped parameter, or NULL when d has no fluid scope. */
+double *fc_fluid_param_slot(fc_fluid *f, const fc_param_desc *d);
+
+/* Index of the fluid named `name`, or -1. */
+int fc_fluid_find(const fc_fluid *fluids, int count, const char *name);
+
+/* "water, oil" into out. */
+void fc_fluid_names(const fc_fluid *fluids, int count, char *out, size_t outlen);
+
+/* Whether `name` may name a fluid: 1 to 31 of [A-Za-z0-9_-] (no '.': it separates the fluid from
+ * the parameter in "water.viscosity"). */
+int fc_fluid_name_valid(const char *name);
+
+/* Splits "FLUID.PARAM" or "PARAM": *d the parameter (NULL when unknown), fluid the fluid's name
+ * ("" when unscoped). -1 with err when the name is not of that form or names no parameter. */
+int fc_param_split(const char *name, const fc_param_desc **d, char fluid[FC_FLUID_NAME_LEN], char *err, size_t errlen);
+
+/* Sets parameter d to value: for the fluid named `fluid` (a fluid-scoped parameter only), or
+ * unscoped (the world's value, and for a fluid-scoped parameter every fluid's as well).
+ * Checks type and range first; on error err names the parameter and the fluid, and nothing
+ * changes. 0 or -1. */
+int fc_param_set_scoped(fc_params *p, fc_fluid *fluids, int count, const fc_param_desc *d, const char *fluid,
+                        double value, char *err, size_t errlen);
+
+/* "NAME=VALUE" or "FLUID.NAME=VALUE" as given to --set, parsed as text (fc_param_set_text). */
+int fc_param_assign_scoped(fc_params *p, fc_fluid *fluids, int count, const char *assignment, char *err,
+                           size_t errlen);
+
+/* "#rrggbb" into *rgb; 0, or -1 when the text is not of that form. */
+int fc_colour_parse(const char *text, uint32_t *rgb);
+void fc_colour_format(uint32_t rgb, char out[8]);
+
+#endif
