@@ -152,7 +152,7 @@ static double lattice_denominator(double h, double s, double volume)
     for (int i = -n; i <= n; i++)
         for (int j = -n; j <= n; j++)
             for (int k = -n; k <= n; k++) {
-                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h);
+                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h, 3);
                 sum += g * g;
             }
     return volume * volume * sum;
@@ -167,7 +167,7 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_neighbours_init(&st->lists[FLUID]);
     fc_neighbours_init(&st->lists[SOLID]);
     const fc_params *p = &w->params;
-    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum);
+    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3);
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
     w->particle_mass = (float)(p->rest_density * st->rest_volume);
     st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume);
@@ -181,11 +181,11 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
     const double h = p->smoothing_radius, dq = p->scorr_dq * h;
     k->h = fc_f8_splat((float)h);
     k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, 3));
     k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
     k->scorr_scale = fc_f8_splat((float)(p->scorr_k / (st->rest_denominator + p->relaxation_epsilon)));
     k->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
-    k->poly6 = (float)fc_poly6_coefficient(h);
+    k->poly6 = (float)fc_poly6_coefficient(h, 3);
     k->volume = (float)st->rest_volume;
     k->self_weight = (float)(p->initial_sum * pow(h, 6));
     k->epsilon = (float)p->relaxation_epsilon;

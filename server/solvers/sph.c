@@ -62,8 +62,8 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_grid_init(&st->grid, &w->grid_geom);
     const fc_params *p = &w->params;
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
-    w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum));
-    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum);
+    w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3));
+    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3);
     *state = st;
     return 0;
 }
@@ -131,8 +131,8 @@ static void compute_density_pressure(fc_world *w, sph_state *st)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *rho = p->field[FC_DENSITY];
     const float h = (float)prm->smoothing_radius, h2 = h * h, h6 = h2 * h2 * h2;
-    const float mass_poly6 = (float)(w->particle_mass * fc_poly6_coefficient(h));
-    const float rho0_poly6 = (float)(prm->rest_density * fc_poly6_coefficient(h));
+    const float mass_poly6 = (float)(w->particle_mass * fc_poly6_coefficient(h, 3));
+    const float rho0_poly6 = (float)(prm->rest_density * fc_poly6_coefficient(h, 3));
     const float self_excess = (1.0f - (float)prm->initial_sum) * h6; /* poly6_sum counts self fully */
     const long n = (long)p->count;
     long neighbours = 0;
@@ -220,8 +220,8 @@ static void compute_accelerations(fc_world *w, sph_state *st)
     const fc_boundary *b = &w->boundary;
     const float h = (float)prm->smoothing_radius, mu = (float)prm->viscosity;
     /* 45 m / (pi h^6) in front of eqs. 8 and 9 */
-    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h));
-    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h));
+    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h, 3));
+    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h, 3));
     const float correction = (float)st->gradient_correction;
     const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
     const long n = (long)p->count;
