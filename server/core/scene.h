@@ -19,6 +19,7 @@ typedef struct fc_scene {
     char description[256];
     char solver[32];
     fc_params params;         /* defaults overridden by the file's "parameters" */
+    int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
     float domain_min[3], domain_max[3];
     fc_scene_block *blocks;
     size_t block_count;

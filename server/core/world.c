@@ -18,6 +18,7 @@ void fc_world_init(fc_world *w)
     fc_params_defaults(&w->params);
     fc_particles_init(&w->particles);
     for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;
+    w->dimensions = 3;
     w->solver = &fc_solver_sph;
     w->next_object_id = 1;
     w->boundary_dirty = 1;
@@ -56,6 +57,7 @@ static int build_solver_needs(fc_world *w, char *err, size_t errlen)
     float lo[3], hi[3];
     const float h = (float)w->params.smoothing_radius;
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
+    if (w->dimensions == 2) lo[2] = -0.5f * h, hi[2] = 0.5f * h; /* one cell deep around z = 0 */
     if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
     if ((needs & FC_NEEDS_BOUNDARY) && fc_boundary_build(&w->boundary, w)) { /* reports its phases */
         snprintf(err, errlen, "out of memory while sampling boundaries");
@@ -102,9 +104,28 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid)
         (array)[(count)++] = (item);                                           \
     } while (0)
 
+/* In a 2D world a shape is its section by the plane z = 0: a sphere is a circle there, a box a
+ * rectangle (it reaches through the plane: its z faces are never the nearest), a plane a line (its
+ * normal in the plane; a normal with no part in the plane is left as it is). */
+void fc_world_shape_in_plane(const fc_world *w, fc_shape *s)
+{
+    if (w->dimensions != 2) return;
+    s->center[2] = 0.0f;
+    s->velocity[2] = 0.0f;
+    if (s->kind == FC_SHAPE_BOX) s->half[2] = FC_WORLD_THROUGH_PLANE;
+    if (s->kind == FC_SHAPE_PLANE) {
+        float len = sqrtf(s->normal[0] * s->normal[0] + s->normal[1] * s->normal[1]);
+        if (len > 0.0f) {
+            s->offset /= len; /* the line of the plane's points at z = 0: n . x = offset */
+            s->normal[0] /= len, s->normal[1] /= len, s->normal[2] = 0.0f;
+        }
+    }
+}
+
 int fc_world_add_collider(fc_world *w, const fc_shape *shape)
 {
     fc_shape s = *shape;
+    fc_world_shape_in_plane(w, &s);
     s.id = w->next_object_id;
     APPEND(w->colliders, w->collider_count, s);
     fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
@@ -126,6 +147,11 @@ int fc_world_remove_collider(fc_world *w, int id)
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
 {
     fc_emitter e = *emitter;
+    if (w->dimensions == 2) { /* shoots in the plane from a point of it */
+        float len = sqrtf(e.direction[0] * e.direction[0] + e.direction[1] * e.direction[1]);
+        if (len > 0.0f) e.direction[0] /= len, e.direction[1] /= len, e.direction[2] = 0.0f;
+        e.position[2] = 0.0f;
+    }
     e.id = w->next_object_id;
     APPEND(w->emitters, w->emitter_count, e);
     return w->next_object_id++;
@@ -134,6 +160,7 @@ int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
 int fc_world_add_sink(fc_world *w, const fc_sink *sink)
 {
     fc_sink s = *sink;
+    fc_world_shape_in_plane(w, &s.shape);
     s.id = w->next_object_id;
     APPEND(w->sinks, w->sink_count, s);
     return w->next_object_id++;
@@ -150,7 +177,13 @@ static void lattice_between(fc_lattice *l, const float lo[3], const float hi[3],
     }
 }
 
-void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s)
+/* A 2D world's lattices lie in the plane z = 0. */
+static void flatten_lattice(fc_lattice *l, int dims)
+{
+    if (dims == 2) l->n[2] = 1, l->start[2] = 0.0f;
+}
+
+void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s, int dims)
 {
     /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
     float inner_lo[3], inner_hi[3];
@@ -158,13 +191,15 @@ void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], floa
     for (int a = 0; a < 3; a++)
         if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
     lattice_between(l, inner_lo, inner_hi, s);
+    flatten_lattice(l, dims);
 }
 
-void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s)
+void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s, int dims)
 {
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
     lattice_between(l, lo, hi, s);
+    flatten_lattice(l, dims);
 }
 
 /* The lattice's points that `inside` contains (NULL: all) and that are clear of the world's
@@ -172,6 +207,7 @@ void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, fl
 static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside)
 {
     const float s = l->spacing, clearance = (float)w->params.particle_radius;
+    const float vz = w->dimensions == 2 ? 0.0f : v[2];
     long added = 0;
     for (int k = 0; k < l->n[2]; k++)
         for (int j = 0; j < l->n[1]; j++)
@@ -180,7 +216,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
                 if (inside && !fc_shape_contains(inside, p)) continue;
                 if (!fc_point_clear_of(w->colliders, w->collider_count, clearance, p)) continue;
                 if (w->particles.count >= (size_t)w->params.max_particles) return added;
-                if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], v[2]) < 0) return -1;
+                if (fc_particles_add(&w->particles, p[0], p[1], p[2], v[0], v[1], vz) < 0) return -1;
                 added++;
             }
     if (added) fc_world_host_changed(w, FC_CHANGED_ADDED);
@@ -190,7 +226,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3])
 {
     fc_lattice l;
-    fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing);
+    fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing, w->dimensions);
     return fill_lattice(w, &l, v, NULL);
 }
 
@@ -198,8 +234,9 @@ long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, cons
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
     memcpy(sphere.center, center, sizeof sphere.center);
+    if (w->dimensions == 2) sphere.center[2] = 0.0f; /* a disc in the plane */
     fc_lattice l;
-    fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing);
+    fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing, w->dimensions);
     return fill_lattice(w, &l, v, &sphere);
 }
 

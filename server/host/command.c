@@ -627,10 +627,10 @@ static int reserve_collider(fc_world *w, const fc_shape *added, const char *size
 {
     if (!w->budget) return 0;
     const fc_params *p = &w->params;
-    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p);
-    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p);
+    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p, w->dimensions);
+    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p, w->dimensions);
     for (size_t i = 0; i < w->collider_count; i++)
-        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p);
+        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p, w->dimensions);
     double fluid = (double)w->particles.count;
     fc_cost want = {fmax(fluid + boundary, w->budget_held.particles),
                     fmax(fc_cost_bytes(fluid, boundary, p->smoothing_radius / p->particle_spacing), w->budget_held.bytes)};
