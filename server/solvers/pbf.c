@@ -145,14 +145,14 @@ static void pbf_destroy(void *state)
 
 /* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic lattice of spacing s:
  * V0^2 sum_j |grad W(r_j)|^2 (the sum of the gradients, grad_{p_i} C_i, vanishes by symmetry). */
-static double lattice_denominator(double h, double s, double volume)
+static double lattice_denominator(double h, double s, double volume, int dims)
 {
-    const int n = (int)ceil(h / s);
+    const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n;
     double sum = 0.0;
     for (int i = -n; i <= n; i++)
         for (int j = -n; j <= n; j++)
-            for (int k = -n; k <= n; k++) {
-                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h, 3);
+            for (int k = -nk; k <= nk; k++) {
+                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h, dims);
                 sum += g * g;
             }
     return volume * volume * sum;
@@ -167,10 +167,10 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_neighbours_init(&st->lists[FLUID]);
     fc_neighbours_init(&st->lists[SOLID]);
     const fc_params *p = &w->params;
-    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3);
+    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions);
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
     w->particle_mass = (float)(p->rest_density * st->rest_volume);
-    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume);
+    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
     *state = st;
     return 0;
 }
@@ -181,11 +181,11 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
     const double h = p->smoothing_radius, dq = p->scorr_dq * h;
     k->h = fc_f8_splat((float)h);
     k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, 3));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, w->dimensions));
     k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
     k->scorr_scale = fc_f8_splat((float)(p->scorr_k / (st->rest_denominator + p->relaxation_epsilon)));
     k->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
-    k->poly6 = (float)fc_poly6_coefficient(h, 3);
+    k->poly6 = (float)fc_poly6_coefficient(h, w->dimensions);
     k->volume = (float)st->rest_volume;
     k->self_weight = (float)(p->initial_sum * pow(h, 6));
     k->epsilon = (float)p->relaxation_epsilon;
@@ -241,7 +241,7 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const fc_params *prm = &w->params;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;

@@ -62,8 +62,14 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     fc_grid_init(&st->grid, &w->grid_geom);
     const fc_params *p = &w->params;
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
-    w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3));
-    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum, 3);
+    w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions));
+    /* the forces share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also the
+     * spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so
+     * the pressure sums take the ratio (exactly 1 in 3D) with the lattice correction */
+    const double h = p->smoothing_radius;
+    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions) *
+                              (-fc_spiky_gradient_coefficient(h, w->dimensions) /
+                               fc_viscosity_laplacian_coefficient(h, w->dimensions));
     *state = st;
     return 0;
 }
@@ -131,8 +137,8 @@ static void compute_density_pressure(fc_world *w, sph_state *st)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *rho = p->field[FC_DENSITY];
     const float h = (float)prm->smoothing_radius, h2 = h * h, h6 = h2 * h2 * h2;
-    const float mass_poly6 = (float)(w->particle_mass * fc_poly6_coefficient(h, 3));
-    const float rho0_poly6 = (float)(prm->rest_density * fc_poly6_coefficient(h, 3));
+    const float mass_poly6 = (float)(w->particle_mass * fc_poly6_coefficient(h, w->dimensions));
+    const float rho0_poly6 = (float)(prm->rest_density * fc_poly6_coefficient(h, w->dimensions));
     const float self_excess = (1.0f - (float)prm->initial_sum) * h6; /* poly6_sum counts self fully */
     const long n = (long)p->count;
     long neighbours = 0;
@@ -220,10 +226,10 @@ static void compute_accelerations(fc_world *w, sph_state *st)
     const fc_boundary *b = &w->boundary;
     const float h = (float)prm->smoothing_radius, mu = (float)prm->viscosity;
     /* 45 m / (pi h^6) in front of eqs. 8 and 9 */
-    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h, 3));
-    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h, 3));
+    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h, w->dimensions));
+    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h, w->dimensions));
     const float correction = (float)st->gradient_correction;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
