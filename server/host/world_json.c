@@ -171,6 +171,7 @@ static cJSON *colliders_json(const fc_world *w)
 int fc_json_add_world_content(cJSON *state, const fc_world *w)
 {
     return fc_json_attach(state, "domain", domain_json(w)) ||
+                   fc_json_attach(state, "dimensions", cJSON_CreateNumber(w->dimensions)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
                    fc_json_attach(state, "emitters", emitters_json(w)) ||
                    fc_json_attach(state, "colliders", colliders_json(w))
