@@ -602,10 +602,11 @@ static size_t movable_colliders(const fc_world *w)
     return n;
 }
 
-/* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent). */
+/* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent); in a 2D
+ * world its section by the plane z = 0 (fc_world_shape_in_plane), so x and y. */
 static int check_collider_inside(const fc_world *w, const fc_shape *s, const char *size_field, fc_message_error *err)
 {
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < (w->dimensions == 2 ? 2 : 3); a++) {
         float extent = s->kind == FC_SHAPE_SPHERE ? s->radius : s->half[a];
         float slack = 1e-5f * (w->domain_hi[a] - w->domain_lo[a]);
         float lo = s->center[a] - extent, hi = s->center[a] + extent;

@@ -36,5 +36,11 @@ test('a 2D dam break streams flat frames and is shown face-on', { timeout: 24000
   const size = viewer.page.viewportSize();
   for (const [x, y] of corners) assert.ok(x >= 0 && x <= size.width && y >= 0 && y <= size.height, `corner at ${x}, ${y} in view`);
   assert.ok(corners[0][0] < corners[1][0] && corners[0][1] > corners[1][1], `corners ${JSON.stringify(corners)}`);
+  // a collider added from the viewer lands in the plane (its default size from the rectangle alone)
+  await viewer.testId('btn-add-sphere').click();
+  const added = await viewer.waitStatus((s) => s.colliders.length === 1, 'the sphere added', 30000);
+  assert.equal(added.colliders[0].position[2], 0, 'in the plane z = 0');
+  assert.ok(added.colliders[0].radius > 0.05, `radius ${added.colliders[0].radius} from the 1.6 x 0.9 m rectangle`);
+  await viewer.waitStatus((s) => s.time > running.time + 0.1, 'stepping on with the circle', 60000);
   await screenshot(viewer, 'world2d-dam-break');
 });
