@@ -48,6 +48,10 @@ static void test_column_pressure(void)
 {
     fc_world w;
     world_2d(&w, "sph", 0.24f, 0.7f);
+    /* hydrostatics does not depend on viscosity; a more viscous column settles out of the jitter a
+     * 2D WCSPH column keeps at the default 2 Pa s (test_block_at_rest), in which the particles leave
+     * the square lattice that the gradient correction is computed on */
+    w.params.viscosity = 10.0;
     fill(&w, 0, 0, 0.24f, 0.5f);
     if (start(&w)) return;
     const fc_params *prm = &w.params;

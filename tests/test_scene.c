@@ -67,7 +67,7 @@ static const bad_case bad_cases[] = {
     {"parameters not an object", "{" DOMAIN ", \"parameters\": [1]}", "parameters", "expected an object"},
     {"duplicate parameter", "{" DOMAIN ", \"parameters\": {\"viscosity\": 1, \"viscosity\": 2}}",
      "parameters.viscosity", "duplicate key"},
-    {"unknown solver", "{" DOMAIN ", \"solver\": \"flip\"}", "solver", "expected one of sph, pbf, found \"flip\""},
+    {"unknown solver", "{" DOMAIN ", \"solver\": \"flip\"}", "solver", "expected one of sph, pbf, got 'flip'"},
     {"fluid not an array", "{" DOMAIN ", \"fluid\": {}}", "fluid", "expected an array of objects"},
     {"fluid element not an object", "{" DOMAIN ", \"fluid\": [3]}", "fluid[0]", "expected an object"},
     {"unknown fluid type", "{" DOMAIN ", \"fluid\": [{\"type\": \"cone\"}]}", "fluid[0].type",

@@ -69,10 +69,9 @@ void fc_cli_run_usage(FILE *out)
 
 static int check_args(const run_args *a, char *err, size_t errlen)
 {
-    char names[256];
+    char why[300];
     if (!a->scene) snprintf(err, errlen, "--scene FILE|NAME is required");
-    else if (a->solver && !fc_solver_find(a->solver))
-        snprintf(err, errlen, "--solver: expected one of %s, got '%s'", fc_solver_names(names, sizeof names), a->solver);
+    else if (a->solver && !fc_solver_lookup(a->solver, why, sizeof why)) snprintf(err, errlen, "--solver: %s", why);
     else if (a->steps && a->time > 0.0) snprintf(err, errlen, "--steps and --time exclude each other; give one");
     else if (!a->steps && !(a->time > 0.0)) snprintf(err, errlen, "one of --steps N or --time T is required");
     else if (a->every && !a->export_dir) snprintf(err, errlen, "--every needs --export DIR");

@@ -164,9 +164,9 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     }
     o->scene_path = path;
     o->scene = scene_name(a->scene, name, namelen);
-    if (a->solver && !fc_solver_find(a->solver)) {
-        char names[256];
-        snprintf(err, sizeof err, "--solver: expected one of %s, got '%.64s'", fc_solver_names(names, sizeof names), a->solver);
+    char why[300];
+    if (a->solver && !fc_solver_lookup(a->solver, why, sizeof why)) {
+        snprintf(err, sizeof err, "--solver: %s", why);
         return usage_error(err);
     }
     o->solver = a->solver;

@@ -8,6 +8,7 @@
 #include "core/colliders.h"
 #include "core/kernels.h"
 #include "core/build_progress.h"
+#include "solvers/sph_family.h" /* the boundary particles serve the SPH family: its rest volume */
 
 /* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
  * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s; in 2D the
@@ -131,7 +132,7 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     if (!b->x || !b->y || !b->z || !b->volume) goto done;
 
     const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h, w->dimensions);
-    const double rest_volume = fc_rest_volume(h, w->params.particle_spacing, w->params.initial_sum, w->dimensions);
+    const double rest_volume = fc_sph_rest_volume(w);
     const long n = (long)b->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {

@@ -9,6 +9,8 @@
 #include <immintrin.h>
 #endif
 
+#include "core/neighbours.h"
+
 /* A loop over a neighbour list reads each neighbour's fields from scattered indices. Compilers
  * vectorize such loops with one load and one insert per field and lane (x86 gathers are slower
  * still on AMD Zen), about 70% of the work of a PBF pass. A neighbour's fields are kept here in one
@@ -127,6 +129,57 @@ static inline void fc_gather8(const fc_record4 *p, const uint32_t idx[8], fc_f8 
         (*x)[k] = r->x, (*y)[k] = r->y, (*z)[k] = r->z, (*w)[k] = r->w;
     }
 #endif
+}
+
+/* ---- The lane iterator: every loop over a neighbour list goes through it ---------------------- */
+
+/* The neighbours of one point i in a list, eight at a time:
+ *
+ *     for (fc_lanes8 nb = fc_lanes8_of(list, i, records, xi, yi, zi); fc_lanes8_next(&nb);) {
+ *         ... nb.x .. nb.w: the eight neighbours' records; nb.dx, nb.dy, nb.dz = x_i - x_j; nb.r2 ...
+ *     }
+ *
+ * The last chunk of a list is padded with the record list->pad (records[pad] must be a record far
+ * away from every point, so that every kernel term of it is 0): no separate loop for the rest.
+ * fc_lanes8_gather reads another record array at the same eight neighbours. The struct stays in
+ * registers: it is a local whose address never escapes the inlined calls. */
+typedef struct fc_lanes8 {
+    const uint32_t *index;
+    uint32_t e, end, pad;
+    const fc_record4 *records;
+    fc_f8 xi, yi, zi;
+    uint32_t idx[8];            /* the neighbours of this chunk (pad past the end) */
+    fc_f8 x, y, z, w;           /* their records */
+    fc_f8 dx, dy, dz, r2;       /* x_i - x_j and |x_i - x_j|^2 */
+} fc_lanes8;
+
+static inline fc_lanes8 fc_lanes8_of(const fc_neighbour_list *list, size_t i, const fc_record4 *records, float xi,
+                                     float yi, float zi)
+{
+    fc_lanes8 nb;
+    nb.index = list->index, nb.e = list->start[i], nb.end = list->start[i + 1], nb.pad = list->pad;
+    nb.records = records;
+    nb.xi = fc_f8_splat(xi), nb.yi = fc_f8_splat(yi), nb.zi = fc_f8_splat(zi);
+    return nb;
+}
+
+/* Loads the next eight neighbours; 0 when the list is done. */
+static inline int fc_lanes8_next(fc_lanes8 *nb)
+{
+    if (nb->e >= nb->end) return 0;
+    fc_lane_indices(nb->index, nb->e, nb->end, nb->pad, nb->idx);
+    fc_gather8(nb->records, nb->idx, &nb->x, &nb->y, &nb->z, &nb->w);
+    nb->dx = nb->xi - nb->x, nb->dy = nb->yi - nb->y, nb->dz = nb->zi - nb->z;
+    nb->r2 = nb->dx * nb->dx + nb->dy * nb->dy + nb->dz * nb->dz;
+    nb->e += 8;
+    return 1;
+}
+
+/* The records of another array (with its own far record at pad) at this chunk's neighbours. */
+static inline void fc_lanes8_gather(const fc_lanes8 *nb, const fc_record4 *records, fc_f8 *x, fc_f8 *y, fc_f8 *z,
+                                    fc_f8 *w)
+{
+    fc_gather8(records, nb->idx, x, y, z, w);
 }
 
 #endif

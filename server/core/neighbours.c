@@ -39,7 +39,7 @@ static int chunk_reserve(fc_neighbour_chunk *c, size_t needed)
     return 0;
 }
 
-enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* append_close may write this far past its count */ };
+enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* an append may write this far past its count */ };
 
 /* Writes to out the candidates j in [begin, end) closer than sqrt(radius2) to (xi, yi, zi), except
  * `self`; returns how many. out must have room for end - begin + APPEND_SLACK. Distances are
@@ -135,17 +135,6 @@ static const uint64_t LEFT_PACK[256] = {
     0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
 };
 
-/* Bit k set: candidate at + k lies closer than sqrt(limit) to (x, y, z). */
-static inline unsigned close_mask8(const float *ox, const float *oy, const float *oz, uint32_t at, __m256 x, __m256 y,
-                                   __m256 z, __m256 limit)
-{
-    const __m256 dx = _mm256_sub_ps(x, _mm256_loadu_ps(ox + at));
-    const __m256 dy = _mm256_sub_ps(y, _mm256_loadu_ps(oy + at));
-    const __m256 dz = _mm256_sub_ps(z, _mm256_loadu_ps(oz + at));
-    const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-    return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ));
-}
-
 /* Stores at out the indices at + k of the set bits k of mask, packed (writes 8); returns how many. */
 static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
 {
@@ -154,33 +143,55 @@ static inline size_t pack8(uint32_t *out, unsigned mask, uint32_t at)
     return (size_t)__builtin_popcount(mask);
 }
 
-/* The same with AVX2, eight candidates at a time: compare, take the mask, store the indices of the
- * close ones packed to the front. The last < 8 candidates of a range are the top lanes of the 8
- * ending at `end` (already seen lanes masked off), so a range costs whole vectors only. Scalar
- * appending costs about 6 cycles per candidate, and a particle has about 200 candidates for 30
- * neighbours. */
-static inline size_t append_close(uint32_t *restrict out, const float *restrict ox, const float *restrict oy,
-                                  const float *restrict oz, uint32_t begin, uint32_t end, float xi, float yi, float zi,
-                                  float radius2, uint32_t self)
+/* The same for a group of points g = 0 .. count - 1 that share a cell (so the candidates), with AVX2,
+ * eight candidates at a time: each vector of candidates is loaded once and compared with every
+ * point of the group, the close ones' indices stored packed to the front of the point's slot
+ * out[g] (got[g] so far; a slot has room for the candidates and APPEND_SLACK). The last < 8
+ * candidates of a range are the top lanes of the 8 ending at `end` (already seen lanes masked
+ * off), so a range costs whole vectors only. Loops run per group, not per point: one point
+ * alone branches about its ranges' lengths once per bar, and mispredicted branches and repeated
+ * loads cost more than the comparisons. self: the index of point g = 0 in this source, or
+ * UINT32_MAX (point g is self + g). */
+static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
+                                      const float *restrict oy, const float *restrict oz, uint32_t begin, uint32_t end,
+                                      const float *xi, const float *yi, const float *zi, float radius2, uint32_t self)
 {
-    const __m256 x = _mm256_set1_ps(xi), y = _mm256_set1_ps(yi), z = _mm256_set1_ps(zi);
-    const __m256 limit = _mm256_set1_ps(radius2);
-    size_t count = 0;
-    uint32_t first = begin;
-    for (; end - first >= 8; first += 8) {
-        unsigned mask = close_mask8(ox, oy, oz, first, x, y, z, limit);
-        if (self - first < 8u) mask &= ~(1u << (self - first));
-        count += pack8(out + count, mask, first);
+    if (end < 8) { /* too few points before end for a whole vector */
+        for (int g = 0; g < count; g++)
+            got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, begin, end, xi[g], yi[g], zi[g], radius2,
+                                            self == UINT32_MAX ? self : self + (uint32_t)g);
+        return;
     }
-    if (first == end) return count;
-    if (end < 8) return count + append_close_portable(out + count, ox, oy, oz, first, end, xi, yi, zi, radius2, self);
-    const uint32_t at = end - 8;
-    unsigned mask = close_mask8(ox, oy, oz, at, x, y, z, limit) & (0xffu << (first - at)) & 0xffu;
-    if (self - at < 8u) mask &= ~(1u << (self - at));
-    return count + pack8(out + count, mask, at);
+    const __m256 limit = _mm256_set1_ps(radius2);
+    for (uint32_t first = begin; first < end;) {
+        uint32_t at;
+        unsigned valid;
+        if (end - first >= 8) at = first, valid = 0xffu, first += 8;
+        else at = end - 8, valid = (0xffu << (first - at)) & 0xffu, first = end;
+        const __m256 cx = _mm256_loadu_ps(ox + at), cy = _mm256_loadu_ps(oy + at), cz = _mm256_loadu_ps(oz + at);
+        for (int g = 0; g < count; g++) {
+            const __m256 dx = _mm256_sub_ps(_mm256_broadcast_ss(xi + g), cx);
+            const __m256 dy = _mm256_sub_ps(_mm256_broadcast_ss(yi + g), cy);
+            const __m256 dz = _mm256_sub_ps(_mm256_broadcast_ss(zi + g), cz);
+            const __m256 d2 =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+            unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d2, limit, _CMP_LT_OQ)) & valid;
+            const uint32_t me = self + (uint32_t)g - at; /* wraps far beyond 8 when self is UINT32_MAX */
+            if (me < 8u) mask &= ~(1u << me);
+            got[g] += pack8(out[g] + got[g], mask, at);
+        }
+    }
 }
 #else
-#define append_close append_close_portable
+/* The portable group append: each point on its own. */
+static inline void append_close_group(uint32_t *const out[], size_t got[], int count, const float *restrict ox,
+                                      const float *restrict oy, const float *restrict oz, uint32_t begin, uint32_t end,
+                                      const float *xi, const float *yi, const float *zi, float radius2, uint32_t self)
+{
+    for (int g = 0; g < count; g++)
+        got[g] += append_close_portable(out[g] + got[g], ox, oy, oz, begin, end, xi[g], yi[g], zi[g], radius2,
+                                        self == UINT32_MAX ? self : self + (uint32_t)g);
+}
 #endif
 
 enum { MAX_SOURCES = 4 };
@@ -204,16 +215,32 @@ static void find_ranges(const fc_bar bars[9], int nbars, const uint32_t *cell_st
     }
 }
 
+enum { GROUP = 16 }; /* points of one cell listed together */
+
+/* Moves count indices from src down to dst < src, eight at a time: each eight are read before they
+ * are written, so the overlap is harmless; up to 7 entries past count are copied too (a slot has
+ * APPEND_SLACK of room, and what lies past dst + count is the space being closed up). A list is
+ * about 30 entries: a library call per list costs more than the copy. */
+static inline void move_down(uint32_t *dst, const uint32_t *src, size_t count)
+{
+    for (size_t k = 0; k < count; k += 8) {
+        uint32_t eight[8];
+        memcpy(eight, src + k, sizeof eight);
+        memcpy(dst + k, eight, sizeof eight);
+    }
+}
+
 /* Lists the neighbours of points [lo, hi) in every source into the thread's chunk of each list;
  * start[i] is relative to the chunk. Consecutive sorted points mostly share a cell, so the bars and
- * their candidate ranges are found once per cell. The counts live in locals until the end: the
- * threads' chunks are neighbours in memory, and a cache line that two cores write for every point
- * costs more than the search. */
+ * their candidate ranges are found once per cell, and up to GROUP points of a cell are compared
+ * with the candidates together: each point gets a slot of the chunk big enough for every
+ * candidate, and the slots are closed up after the group. The counts live in locals until the
+ * end: the threads' chunks are neighbours in memory, and a cache line that two cores write for
+ * every point costs more than the search. */
 static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x, const float *y, const float *z,
                        float radius2, const fc_neighbour_source *sources, fc_neighbour_list *lists,
                        int source_count, int thread)
 {
-    const uint32_t no_self = UINT32_MAX;
     fc_neighbour_chunk *chunks[MAX_SOURCES];
     size_t count[MAX_SOURCES];
     cell_ranges ranges[MAX_SOURCES];
@@ -223,10 +250,13 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
         count[s] = 0;
     }
     uint32_t cell = UINT32_MAX;
-    for (size_t i = lo; i < hi; i++) {
-        if (grid->key[i] != cell) {
+    for (size_t i = lo, group_end; i < hi; i = group_end) {
+        const uint32_t key = grid->key[i];
+        for (group_end = i + 1; group_end < hi && group_end - i < GROUP && grid->key[group_end] == key;) group_end++;
+        const int members = (int)(group_end - i);
+        if (key != cell) {
             fc_bar bars[9];
-            cell = grid->key[i];
+            cell = key;
             const int nbars = fc_grid_bars(&grid->geom, cell, bars);
             for (int s = 0; s < source_count; s++) find_ranges(bars, nbars, sources[s].grid->cell_start, &ranges[s]);
         }
@@ -234,17 +264,23 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             fc_neighbour_chunk *c = chunks[s];
             const fc_neighbour_source *src = &sources[s];
             const cell_ranges *r = &ranges[s];
-            lists[s].start[i] = (uint32_t)count[s];
-            if (count[s] + r->candidates + APPEND_SLACK > c->capacity &&
-                (chunk_reserve(c, count[s] + r->candidates + APPEND_SLACK) || count[s] + r->candidates > UINT32_MAX)) {
+            const size_t slot = r->candidates + APPEND_SLACK, needed = count[s] + (size_t)members * slot;
+            if (count[s] + (size_t)members * r->candidates > UINT32_MAX || (needed > c->capacity && chunk_reserve(c, needed))) {
                 c->failed = 1;
                 goto done;
             }
-            const uint32_t self = src->grid == grid ? (uint32_t)i : no_self;
-            uint32_t *out = c->index;
+            uint32_t *out[GROUP];
+            size_t got[GROUP];
+            for (int g = 0; g < members; g++) out[g] = c->index + count[s] + (size_t)g * slot, got[g] = 0;
+            const uint32_t self = src->grid == grid ? (uint32_t)i : UINT32_MAX;
             for (int k = 0; k < r->count; k++)
-                count[s] += append_close(out + count[s], src->x, src->y, src->z, r->begin[k], r->end[k], x[i], y[i],
-                                         z[i], radius2, self);
+                append_close_group(out, got, members, src->x, src->y, src->z, r->begin[k], r->end[k], x + i, y + i,
+                                   z + i, radius2, self);
+            for (int g = 0; g < members; g++) { /* close up the slots, in order (each moves down) */
+                lists[s].start[i + (size_t)g] = (uint32_t)count[s];
+                if (g) move_down(c->index + count[s], out[g], got[g]);
+                count[s] += got[g];
+            }
         }
     }
 done:
@@ -319,6 +355,7 @@ int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, con
     for (int s = 0; s < source_count; s++) {
         lists[s].start[n] = (uint32_t)lists[s].pairs;
         lists[s].points = n;
+        lists[s].pad = (uint32_t)sources[s].count;
     }
     return 0;
 }

@@ -19,6 +19,8 @@ typedef struct fc_neighbour_list {
     uint32_t *start;            /* points + 1 entries */
     uint32_t *index;            /* pairs + FC_NEIGHBOUR_SLACK entries */
     size_t points, pairs;       /* of the last build */
+    uint32_t pad;               /* the number of points of the source: the index of its far record,
+                                 * which lane loops read past the end of a list (core/lanes.h) */
     size_t start_capacity, index_capacity;
     struct fc_neighbour_chunk *chunks; /* one per thread: the lists of its block of points */
     int chunk_count;
@@ -31,6 +33,7 @@ void fc_neighbours_free(fc_neighbour_list *l);
 typedef struct fc_neighbour_source {
     const fc_grid *grid;
     const float *x, *y, *z;
+    size_t count;               /* points in the source */
 } fc_neighbour_source;
 
 /* Lists, for every point i < n of the sorted set `grid` at (x, y, z) and for every source s,

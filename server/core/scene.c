@@ -490,9 +490,9 @@ static int parse_dimensions(const reader *r, const cJSON *root, fc_scene *s)
 static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
 {
     if (read_string(r, root, "solver", "", 0, s->solver, sizeof s->solver)) return -1;
-    if (fc_solver_find(s->solver)) return 0;
-    char names[160];
-    return fail(r, "solver", "expected one of %s, found \"%s\"", fc_solver_names(names, sizeof names), s->solver);
+    char why[300];
+    if (fc_solver_lookup(s->solver, why, sizeof why)) return 0;
+    return fail(r, "solver", "%s", why);
 }
 
 /* The source's base name without its extension: "scenes/dam_break.json" -> "dam_break". */

@@ -22,6 +22,16 @@ const fc_solver *fc_solver_find(const char *name)
     return NULL;
 }
 
+const fc_solver *fc_solver_lookup(const char *name, char *err, size_t errlen)
+{
+    const fc_solver *s = fc_solver_find(name);
+    if (!s) {
+        char names[256];
+        snprintf(err, errlen, "expected one of %s, got '%.64s'", fc_solver_names(names, sizeof names), name);
+    }
+    return s;
+}
+
 int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, size_t errlen)
 {
     if (fc_params_check(p, err, errlen)) return -1;

@@ -59,6 +59,9 @@ typedef struct fc_solver {
 } fc_solver;
 
 const fc_solver *fc_solver_find(const char *name);
+/* The one solver-name check: the solver called name, or NULL with "expected one of sph, pbf, got
+ * 'NAME'" in err (callers put what they read, "--solver: ", in front). */
+const fc_solver *fc_solver_lookup(const char *name, char *err, size_t errlen);
 /* The parameter rules for solver s: fc_params_check and then the solver's own (s NULL: the
  * general rules only). 0, or -1 with err. */
 int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, size_t errlen);

@@ -39,12 +39,8 @@ void fc_world_free(fc_world *w)
 
 int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
-    const fc_solver *s = fc_solver_find(name);
-    if (!s) {
-        char names[256];
-        snprintf(err, errlen, "unknown solver '%s', expected one of %s", name, fc_solver_names(names, sizeof names));
-        return -1;
-    }
+    const fc_solver *s = fc_solver_lookup(name, err, errlen);
+    if (!s) return -1;
     w->solver = s;
     return 0;
 }

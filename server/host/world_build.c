@@ -56,8 +56,9 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
     const fc_solver *runs = fc_solver_find(solver && solver[0] ? solver : scene.solver);
     int failed = values && fc_param_values_apply(&scene.params, runs, values, 1, err);
     if (!failed && solver && solver[0]) {
-        if (!fc_solver_find(solver)) {
-            fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "no solver is named '%s'", solver);
+        char why[300];
+        if (!fc_solver_lookup(solver, why, sizeof why)) {
+            fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
             failed = 1;
         } else {
             snprintf(scene.solver, sizeof scene.solver, "%s", solver);

@@ -512,11 +512,10 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
 
 static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
-    const fc_solver *next = fc_solver_find(cmd->u.set_solver.solver);
+    char why[300];
+    const fc_solver *next = fc_solver_lookup(cmd->u.set_solver.solver, why, sizeof why);
     if (!next) {
-        char list[256];
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "expected one of %s, got '%s'",
-                             fc_solver_names(list, sizeof list), cmd->u.set_solver.solver);
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
         return -1;
     }
     fc_world *w = &h->world;

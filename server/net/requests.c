@@ -233,9 +233,9 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
                              cmd->u.load.scene);
         failed = 1;
     }
-    if (!failed && cmd->u.load.solver[0] && !fc_solver_find(cmd->u.load.solver)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "no solver is named '%s' (welcome.solvers lists them)",
-                             cmd->u.load.solver);
+    char why[300];
+    if (!failed && cmd->u.load.solver[0] && !fc_solver_lookup(cmd->u.load.solver, why, sizeof why)) {
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
         failed = 1;
     }
     if (failed) {

@@ -20,7 +20,7 @@
  *
  * Units and departures from seed 000 (which writes Macklin and Mueller's unit-mass equations):
  * - Particles have mass m = rho0 V0, V0 the volume of a particle on the rest lattice
- *   (fc_rest_volume, as in sph.c), so a block at rest spacing starts at rest density. Eq. 1's
+ *   (fc_sph_rest_volume, shared with sph.c), so a block at rest spacing starts at rest density. Eq. 1's
  *   sum_j W becomes rho_i = m sum_j W_ij, eq. 2's 1/rho0 becomes m/rho0 = V0, and eq. 12 reads
  *   delta p_i = V0 sum_j (lambda_i + lambda_j + s_corr) grad W_ij; lambda then has units m^2
  *   and the relaxation epsilon 1/m^2.
@@ -68,39 +68,27 @@
 #include "solvers/pbf.h"
 #include "solvers/sph_family.h"
 
-enum { FLUID, SOLID };
-
-/* Where a list's last lanes point: a record so far away that every kernel term of it is 0. */
-static const fc_record4 FAR_AWAY = {1e15f, 1e15f, 1e15f, 0.0f};
-
 typedef struct pbf_state {
-    fc_grid grid;
-    fc_neighbour_list lists[2];       /* neighbours within h: [FLUID] particles, [SOLID] boundary */
+    fc_sph_neighbourhood nh;          /* grid, neighbour lists within h, boundary records (sph_family.h) */
     float *px, *py, *pz;              /* predicted positions as arrays (the grid and lists read arrays) */
     float *qx, *qy, *qz;              /* the same after sorting */
     fc_record4 *pos, *next;           /* x* of this iteration and the next (sorted), w: lambda_i,
-                                       * then |omega_i| after the iterations; entry n is FAR_AWAY */
-    fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n FAR_AWAY */
-    fc_record4 *solid;                /* boundary particles, w: volume V_b; entry count FAR_AWAY */
+                                       * then |omega_i| after the iterations; entry n is far away */
+    fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
     float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
     float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
     float *ux, *uy, *uz;              /* XSPH velocity change (eq. 18) */
-    size_t capacity, solid_capacity;
-    double mean_neighbours;
+    size_t capacity;
     double rest_volume;               /* V0 = m / rho0 */
     double rest_denominator;          /* D0 = sum_k |grad_k C_i|^2 at a particle of the rest lattice */
 } pbf_state;
 
 /* Constants of one step, from the parameters (most are live), as lanes where the loops use them. */
 typedef struct pbf_constants {
-    fc_f8 h, h2, spiky, tiny2;   /* spiky = 45 / (pi h^6): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    fc_sph_kernel kernel;        /* h, the kernel constants, V0 and the self term (sph_family.h) */
     fc_f8 scorr_scale;           /* k / (D0 + epsilon), m^2 */
     fc_f8 inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
-    float poly6;                 /* 315 / (64 pi h^9) */
-    float volume;                /* V0 */
-    float self_weight;           /* initial_sum h^6: particle i's own (h^2 - 0)^3 term */
     float epsilon;               /* relaxation, 1/m^2 */
-    float h_scalar;              /* h, for scalar code */
     int scorr_n;
     float vorticity;             /* epsilon of eq. 17, m/s */
     float xsph;                  /* c of eq. 18 */
@@ -114,7 +102,7 @@ static int grow(void **array, size_t count, size_t size)
     return 0;
 }
 
-/* Room for n particles and the FAR_AWAY entry. */
+/* Room for n particles and the far record. */
 static int pbf_reserve(pbf_state *st, size_t n)
 {
     if (n + 1 <= st->capacity) return 0;
@@ -134,11 +122,9 @@ static void pbf_destroy(void *state)
 {
     pbf_state *st = state;
     if (!st) return;
-    fc_grid_free(&st->grid);
-    fc_neighbours_free(&st->lists[FLUID]);
-    fc_neighbours_free(&st->lists[SOLID]);
+    fc_sph_neighbourhood_free(&st->nh);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
-                      st->wz, st->ux, st->uy, st->uz, st->pos, st->next, st->vel, st->solid};
+                      st->wz, st->ux, st->uy, st->uz, st->pos, st->next, st->vel};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
     free(st);
 }
@@ -147,7 +133,7 @@ static void pbf_destroy(void *state)
  * V0^2 sum_j |grad W(r_j)|^2 (the sum of the gradients, grad_{p_i} C_i, vanishes by symmetry). */
 static double lattice_denominator(double h, double s, double volume, int dims)
 {
-    const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n;
+    const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n; /* 2D: the square lattice */
     double sum = 0.0;
     for (int i = -n; i <= n; i++)
         for (int j = -n; j <= n; j++)
@@ -163,11 +149,9 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     (void)err, (void)errlen;
     pbf_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    fc_grid_init(&st->grid, &w->grid_geom);
-    fc_neighbours_init(&st->lists[FLUID]);
-    fc_neighbours_init(&st->lists[SOLID]);
+    fc_sph_neighbourhood_init(&st->nh, w);
     const fc_params *p = &w->params;
-    st->rest_volume = fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions);
+    st->rest_volume = fc_sph_rest_volume(w);
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
     w->particle_mass = (float)(p->rest_density * st->rest_volume);
     st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
@@ -179,17 +163,10 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
 {
     const fc_params *p = &w->params;
     const double h = p->smoothing_radius, dq = p->scorr_dq * h;
-    k->h = fc_f8_splat((float)h);
-    k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, w->dimensions));
-    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
+    fc_sph_kernel_init(&k->kernel, w, st->rest_volume);
     k->scorr_scale = fc_f8_splat((float)(p->scorr_k / (st->rest_denominator + p->relaxation_epsilon)));
     k->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
-    k->poly6 = (float)fc_poly6_coefficient(h, w->dimensions);
-    k->volume = (float)st->rest_volume;
-    k->self_weight = (float)(p->initial_sum * pow(h, 6));
     k->epsilon = (float)p->relaxation_epsilon;
-    k->h_scalar = (float)h;
     k->scorr_n = p->scorr_n;
     k->vorticity = (float)p->vorticity_epsilon;
     k->xsph = (float)p->xsph_c;
@@ -202,36 +179,6 @@ static inline fc_f8 power_n(fc_f8 x, int n)
     return ((n & 1) ? x : one) * ((n & 2) ? x2 : one) * ((n & 4) ? x4 : one) * ((n & 8) ? x8 : one);
 }
 
-/* The kernel terms of eight pairs at offsets (dx, dy, dz) = x_i - x_j, r2 = |x_i - x_j|^2: the poly6
- * factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with grad_{p_i} W_ij = -g (x_i - x_j), both 0
- * beyond h and g 0 at r = 0. Lists are found once per step, so a pair may have moved beyond h. */
-static inline void kernel_terms(const pbf_constants *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
-{
-    const fc_f8 d = fc_f8_positive(k->h2 - r2);
-    const fc_f8 inv_r = fc_f8_select(r2 > k->tiny2, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
-    const fc_f8 q = fc_f8_positive(k->h - r2 * inv_r);
-    *d3 = d * d * d;
-    *g = k->spiky * q * q * inv_r;
-}
-
-/* Eight neighbours of a list, from entry e on (pad records past the end): their records and their
- * offsets x_i - x_j from (xi, yi, zi), with squared lengths. */
-typedef struct neighbours8 {
-    fc_f8 x, y, z, w, dx, dy, dz, r2;
-} neighbours8;
-
-static inline neighbours8 load_neighbours8(const fc_neighbour_list *l, uint32_t e, uint32_t end, uint32_t pad,
-                                           const fc_record4 *records, fc_f8 xi, fc_f8 yi, fc_f8 zi)
-{
-    uint32_t idx[8];
-    neighbours8 nb;
-    fc_lane_indices(l->index, e, end, pad, idx);
-    fc_gather8(records, idx, &nb.x, &nb.y, &nb.z, &nb.w);
-    nb.dx = xi - nb.x, nb.dy = yi - nb.y, nb.dz = zi - nb.z;
-    nb.r2 = nb.dx * nb.dx + nb.dy * nb.dy + nb.dz * nb.dz;
-    return nb;
-}
-
 /* ---- Algorithm 1, lines 1-7 ---------------------------------------------------------------- */
 
 /* v += dt g; x* = x + dt v, kept inside the container and out of colliders (seed 002 line 4). */
@@ -241,7 +188,8 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const fc_params *prm = &w->params;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y;
+    const float gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;
@@ -254,45 +202,13 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     }
 }
 
-/* Sorts the world's particles into the grid by the positions (x, y, z) (in their current order) and
- * reorders the particles with it. */
-static int sort_particles(fc_world *w, pbf_state *st, const float *x, const float *y, const float *z)
-{
-    fc_particles *p = &w->particles;
-    if (fc_grid_sort(&st->grid, x, y, z, p->count)) return -1;
-    fc_particles_permute(p, st->grid.order);
-    return 0;
-}
-
-/* The boundary particles as records (x, y, z, V_b), and the neighbours within h of every particle
- * at the sorted positions (x, y, z), found once for the step (Algorithm 1 line 7). */
-static int find_neighbours(fc_world *w, pbf_state *st, const float *x, const float *y, const float *z)
-{
-    const fc_boundary *b = &w->boundary;
-    if (b->count + 1 > st->solid_capacity) {
-        if (grow((void **)&st->solid, b->count + 1, sizeof *st->solid)) return -1;
-        st->solid_capacity = b->count + 1;
-    }
-    const long nb = (long)b->count;
-#pragma omp parallel for schedule(static)
-    for (long j = 0; j < nb; j++) st->solid[j] = (fc_record4){b->x[j], b->y[j], b->z[j], b->volume[j]};
-    st->solid[nb] = FAR_AWAY;
-
-    const size_t n = w->particles.count;
-    const fc_neighbour_source sources[2] = {{&st->grid, x, y, z}, {&b->grid, b->x, b->y, b->z}};
-    if (fc_neighbours_build(&st->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, st->lists, 2))
-        return -1;
-    st->mean_neighbours = n ? (double)st->lists[FLUID].pairs / (double)n : 0.0;
-    return 0;
-}
-
 /* Algorithm 1 lines 1-7: predict, sort by x*, the sorted x* as arrays and as records (w = 0), the
- * FAR_AWAY entries, the neighbour lists. */
+ * far records, the neighbour lists. */
 static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
 {
     predict_positions(w, st, dt);
-    if (sort_particles(w, st, st->px, st->py, st->pz)) return -1;
-    const uint32_t *order = st->grid.order;
+    if (fc_sph_sort(w, &st->nh, st->px, st->py, st->pz)) return -1;
+    const uint32_t *order = st->nh.grid.order;
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -300,8 +216,8 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
         st->qx[i] = st->px[o], st->qy[i] = st->py[o], st->qz[i] = st->pz[o];
         st->pos[i] = (fc_record4){st->qx[i], st->qy[i], st->qz[i], 0.0f};
     }
-    st->pos[n] = st->next[n] = st->vel[n] = FAR_AWAY;
-    return find_neighbours(w, st, st->qx, st->qy, st->qz);
+    st->pos[n] = st->next[n] = st->vel[n] = fc_sph_far_away;
+    return fc_sph_find_neighbours(w, &st->nh, st->qx, st->qy, st->qz);
 }
 
 /* ---- Algorithm 1, lines 8-20: the density constraint ------------------------------------- */
@@ -316,36 +232,33 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
  * of pos, writes only the w of pos. */
 static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k)
 {
-    const fc_neighbour_list *fluid = &st->lists[FLUID], *solid = &st->lists[SOLID];
-    const uint32_t fluid_pad = (uint32_t)w->particles.count, solid_pad = (uint32_t)w->boundary.count;
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
+    const fc_sph_kernel *kernel = &k->kernel;
     fc_record4 *pos = st->pos;
-    const float V0 = k->volume;
+    const float V0 = kernel->volume;
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+        const fc_record4 at = pos[i];
         const fc_f8 zero = fc_f8_splat(0.0f);
         fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
-        for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
-            const neighbours8 nb = load_neighbours8(fluid, e, end, fluid_pad, pos, xi, yi, zi);
+        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 d3, g;
-            kernel_terms(k, nb.r2, &d3, &g);
+            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
             fluid_d3 += d3;
             gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
             neighbour_gradients2 += g * g * nb.r2; /* |grad W_ij|^2 */
         }
         fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
-        for (uint32_t e = solid->start[i], end = solid->start[i + 1]; e < end; e += 8) {
-            const neighbours8 nb = load_neighbours8(solid, e, end, solid_pad, st->solid, xi, yi, zi);
+        for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 d3, g;
-            kernel_terms(k, nb.r2, &d3, &g);
+            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
             solid_d3 += nb.w * d3; /* w: V_b */
             sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
         }
         const int walls = solid->start[i + 1] > solid->start[i];
         const float solid_sum = walls ? fc_f8_sum(solid_d3) : 0.0f;
-        const float density_ratio = k->poly6 * (V0 * (k->self_weight + fc_f8_sum(fluid_d3)) + solid_sum);
-        const float C = density_ratio - 1.0f;
+        const float C = fc_sph_density_ratio(kernel, fc_f8_sum(fluid_d3), solid_sum) - 1.0f;
         /* grad W = -g (x_i - x_j): grad_{p_i} C_i = -(V0 (gx, gy, gz) + (sx, sy, sz)) */
         const float bx = walls ? fc_f8_sum(sx) : 0.0f, by = walls ? fc_f8_sum(sy) : 0.0f,
                     bz = walls ? fc_f8_sum(sz) : 0.0f;
@@ -361,15 +274,13 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
 static inline void correction_sum(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, int exponent,
                                   float sum[3])
 {
-    const fc_neighbour_list *fluid = &st->lists[FLUID];
-    const fc_record4 *pos = st->pos;
-    const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
-    const fc_f8 lambda_i = fc_f8_splat(pos[i].w), zero = fc_f8_splat(0.0f);
+    (void)w;
+    const fc_record4 *pos = st->pos, at = pos[i];
+    const fc_f8 lambda_i = fc_f8_splat(at.w), zero = fc_f8_splat(0.0f);
     fc_f8 sx = zero, sy = zero, sz = zero;
-    for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
-        const neighbours8 nb = load_neighbours8(fluid, e, end, (uint32_t)w->particles.count, pos, xi, yi, zi);
+    for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 d3, g;
-        kernel_terms(k, nb.r2, &d3, &g);
+        fc_sph_kernel_terms(&k->kernel, nb.r2, &d3, &g);
         const fc_f8 s_corr = -k->scorr_scale * power_n(d3 * k->inv_w_dq, exponent);
         const fc_f8 weight = (lambda_i + nb.w + s_corr) * g; /* w: lambda_j */
         sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
@@ -384,7 +295,7 @@ static inline void correction_sum(const fc_world *w, const pbf_state *st, const 
  * Jacobi: every particle reads the positions and lambdas of the same iteration. */
 static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_constants *k)
 {
-    const float V0 = k->volume;
+    const float V0 = k->kernel.volume;
     const int exponent = k->scorr_n;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
@@ -437,27 +348,23 @@ static void update_velocities(fc_world *w, pbf_state *st, float dt)
 static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k)
 {
     fc_particles *p = &w->particles;
-    const fc_neighbour_list *fluid = &st->lists[FLUID], *solid = &st->lists[SOLID];
-    const uint32_t fluid_pad = (uint32_t)p->count, solid_pad = (uint32_t)w->boundary.count;
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
+    const fc_sph_kernel *kernel = &k->kernel;
     fc_record4 *pos = st->pos;
     const fc_record4 *vel = st->vel;
     float *rho = p->field[FC_DENSITY];
-    const float V0 = k->volume, rho0 = (float)w->params.rest_density, xsph = k->xsph * V0 * k->poly6;
+    const float V0 = kernel->volume, rho0 = (float)w->params.rest_density, xsph = k->xsph * V0 * kernel->poly6;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
+        const fc_record4 at = pos[i];
         const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
         const fc_f8 zero = fc_f8_splat(0.0f);
         fc_f8 fluid_d3 = zero, ox = zero, oy = zero, oz = zero, ux = zero, uy = zero, uz = zero;
-        for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
-            const neighbours8 nb = load_neighbours8(fluid, e, end, fluid_pad, pos, xi, yi, zi);
-            uint32_t idx[8];
-            fc_lane_indices(fluid->index, e, end, fluid_pad, idx);
-            fc_f8 vxj, vyj, vzj, unused;
-            fc_gather8(vel, idx, &vxj, &vyj, &vzj, &unused);
-            fc_f8 d3, g;
-            kernel_terms(k, nb.r2, &d3, &g);
+        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+            fc_f8 vxj, vyj, vzj, unused, d3, g;
+            fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
+            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
             const fc_f8 dvx = vxj - vxi, dvy = vyj - vyi, dvz = vzj - vzi;
             fluid_d3 += d3;
             /* (v_j - v_i) x grad_{p_j} W_ij, with grad_{p_j} W_ij = g (x_i - x_j) */
@@ -465,14 +372,8 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             oz += g * (dvx * nb.dy - dvy * nb.dx);
             ux += d3 * dvx, uy += d3 * dvy, uz += d3 * dvz;
         }
-        fc_f8 solid_d3 = zero;
-        for (uint32_t e = solid->start[i], end = solid->start[i + 1]; e < end; e += 8) {
-            const neighbours8 nb = load_neighbours8(solid, e, end, solid_pad, st->solid, xi, yi, zi);
-            fc_f8 d3, g;
-            kernel_terms(k, nb.r2, &d3, &g);
-            solid_d3 += nb.w * d3; /* w: V_b */
-        }
-        rho[i] = rho0 * k->poly6 * (V0 * (k->self_weight + fc_f8_sum(fluid_d3)) + fc_f8_sum(solid_d3));
+        const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
+        rho[i] = rho0 * fc_sph_density_ratio(kernel, fc_f8_sum(fluid_d3), solid);
         st->wx[i] = V0 * fc_f8_sum(ox), st->wy[i] = V0 * fc_f8_sum(oy), st->wz[i] = V0 * fc_f8_sum(oz);
         pos[i].w = sqrtf(st->wx[i] * st->wx[i] + st->wy[i] * st->wy[i] + st->wz[i] * st->wz[i]);
         st->ux[i] = xsph * fc_f8_sum(ux), st->uy[i] = xsph * fc_f8_sum(uy), st->uz[i] = xsph * fc_f8_sum(uz);
@@ -484,23 +385,23 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
  *   N = eta / |eta| (0 where |eta| is rounding noise, see the top), f = epsilon (N x omega_i). */
 static inline void confinement(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, float f[3])
 {
-    const fc_neighbour_list *fluid = &st->lists[FLUID];
-    const fc_record4 *pos = st->pos;
-    const fc_f8 xi = fc_f8_splat(pos[i].x), yi = fc_f8_splat(pos[i].y), zi = fc_f8_splat(pos[i].z);
-    const fc_f8 wi = fc_f8_splat(pos[i].w), zero = fc_f8_splat(0.0f);
+    (void)w;
+    const fc_sph_kernel *kernel = &k->kernel;
+    const fc_record4 *pos = st->pos, at = pos[i];
+    const fc_f8 wi = fc_f8_splat(at.w), zero = fc_f8_splat(0.0f);
     fc_f8 ex = zero, ey = zero, ez = zero;
-    for (uint32_t e = fluid->start[i], end = fluid->start[i + 1]; e < end; e += 8) {
-        const neighbours8 nb = load_neighbours8(fluid, e, end, (uint32_t)w->particles.count, pos, xi, yi, zi);
+    for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 d3, g;
-        kernel_terms(k, nb.r2, &d3, &g);
+        fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
         const fc_f8 weight = (nb.w - wi) * g;
         ex += weight * nb.dx, ey += weight * nb.dy, ez += weight * nb.dz;
     }
     /* grad W_ij = -g (x_i - x_j) */
-    const float gx = -k->volume * fc_f8_sum(ex), gy = -k->volume * fc_f8_sum(ey), gz = -k->volume * fc_f8_sum(ez);
+    const float gx = -kernel->volume * fc_f8_sum(ex), gy = -kernel->volume * fc_f8_sum(ey),
+                gz = -kernel->volume * fc_f8_sum(ez);
     const float eta = sqrtf(gx * gx + gy * gy + gz * gz);
     f[0] = f[1] = f[2] = 0.0f;
-    if (!(eta * k->h_scalar > 1e-4f * pos[i].w)) return;
+    if (!(eta * kernel->h_scalar > 1e-4f * at.w)) return;
     const float nx = gx / eta, ny = gy / eta, nz = gz / eta;
     const float wx = st->wx[i], wy = st->wy[i], wz = st->wz[i];
     f[0] = k->vorticity * (ny * wz - nz * wy);
@@ -546,7 +447,7 @@ static int pbf_step(fc_world *w, void *state, double dt)
 static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
 {
     fc_particles *p = &w->particles;
-    if (pbf_reserve(st, p->count) || sort_particles(w, st, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ]))
+    if (pbf_reserve(st, p->count) || fc_sph_sort(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ]))
         return -1;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
@@ -555,8 +456,8 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
         st->pos[i] = (fc_record4){x[i], y[i], z[i], 0.0f};
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
     }
-    st->pos[n] = st->vel[n] = FAR_AWAY;
-    if (find_neighbours(w, st, x, y, z)) return -1;
+    st->pos[n] = st->vel[n] = fc_sph_far_away;
+    if (fc_sph_find_neighbours(w, &st->nh, x, y, z)) return -1;
     constants_init(k, w, st);
     compute_vorticity_density_xsph(w, st, k);
     return 0;
@@ -586,7 +487,7 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
 
 static int pbf_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    return fc_sph_family_stats(w, ((const pbf_state *)state)->mean_neighbours, out, max);
+    return fc_sph_family_stats(w, fc_sph_mean_neighbours(&((const pbf_state *)state)->nh), out, max);
 }
 
 const fc_solver fc_solver_pbf = {

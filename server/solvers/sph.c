@@ -1,8 +1,12 @@
 /* Weakly compressible SPH (Mueller et al. 2003 as in Bullet-Fluids, seed 001) on the CPU with OpenMP.
  *
- * One step (seed 001 section 5.1): sort particles into the grid; density (eq. 7, with the
- * self weight initial_sum and Akinci boundary particles) and pressure (eq. 3 or Tait); pressure
- * and viscosity accelerations (eqs. 8-9) plus gravity; semi-implicit Euler; collision response.
+ * One step (seed 001 section 5.1): sort particles into the grid and list every particle's
+ * neighbours within h once (fluid and boundary, core/neighbours.h, shared with PBF through
+ * sph_family.h); density (eq. 7 as fc_sph_density_ratio: the self weight initial_sum and the
+ * Akinci boundary particles) and pressure (eq. 3 or Tait); pressure and viscosity accelerations
+ * (eqs. 8-9) plus gravity; semi-implicit Euler; collision response. Both neighbour passes read the
+ * lists eight neighbours at a time through the lane iterator of core/lanes.h, a neighbour's data in
+ * two 16-byte records: (x, y, z, p / rho) and (v, 1 / rho).
  *
  * Erratum to eq. 8: its pair term (p_i + p_j) / (2 rho_i rho_j) estimates only half of grad p
  * inside the fluid, because sum_j V_j grad W_ij = 0 there while sum_j V_j p_j grad W_ij = grad p.
@@ -19,27 +23,38 @@
 
 #include "core/eos.h"
 #include "core/kernels.h"
+#include "core/lanes.h"
 #include "core/solver.h"
 #include "solvers/sph_family.h"
 
 typedef struct sph_state {
-    fc_grid grid;
-    float *pressure, *inv_density;      /* per particle, this step */
-    float *ax, *ay, *az;                 /* acceleration, m/s^2 */
+    fc_sph_neighbourhood nh;
+    fc_record4 *pos;               /* (x, y, z, -) of the sorted particles; entry n far away */
+    fc_record4 *pressed;           /* (x, y, z, p / rho) after the density pass; entry n far away */
+    fc_record4 *vel;               /* (vx, vy, vz, 1 / rho) after the density pass; entry n far away */
+    float *ax, *ay, *az;           /* acceleration, m/s^2 */
     size_t capacity;
-    double mean_neighbours;
-    double gradient_correction; /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest */
+    double rest_volume;            /* V0 = m / rho0 */
+    double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest (with the
+                                      spiky-to-Laplacian constant ratio, 1 in 3D; sph_init) */
 } sph_state;
 
+/* Room for n particles and the far record. */
 static int sph_reserve(sph_state *st, size_t n)
 {
-    if (n <= st->capacity) return 0;
+    if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
-    float **arrays[] = {&st->pressure, &st->inv_density, &st->ax, &st->ay, &st->az};
-    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
-        float *grown = realloc(*arrays[a], cap * sizeof(float));
+    float **floats[] = {&st->ax, &st->ay, &st->az};
+    for (size_t a = 0; a < sizeof floats / sizeof floats[0]; a++) {
+        float *grown = realloc(*floats[a], cap * sizeof(float));
         if (!grown) return -1;
-        *arrays[a] = grown;
+        *floats[a] = grown;
+    }
+    fc_record4 **records[] = {&st->pos, &st->pressed, &st->vel};
+    for (size_t a = 0; a < sizeof records / sizeof records[0]; a++) {
+        fc_record4 *grown = realloc(*records[a], cap * sizeof(fc_record4));
+        if (!grown) return -1;
+        *records[a] = grown;
     }
     st->capacity = cap;
     return 0;
@@ -49,8 +64,8 @@ static void sph_destroy(void *state)
 {
     sph_state *st = state;
     if (!st) return;
-    fc_grid_free(&st->grid);
-    free(st->pressure), free(st->inv_density), free(st->ax), free(st->ay), free(st->az);
+    fc_sph_neighbourhood_free(&st->nh);
+    free(st->pos), free(st->pressed), free(st->vel), free(st->ax), free(st->ay), free(st->az);
     free(st);
 }
 
@@ -59,13 +74,14 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     (void)err, (void)errlen;
     sph_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    fc_grid_init(&st->grid, &w->grid_geom);
+    fc_sph_neighbourhood_init(&st->nh, w);
     const fc_params *p = &w->params;
+    st->rest_volume = fc_sph_rest_volume(w);
     /* the mass that gives a particle with a full neighbourhood at rest spacing rest density */
-    w->particle_mass = (float)(p->rest_density * fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions));
-    /* the forces share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also the
-     * spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so
-     * the pressure sums take the ratio (exactly 1 in 3D) with the lattice correction */
+    w->particle_mass = (float)(p->rest_density * st->rest_volume);
+    /* the forces below share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also
+     * the spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5),
+     * so the pressure sums take their ratio (exactly 1 in 3D) with the lattice correction */
     const double h = p->smoothing_radius;
     st->gradient_correction = 1.0 / fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions) *
                               (-fc_spiky_gradient_coefficient(h, w->dimensions) /
@@ -111,142 +127,94 @@ static float pressure_from_density(const fc_params *p, float rho)
     return (p->clamp_negative_pressure && pressure < 0.0f) ? 0.0f : pressure;
 }
 
-/* sum over j in [begin, end) of weight_j (h^2 - r_ij^2)^3 (weight NULL: 1), counting r < h. */
-static inline float poly6_sum(const float *restrict x, const float *restrict y, const float *restrict z,
-                              const float *restrict weight, uint32_t begin, uint32_t end, float xi, float yi,
-                              float zi, float h2, int *count)
-{
-    float sum = 0.0f;
-    int inside = 0;
-    for (uint32_t j = begin; j < end; j++) {
-        float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
-        float d = h2 - (dx * dx + dy * dy + dz * dz);
-        d = d > 0.0f ? d : 0.0f;
-        inside += d > 0.0f;
-        sum += (weight ? weight[j] : 1.0f) * d * d * d;
-    }
-    *count += inside;
-    return sum;
-}
-
-static void compute_density_pressure(fc_world *w, sph_state *st)
+/* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles) and pressure of every
+ * particle from its lists, into FC_DENSITY and the records the force pass reads: pressed[i] =
+ * (x_i, p_i / rho_i) and vel[i].w = 1 / rho_i. Reads pos, writes pressed and vel. */
+static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
     const fc_params *prm = &w->params;
     fc_particles *p = &w->particles;
-    const fc_boundary *b = &w->boundary;
-    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
+    const fc_record4 *pos = st->pos;
     float *rho = p->field[FC_DENSITY];
-    const float h = (float)prm->smoothing_radius, h2 = h * h, h6 = h2 * h2 * h2;
-    const float mass_poly6 = (float)(w->particle_mass * fc_poly6_coefficient(h, w->dimensions));
-    const float rho0_poly6 = (float)(prm->rest_density * fc_poly6_coefficient(h, w->dimensions));
-    const float self_excess = (1.0f - (float)prm->initial_sum) * h6; /* poly6_sum counts self fully */
-    const long n = (long)p->count;
-    long neighbours = 0;
-#pragma omp parallel for schedule(static) reduction(+ : neighbours)
-    for (long i = 0; i < n; i++) {
-        fc_bar bars[9];
-        const int nbars = fc_grid_bars(&st->grid.geom, st->grid.key[i], bars);
-        float fluid = 0.0f, solid = 0.0f;
-        int count = 0, boundary_count = 0;
-        for (int k = 0; k < nbars; k++) {
-            fluid += poly6_sum(x, y, z, NULL, st->grid.cell_start[bars[k].first],
-                               st->grid.cell_start[bars[k].last + 1], x[i], y[i], z[i], h2, &count);
-            solid += poly6_sum(b->x, b->y, b->z, b->volume, b->grid.cell_start[bars[k].first],
-                               b->grid.cell_start[bars[k].last + 1], x[i], y[i], z[i], h2, &boundary_count);
-        }
-        /* rho_i = m W-sum over fluid (eq. 7) + rho0 sum_b V_b W (Akinci et al. 2012) */
-        float density = mass_poly6 * (fluid - self_excess) + rho0_poly6 * solid;
-        rho[i] = density;
-        st->inv_density[i] = 1.0f / density;
-        st->pressure[i] = pressure_from_density(prm, density);
-        neighbours += count - 1;
-    }
-    st->mean_neighbours = n ? (double)neighbours / (double)n : 0.0;
-}
-
-typedef struct accel { float x, y, z; } accel;
-
-/* Pressure (eq. 8 without its 1/2, see the top) and viscosity (eq. 9) accelerations on particle i
- * from fluid particles j in [begin, end), without the constant 45 m / (pi h^6):
- *   sum_j (p_i + p_j) / (rho_i rho_j) (r_ij / |r_ij|) (h - r)^2  and
- *   mu sum_j (v_j - v_i) / (rho_i rho_j) (h - r). */
-static inline void fluid_forces(const fc_particles *p, const sph_state *st, long i, uint32_t begin, uint32_t end,
-                                float h, float mu, accel *pressure_sum, accel *viscosity_sum)
-{
-    const float *restrict x = p->field[FC_PX], *restrict y = p->field[FC_PY], *restrict z = p->field[FC_PZ];
-    const float *restrict vx = p->field[FC_VX], *restrict vy = p->field[FC_VY], *restrict vz = p->field[FC_VZ];
-    const float *restrict pres = st->pressure, *restrict inv_rho = st->inv_density;
-    const float xi = x[i], yi = y[i], zi = z[i], pi = pres[i], h2 = h * h;
-    const float vxi = vx[i], vyi = vy[i], vzi = vz[i];
-    float px = 0, py = 0, pz = 0, ux = 0, uy = 0, uz = 0;
-    for (uint32_t j = begin; j < end; j++) {
-        float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
-        float r2 = dx * dx + dy * dy + dz * dz;
-        int near = r2 < h2 && r2 > 1e-12f * h2; /* excludes i itself and coincident points */
-        float r = sqrtf(r2);
-        float q = near ? h - r : 0.0f;
-        float inv_r = near ? 1.0f / r : 0.0f;
-        float pair = (pi + pres[j]) * inv_rho[j] * q * q * inv_r;
-        px += pair * dx, py += pair * dy, pz += pair * dz;
-        float visc = inv_rho[j] * q;
-        ux += visc * (vx[j] - vxi), uy += visc * (vy[j] - vyi), uz += visc * (vz[j] - vzi);
-    }
-    const float inv_rho_i = inv_rho[i];
-    pressure_sum->x += px * inv_rho_i, pressure_sum->y += py * inv_rho_i, pressure_sum->z += pz * inv_rho_i;
-    viscosity_sum->x += mu * ux * inv_rho_i, viscosity_sum->y += mu * uy * inv_rho_i,
-        viscosity_sum->z += mu * uz * inv_rho_i;
-}
-
-/* Boundary pressure of Akinci et al. 2012 in the same form: a boundary particle acts as a fluid
- * particle of mass rho0 V_b mirroring p_i and rho_i, so the term is 2 V_b p_i / rho_i^2
- * (r / |r|) (h - r)^2 (the 2 is applied by the caller), times rho0 45/(pi h^6) outside. */
-static inline void boundary_forces(const fc_boundary *b, float xi, float yi, float zi, float pi_over_rho2,
-                                   uint32_t begin, uint32_t end, float h, accel *sum)
-{
-    const float *restrict x = b->x, *restrict y = b->y, *restrict z = b->z, *restrict vol = b->volume;
-    const float h2 = h * h;
-    float sx = 0, sy = 0, sz = 0;
-    for (uint32_t j = begin; j < end; j++) {
-        float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
-        float r2 = dx * dx + dy * dy + dz * dz;
-        int near = r2 < h2 && r2 > 1e-12f * h2;
-        float r = sqrtf(r2);
-        float q = near ? h - r : 0.0f;
-        float inv_r = near ? 1.0f / r : 0.0f;
-        float pair = vol[j] * q * q * inv_r;
-        sx += pair * dx, sy += pair * dy, sz += pair * dz;
-    }
-    sum->x += sx * pi_over_rho2, sum->y += sy * pi_over_rho2, sum->z += sz * pi_over_rho2;
-}
-
-static void compute_accelerations(fc_world *w, sph_state *st)
-{
-    const fc_params *prm = &w->params;
-    const fc_particles *p = &w->particles;
-    const fc_boundary *b = &w->boundary;
-    const float h = (float)prm->smoothing_radius, mu = (float)prm->viscosity;
-    /* 45 m / (pi h^6) in front of eqs. 8 and 9 */
-    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(h, w->dimensions));
-    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(h, w->dimensions));
-    const float correction = (float)st->gradient_correction;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
+    const float rho0 = (float)prm->rest_density;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        fc_bar bars[9];
-        const int nbars = fc_grid_bars(&st->grid.geom, st->grid.key[i], bars);
-        accel pressure = {0, 0, 0}, viscosity = {0, 0, 0}, wall = {0, 0, 0};
-        const float mirrored_pair = 2.0f * st->pressure[i] * st->inv_density[i] * st->inv_density[i];
-        for (int k = 0; k < nbars; k++) {
-            fluid_forces(p, st, i, st->grid.cell_start[bars[k].first], st->grid.cell_start[bars[k].last + 1], h, mu,
-                         &pressure, &viscosity);
-            if (mirrored_pair > 0.0f)
-                boundary_forces(b, p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i], mirrored_pair,
-                                b->grid.cell_start[bars[k].first], b->grid.cell_start[bars[k].last + 1], h, &wall);
+        const fc_record4 at = pos[i];
+        fc_f8 sum = fc_f8_splat(0.0f);
+        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+            fc_f8 d3, g;
+            fc_sph_kernel_terms(k, nb.r2, &d3, &g);
+            sum += d3;
         }
-        st->ax[i] = gx + fluid_coeff * (correction * pressure.x + viscosity.x) + correction * boundary_coeff * wall.x;
-        st->ay[i] = gy + fluid_coeff * (correction * pressure.y + viscosity.y) + correction * boundary_coeff * wall.y;
-        st->az[i] = gz + fluid_coeff * (correction * pressure.z + viscosity.z) + correction * boundary_coeff * wall.z;
+        const float solid = fc_sph_solid_sum(k, &st->nh, (size_t)i, at.x, at.y, at.z);
+        const float density = rho0 * fc_sph_density_ratio(k, fc_f8_sum(sum), solid);
+        const float inv_density = 1.0f / density;
+        rho[i] = density;
+        st->pressed[i] = (fc_record4){at.x, at.y, at.z, pressure_from_density(prm, density) * inv_density};
+        st->vel[i].w = inv_density;
+    }
+}
+
+/* Accelerations: gravity, pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the
+ * boundary pressure of Akinci et al. 2012, from particle i's lists. With g_ij = (h - r)^2 / r (the
+ * spiky gradient without its constant) and 45 m / (pi h^6) in front:
+ *   pressure   sum_j (p_i + p_j) / (rho_i rho_j) g_ij (x_i - x_j)
+ *   viscosity  mu sum_j (v_j - v_i) / (rho_i rho_j) (h - r)
+ *   boundary   2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b), times rho0 instead of m: a boundary
+ *              particle acts as a fluid particle of mass rho0 V_b mirroring p_i and rho_i. */
+static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k)
+{
+    const fc_params *prm = &w->params;
+    const fc_particles *p = &w->particles;
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
+    const fc_record4 *pressed = st->pressed, *vel = st->vel;
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const float mu = (float)prm->viscosity;
+    /* 45 m / (pi h^6) in front of eqs. 8 and 9; spiky in k carries 45 / (pi h^6) with its sign */
+    const float fluid_coeff = (float)(w->particle_mass * fc_viscosity_laplacian_coefficient(k->h_scalar, w->dimensions));
+    const float boundary_coeff = (float)(prm->rest_density * fc_viscosity_laplacian_coefficient(k->h_scalar, w->dimensions));
+    const float correction = (float)st->gradient_correction;
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y;
+    const float gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
+    const fc_f8 zero = fc_f8_splat(0.0f);
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const fc_record4 at = pressed[i];
+        const float inv_rho_i = vel[i].w, p_i = at.w / inv_rho_i;
+        const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vx[i]), vyi = fc_f8_splat(vy[i]), vzi = fc_f8_splat(vz[i]);
+        fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero;
+        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+            fc_f8 vxj, vyj, vzj, inv_rho_j, inv_r;
+            fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &inv_rho_j);
+            const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+            const fc_f8 pair = (pi * inv_rho_j + nb.w) * q * q * inv_r; /* w: p_j / rho_j */
+            px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
+            const fc_f8 visc = inv_rho_j * q;
+            ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
+        }
+        float wall[3] = {0.0f, 0.0f, 0.0f};
+        const float mirrored_pair = 2.0f * at.w * inv_rho_i; /* 2 p_i / rho_i^2 */
+        if (mirrored_pair > 0.0f && solid->start[i] < solid->start[i + 1]) {
+            fc_f8 sx = zero, sy = zero, sz = zero;
+            for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+                fc_f8 inv_r;
+                const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+                const fc_f8 pair = nb.w * q * q * inv_r; /* w: V_b */
+                sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
+            }
+            wall[0] = mirrored_pair * fc_f8_sum(sx), wall[1] = mirrored_pair * fc_f8_sum(sy),
+            wall[2] = mirrored_pair * fc_f8_sum(sz);
+        }
+        const float pressure_scale = correction * inv_rho_i, viscosity_scale = mu * inv_rho_i;
+        st->ax[i] = gx + fluid_coeff * (pressure_scale * fc_f8_sum(px) + viscosity_scale * fc_f8_sum(ux)) +
+                    correction * boundary_coeff * wall[0];
+        st->ay[i] = gy + fluid_coeff * (pressure_scale * fc_f8_sum(py) + viscosity_scale * fc_f8_sum(uy)) +
+                    correction * boundary_coeff * wall[1];
+        st->az[i] = gz + fluid_coeff * (pressure_scale * fc_f8_sum(pz) + viscosity_scale * fc_f8_sum(uz)) +
+                    correction * boundary_coeff * wall[2];
     }
 }
 
@@ -264,24 +232,43 @@ static void integrate(fc_world *w, const sph_state *st, float dt)
     }
 }
 
-/* Sorts the particles into the grid and computes density and pressure at their positions. */
+/* Sorts the particles into the grid, lists their neighbours (once for the step) and computes
+ * density and pressure at their positions. */
+static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel *k)
+{
+    fc_particles *p = &w->particles;
+    if (sph_reserve(st, p->count)) return -1;
+    if (fc_sph_sort(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ])) return -1;
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const long n = (long)p->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        st->pos[i] = (fc_record4){x[i], y[i], z[i], 0.0f};
+        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
+    }
+    st->pos[n] = st->pressed[n] = st->vel[n] = fc_sph_far_away;
+    if (fc_sph_find_neighbours(w, &st->nh, x, y, z)) return -1;
+    compute_density_pressure(w, st, k);
+    return 0;
+}
+
 static int sph_density(fc_world *w, void *state)
 {
     sph_state *st = state;
-    fc_particles *p = &w->particles;
-    if (sph_reserve(st, p->count)) return -1;
-    if (fc_grid_sort(&st->grid, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ], p->count)) return -1;
-    fc_particles_permute(p, st->grid.order);
-    compute_density_pressure(w, st);
-    return 0;
+    fc_sph_kernel k;
+    fc_sph_kernel_init(&k, w, st->rest_volume);
+    return density_at_positions(w, st, &k);
 }
 
 static int sph_step(fc_world *w, void *state, double dt)
 {
     sph_state *st = state;
-    if (sph_density(w, st)) return -1;
+    fc_sph_kernel k;
+    fc_sph_kernel_init(&k, w, st->rest_volume);
+    if (density_at_positions(w, st, &k)) return -1;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    compute_accelerations(w, st);
+    compute_accelerations(w, st, &k);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt);
     fc_collide_particles(w);
@@ -290,7 +277,7 @@ static int sph_step(fc_world *w, void *state, double dt)
 
 static int sph_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    return fc_sph_family_stats(w, ((const sph_state *)state)->mean_neighbours, out, max);
+    return fc_sph_family_stats(w, fc_sph_mean_neighbours(&((const sph_state *)state)->nh), out, max);
 }
 
 const fc_solver fc_solver_sph = {

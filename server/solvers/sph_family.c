@@ -1,8 +1,11 @@
-/* The SPH family's parameter rule and statistics, shared by sph.c and pbf.c. */
+/* The SPH family's parameter rule, rest volume, neighbourhood and statistics, shared by sph.c and pbf.c. */
 #include "solvers/sph_family.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "core/kernels.h"
 
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 {
@@ -15,6 +18,78 @@ int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+double fc_sph_rest_volume(const fc_world *w)
+{
+    const fc_params *p = &w->params;
+    return fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions);
+}
+
+void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume)
+{
+    const double h = w->params.smoothing_radius;
+    k->h = fc_f8_splat((float)h);
+    k->h2 = fc_f8_splat((float)(h * h));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, w->dimensions));
+    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
+    k->poly6 = (float)fc_poly6_coefficient(h, w->dimensions);
+    k->volume = (float)volume;
+    k->self_weight = (float)(w->params.initial_sum * pow(h, 6));
+    k->h_scalar = (float)h;
+}
+
+const fc_record4 fc_sph_far_away = {1e15f, 1e15f, 1e15f, 0.0f};
+
+void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w)
+{
+    fc_grid_init(&nh->grid, &w->grid_geom);
+    fc_neighbours_init(&nh->lists[FC_SPH_FLUID]);
+    fc_neighbours_init(&nh->lists[FC_SPH_SOLID]);
+    nh->solid = NULL;
+    nh->solid_capacity = 0;
+}
+
+void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh)
+{
+    fc_grid_free(&nh->grid);
+    fc_neighbours_free(&nh->lists[FC_SPH_FLUID]);
+    fc_neighbours_free(&nh->lists[FC_SPH_SOLID]);
+    free(nh->solid);
+    nh->solid = NULL;
+    nh->solid_capacity = 0;
+}
+
+int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z)
+{
+    fc_particles *p = &w->particles;
+    if (fc_grid_sort(&nh->grid, x, y, z, p->count)) return -1;
+    fc_particles_permute(p, nh->grid.order);
+    return 0;
+}
+
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z)
+{
+    const fc_boundary *b = &w->boundary;
+    if (b->count + 1 > nh->solid_capacity) {
+        fc_record4 *grown = realloc(nh->solid, (b->count + 1) * sizeof *grown);
+        if (!grown) return -1;
+        nh->solid = grown, nh->solid_capacity = b->count + 1;
+    }
+    const long nb = (long)b->count;
+#pragma omp parallel for schedule(static)
+    for (long j = 0; j < nb; j++) nh->solid[j] = (fc_record4){b->x[j], b->y[j], b->z[j], b->volume[j]};
+    nh->solid[nb] = fc_sph_far_away;
+
+    const size_t n = w->particles.count;
+    const fc_neighbour_source sources[2] = {{&nh->grid, x, y, z, n}, {&b->grid, b->x, b->y, b->z, b->count}};
+    return fc_neighbours_build(&nh->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, nh->lists, 2);
+}
+
+double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh)
+{
+    const fc_neighbour_list *l = &nh->lists[FC_SPH_FLUID];
+    return l->points ? (double)l->pairs / (double)l->points : 0.0;
 }
 
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max)

@@ -1,11 +1,108 @@
-/* What the particle solvers of the SPH family (WCSPH, PBF) share: their parameter rule and statistics. */
+/* What the particle solvers of the SPH family (WCSPH, PBF) share: their parameter rule, the rest
+ * volume, the neighbourhood of a step (grid, neighbour lists, boundary records), the kernel terms
+ * over eight neighbours, the one density formula, and their statistics. */
 #ifndef FC_SPH_FAMILY_H
 #define FC_SPH_FAMILY_H
 
+#include "core/grid.h"
+#include "core/lanes.h"
+#include "core/neighbours.h"
 #include "core/solver.h"
 
 /* The smoothing radius must be 1.2 to 4 particle spacings: a usable neighbourhood. 0 or -1 with err. */
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
+
+/* V0, the volume a particle at rest spacing stands for: 1 / (poly6 coefficient times the poly6 sum
+ * of a particle of the rest lattice, its own term weighted by initial_sum; kernels.h). The mass
+ * m = rho0 V0 gives such a particle rest density, and V0 caps the Akinci boundary volumes. The one
+ * place V0 is derived, for both solvers and the boundary. */
+double fc_sph_rest_volume(const fc_world *w);
+
+/* The density formula of both solvers (Mueller et al. 2003 eq. 3 with m = rho0 V0, plus the Akinci
+ * et al. 2012 boundary term), as a ratio to rest density:
+ *   rho_i / rho0 = poly6 (V0 (self_weight + sum_j d3_ij) + sum_b V_b d3_ib),   d3 = (h^2 - r^2)^3,
+ * where self_weight = initial_sum h^6 is particle i's own term: the lists leave i out, and this is
+ * the one place its term enters. fluid = sum_j d3_ij over the fluid neighbours, solid =
+ * sum_b V_b d3_ib over the boundary neighbours. */
+typedef struct fc_sph_kernel {
+    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    float poly6;               /* 315 / (64 pi h^9) (2D: 4 / (pi h^8)) */
+    float volume;              /* V0 */
+    float self_weight;         /* initial_sum h^6 */
+    float h_scalar;            /* h, for scalar code */
+} fc_sph_kernel;
+
+/* The kernel constants of the world's parameters, V0 = volume (fc_sph_rest_volume, kept by the solver). */
+void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
+
+static inline float fc_sph_density_ratio(const fc_sph_kernel *k, float fluid, float solid)
+{
+    return k->poly6 * (k->volume * (k->self_weight + fluid) + solid);
+}
+
+/* For eight pairs with r2 = |x_i - x_j|^2: q = h - r and 1/r, both 0 beyond h and at r = 0
+ * (coincident points, which exert no force). Lists are found once per step, so a pair may have
+ * moved beyond h. */
+static inline fc_f8 fc_sph_distance_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *inv_r)
+{
+    const fc_i8 apart = r2 > k->tiny2;
+    *inv_r = fc_f8_select(apart, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
+    return fc_f8_select(apart, fc_f8_positive(k->h - r2 * *inv_r), fc_f8_splat(0.0f));
+}
+
+/* The kernel terms of eight pairs: the poly6 factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with
+ * grad_{p_i} W_spiky,ij = -g (x_i - x_j), both 0 beyond h and g 0 at r = 0. */
+static inline void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
+{
+    const fc_f8 d = fc_f8_positive(k->h2 - r2);
+    fc_f8 inv_r;
+    const fc_f8 q = fc_sph_distance_terms(k, r2, &inv_r);
+    *d3 = d * d * d;
+    *g = k->spiky * q * q * inv_r;
+}
+
+/* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
+ * neighbours within h found once (seed 001 section 4.4.2), fluid and boundary, read by all the
+ * passes of the step through the lane iterator (core/lanes.h). */
+enum { FC_SPH_FLUID, FC_SPH_SOLID };
+
+typedef struct fc_sph_neighbourhood {
+    fc_grid grid;
+    fc_neighbour_list lists[2];   /* [FC_SPH_FLUID] particles, [FC_SPH_SOLID] boundary particles */
+    fc_record4 *solid;            /* boundary particles (x, y, z, V_b); entry count is far away */
+    size_t solid_capacity;
+} fc_sph_neighbourhood;
+
+/* Where a list's padded lanes point: a record so far away that every kernel term of it is 0. */
+extern const fc_record4 fc_sph_far_away;
+
+void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w);
+void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh);
+
+/* Sorts the world's particles into the grid by the positions (x, y, z), given in the particles'
+ * current order (their own positions or predicted ones), and permutes the particles with it. */
+int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z);
+
+/* The boundary records and the lists of every particle at the sorted positions (x, y, z). */
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z);
+
+/* Mean number of fluid neighbours per particle in the lists. */
+double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh);
+
+/* sum_b V_b d3_ib over particle i's boundary neighbours (the solid of fc_sph_density_ratio). */
+static inline float fc_sph_solid_sum(const fc_sph_kernel *k, const fc_sph_neighbourhood *nh, size_t i, float xi,
+                                     float yi, float zi)
+{
+    const fc_neighbour_list *solid = &nh->lists[FC_SPH_SOLID];
+    if (solid->start[i] == solid->start[i + 1]) return 0.0f;
+    fc_f8 sum = fc_f8_splat(0.0f);
+    for (fc_lanes8 nb = fc_lanes8_of(solid, i, nh->solid, xi, yi, zi); fc_lanes8_next(&nb);) {
+        fc_f8 d3, g;
+        fc_sph_kernel_terms(k, nb.r2, &d3, &g);
+        sum += nb.w * d3; /* w: V_b */
+    }
+    return fc_f8_sum(sum);
+}
 
 /* The density errors of the fluid particles (FC_DENSITY against rest_density) and the mean
  * neighbour count of the last step into out: mean_density_error (mean of max(rho - rho0, 0) / rho0,
