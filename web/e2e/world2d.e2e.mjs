@@ -42,5 +42,6 @@ test('a 2D dam break streams flat frames and is shown face-on', { timeout: 24000
   assert.equal(added.colliders[0].position[2], 0, 'in the plane z = 0');
   assert.ok(added.colliders[0].radius > 0.05, `radius ${added.colliders[0].radius} from the 1.6 x 0.9 m rectangle`);
   await viewer.waitStatus((s) => s.time > running.time + 0.1, 'stepping on with the circle', 60000);
+  await viewer.page.waitForTimeout(1000); // a software renderer draws a few frames a second: let it draw the circle
   await screenshot(viewer, 'world2d-dam-break');
 });
