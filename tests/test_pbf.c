@@ -285,7 +285,7 @@ static void test_vorticity_confinement(void)
     fc_particles *p = &w.particles;
     const size_t n = p->count;
     const double omega = 2.0, eps = w.params.vorticity_epsilon, h = w.params.smoothing_radius;
-    const double moment = fc_lattice_spiky_moment(h, w.params.particle_spacing, w.params.initial_sum);
+    const double moment = fc_lattice_spiky_moment(h, w.params.particle_spacing, w.params.initial_sum, 3);
     const double bound = eps * 2.0 * moment * omega;
     const float cx = 0.3f, cy = 0.3f;
     for (size_t i = 0; i < n; i++) {
@@ -479,7 +479,7 @@ static void test_sources(void)
                     .radius = 0.05f};
     fc_world_add_emitter(&w, &e);
     if (start(&w)) return;
-    const size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing);
+    const size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing, w.dimensions);
     for (int step = 0; step < 250; step++) fc_world_step(&w); /* 0.5 s */
     const double expected = e.rate * w.time;
     printf("pbf emitter: %.0f particles expected after %.2f s, %zu present (layer %zu)\n", expected, w.time,

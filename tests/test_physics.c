@@ -171,7 +171,7 @@ static void test_emitter_rate(void)
                     .radius = 0.05f};
     fc_world_add_emitter(&w, &e);
     if (start(&w)) return;
-    size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing);
+    size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing, w.dimensions);
     CHECK(layer > 1, "a layer has %zu particles", layer);
     for (int step = 0; step < 1000; step++) fc_world_step(&w); /* 0.5 s */
     double expected = e.rate * w.time;

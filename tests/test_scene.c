@@ -26,7 +26,7 @@ static const bad_case bad_cases[] = {
     {"trailing garbage", "{" DOMAIN "} x", NULL, "line 1"},
     {"top level not an object", "[1, 2, 3]", NULL, "a JSON object at the top level, found an array"},
     {"unknown top-level key", "{" DOMAIN ", \"frobnicate\": 1}", "frobnicate",
-     "unknown key (expected one of name, description, solver, domain, parameters, fluids, fluid, colliders, emitters, sinks)"},
+     "unknown key (expected one of name, description, dimensions, solver, domain, parameters, fluids, fluid, colliders, emitters, sinks)"},
     {"duplicate key", "{" DOMAIN ", \"name\": \"a\", \"name\": \"b\"}", "name", "duplicate key"},
     {"missing domain", "{\"name\": \"x\"}", "domain", "found nothing"},
     {"domain not an object", "{\"domain\": [0, 1]}", "domain", "expected an object"},
@@ -151,6 +151,21 @@ static const bad_case bad_cases[] = {
     {"an emitter of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], "
      "\"direction\": [0, 1, 0], \"speed\": 1, \"rate\": 5, \"radius\": 0.04, \"fluid\": \"honey\"}]}",
      "emitters[0].fluid", "no fluid named \"honey\""},
+    {"dimensions 4", "{\"dimensions\": 4, " DOMAIN "}", "dimensions", "expected the number 2 or 3, found the number 4"},
+    {"dimensions a string", "{\"dimensions\": \"2\", " DOMAIN "}", "dimensions",
+     "expected the number 2 or 3, found the string \"2\""},
+    {"dimensions 2.5", "{\"dimensions\": 2.5, " DOMAIN "}", "dimensions", "found the number 2.5"},
+    {"2D vector of one number", "{\"dimensions\": 2, \"domain\": {\"min\": [0], \"max\": [1, 1]}}", "domain.min",
+     "expected an array of 2 (or 3) numbers, found an array of 1 element"},
+    {"2D domain min >= max in y", "{\"dimensions\": 2, \"domain\": {\"min\": [0, 1], \"max\": [1, 1]}}", "domain",
+     "found min.y = 1 >= max.y = 1"},
+    {"2D emitter shooting along z",
+     "{\"dimensions\": 2, \"domain\": {\"min\": [0, 0], \"max\": [1, 1]}, \"emitters\": [{\"position\": [0.5, 0.5],"
+     " \"direction\": [0, 0, 1], \"speed\": 1, \"rate\": 100, \"radius\": 0.04}]}",
+     "emitters[0].direction", "must have a non-zero x or y (a 2D scene ignores z)"},
+    {"2D block outside in x", "{\"dimensions\": 2, \"domain\": {\"min\": [0, 0], \"max\": [1, 1]},"
+     " \"fluid\": [{\"type\": \"box\", \"min\": [0.5, 0], \"max\": [1.5, 0.5]}]}", "fluid[0]",
+     "expected to lie inside the domain"},
     {"too-deep nesting",
      "{" DOMAIN ", \"description\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", NULL,
      "levels of nesting"},
@@ -346,6 +361,66 @@ static void test_minimal_scene(void)
     fc_scene_free(&s);
 }
 
+/* A 2D scene: two-component vectors (a third ignored), every particle, boundary sample, emitted
+ * particle and object in the plane z = 0, the grid one cell deep, a disc filled as a disc. */
+static void test_2d_scene(void)
+{
+    const char *json = "{\"dimensions\": 2, \"domain\": {\"min\": [0, 0], \"max\": [1, 0.8, 5]},"
+                       " \"colliders\": [{\"type\": \"box\", \"center\": [0.7, 0.1], \"half_extents\": [0.05, 0.05]},"
+                       "  {\"type\": \"sphere\", \"center\": [0.3, 0.6, 2], \"radius\": 0.05}],"
+                       " \"emitters\": [{\"position\": [0.9, 0.7], \"direction\": [-1, 0, 3], \"speed\": 1,"
+                       "  \"rate\": 2000, \"radius\": 0.05}],"
+                       " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.4, 0.3], \"velocity\": [1, 0, 7]},"
+                       "  {\"type\": \"sphere\", \"center\": [0.7, 0.5], \"radius\": 0.105}]}";
+    fc_scene s;
+    char err[512] = "";
+    int rc = fc_scene_parse_string(&s, json, "scenes/flat.json", err, sizeof err);
+    CHECK(rc == 0, "2D scene rejected: %s", err);
+    if (rc) return;
+    CHECK(s.dimensions == 2, "dimensions %d", s.dimensions);
+    CHECK(s.domain_min[2] == 0.0f && s.domain_max[2] == 0.0f, "2D domain z [%g, %g]", s.domain_min[2], s.domain_max[2]);
+    fc_world w;
+    rc = fc_scene_instantiate(&s, &w, err, sizeof err);
+    CHECK(rc == 0, "2D scene did not instantiate: %s", err);
+    if (rc == 0) {
+        CHECK(w.dimensions == 2, "world dimensions %d", w.dimensions);
+        const fc_particles *p = &w.particles;
+        /* the box: 20 x 15 at spacing 0.02; the disc: the lattice points of radius 0.105 (5.25 spacings) */
+        size_t disc = 0;
+        for (int i = -5; i <= 5; i++)
+            for (int j = -5; j <= 5; j++) disc += i * i + j * j <= 27;
+        CHECK(p->count == 300 + disc, "%zu particles, expected %zu", p->count, 300 + disc);
+        int flat = 1, vx_ok = 1;
+        for (size_t i = 0; i < p->count; i++) {
+            flat &= p->field[FC_PZ][i] == 0.0f && p->field[FC_VZ][i] == 0.0f;
+            if (i < 300) vx_ok &= p->field[FC_VX][i] == 1.0f;
+        }
+        CHECK(flat, "a particle off the plane z = 0");
+        CHECK(vx_ok, "block velocity lost");
+        CHECK(w.grid_geom.dim[2] == 1, "grid %d cells deep", w.grid_geom.dim[2]);
+        int boundary_flat = w.boundary.count > 0;
+        for (size_t i = 0; i < w.boundary.count; i++) boundary_flat &= w.boundary.z[i] == 0.0f;
+        CHECK(boundary_flat, "boundary samples (%zu) off the plane", w.boundary.count);
+        /* a 2D skin: a container ring h deep around 1 x 0.8 m at 0.02 m is about 2 (1 + 0.8 + 2 h) h / s^2 */
+        double ring = 2.0 * (1.0 + 0.8 + 2 * 0.04) * 0.04 / (0.02 * 0.02);
+        CHECK(w.boundary.count > ring && w.boundary.count < 2.0 * ring, "%zu boundary samples, a ring holds %.0f",
+              w.boundary.count, ring);
+        CHECK(w.colliders[0].half[2] > 1e20f && w.colliders[1].center[2] == 0.0f, "colliders not in the plane");
+        CHECK(w.emitters[0].direction[0] == -1.0f && w.emitters[0].direction[2] == 0.0f, "emitter direction (%g, %g, %g)",
+              w.emitters[0].direction[0], w.emitters[0].direction[1], w.emitters[0].direction[2]);
+        /* an emission is a segment: 2 * 2 + 1 points at spacing 0.02 over radius 0.05, along y */
+        size_t before = p->count;
+        for (int step = 0; step < 12; step++) CHECK(fc_world_step(&w) == 0, "2D step failed");
+        size_t emitted = p->count - before;
+        CHECK(emitted % 5 == 0 && emitted > 0, "emitted %zu, expected whole segments of 5", emitted);
+        int emitted_flat = 1;
+        for (size_t i = 0; i < p->count; i++) emitted_flat &= p->field[FC_PZ][i] == 0.0f && p->field[FC_VZ][i] == 0.0f;
+        CHECK(emitted_flat, "a particle off the plane after a step");
+        fc_world_free(&w);
+    }
+    fc_scene_free(&s);
+}
+
 static void test_instantiate_error(void)
 {
     /* smoothing radius far above 4x the spacing: fc_world_start refuses, the message names the scene */
@@ -361,7 +436,8 @@ static void test_instantiate_error(void)
 
 static void test_shipped_scenes(void)
 {
-    static const char *const names[] = {"dam_break", "double_dam_break", "water_drop", "fountain", "pool_colliders"};
+    static const char *const names[] = {"dam_break",      "double_dam_break",    "water_drop", "fountain",
+                                        "pool_colliders", "dam_break_2d", "double_dam_break_2d"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[1024], err[512] = "";
         fc_scene s;
@@ -457,6 +533,7 @@ int main(void)
     test_oversized_file();
     test_minimal_scene();
     test_fluids();
+    test_2d_scene();
     test_instantiate_error();
     test_shipped_scenes();
     test_fluid_cut_away();

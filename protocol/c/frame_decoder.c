@@ -79,9 +79,11 @@ fc_codec_status fc_frame_parse_header(const uint8_t *m, size_t length, uint32_t 
     for (int a = 0; a < 3; a++) {
         h->lo[a] = fc_get_f32(m + FC_HDR_LO + 4 * a);
         h->hi[a] = fc_get_f32(m + FC_HDR_HI + 4 * a);
-        if (!isfinite(h->lo[a]) || !isfinite(h->hi[a]) || !(h->hi[a] > h->lo[a]))
-            return fail(err, errlen, "bounds: axis %d is not a finite range lo < hi", a);
+        if (!isfinite(h->lo[a]) || !isfinite(h->hi[a]) || !(h->hi[a] >= h->lo[a]))
+            return fail(err, errlen, "bounds: axis %d is not a finite range lo <= hi", a);
     }
+    if (!(h->hi[0] > h->lo[0]) && !(h->hi[1] > h->lo[1]) && !(h->hi[2] > h->lo[2]))
+        return fail(err, errlen, "bounds: flat (lo == hi) on every axis");
     if (fc_get_u16(m + FC_HDR_FLAGS) != 0) return fail(err, errlen, "flags: not 0");
     if (!isfinite(h->time)) return fail(err, errlen, "time: not finite");
     if (h->count > max_particles) return fail(err, errlen, "count: %u, above the limit %u", h->count, max_particles);
@@ -186,14 +188,28 @@ static fc_codec_status read_channel(fc_frame_decoder *d, const uint8_t *m, size_
     return FC_CODEC_OK;
 }
 
-/* Reads the three per-axis channels that start at *at into d->axis_values. */
-static fc_codec_status read_axes(fc_frame_decoder *d, const uint8_t *m, size_t *at, size_t end, size_t n,
-                                 const char *what, char *err, size_t errlen)
+/* Reads the three per-axis channels that start at *at into d->axis_values. A flat axis (lo == hi)
+ * has a channel of no values: its values are all 0 (PROTOCOL.md 4.2). */
+static fc_codec_status read_axes(fc_frame_decoder *d, const fc_frame_header *h, const uint8_t *m, size_t *at,
+                                 size_t end, size_t n, const char *what, char *err, size_t errlen)
 {
     size_t used;
-    if (fc_rice_decode_channels(m + *at, end - *at, n, 3, d->axis_values, d->pad, &used))
-        return fail(err, errlen, "%s: malformed channels of %zu values", what, n);
-    *at += used;
+    bool flat = false;
+    for (int a = 0; a < 3; a++) flat |= !(h->hi[a] > h->lo[a]);
+    if (!flat) {
+        if (fc_rice_decode_channels(m + *at, end - *at, n, 3, d->axis_values, d->pad, &used))
+            return fail(err, errlen, "%s: malformed channels of %zu values", what, n);
+        *at += used;
+        return FC_CODEC_OK;
+    }
+    for (int a = 0; a < 3; a++) {
+        bool axis_flat = !(h->hi[a] > h->lo[a]);
+        if (axis_flat && (end - *at < 4 || fc_get_u32(m + *at) != 0))
+            return fail(err, errlen, "%s: the channel of flat axis %d is not empty", what, a);
+        fc_codec_status status = read_channel(d, m, at, end, axis_flat ? 0 : n, d->axis_values[a], what, err, errlen);
+        if (status) return status;
+        if (axis_flat && n) memset(d->axis_values[a], 0, n * sizeof *d->axis_values[a]);
+    }
     return FC_CODEC_OK;
 }
 
@@ -336,7 +352,7 @@ static fc_codec_status decode_key(fc_frame_decoder *d, const fc_frame_header *h,
 
     s = find_section(h, FC_SECTION_POSITIONS);
     at = s->offset, end = s->offset + s->length;
-    if ((status = read_axes(d, m, &at, end, n, "positions", err, errlen))) return status;
+    if ((status = read_axes(d, h, m, &at, end, n, "positions", err, errlen))) return status;
     for (int a = 0; a < 3; a++) {
         int64_t q = 0;
         bool bad = false;
@@ -351,7 +367,7 @@ static fc_codec_status decode_key(fc_frame_decoder *d, const fc_frame_header *h,
 
     s = find_section(h, FC_SECTION_VELOCITIES);
     at = s->offset, end = s->offset + s->length;
-    if ((status = read_axes(d, m, &at, end, n, "velocities", err, errlen))) return status;
+    if ((status = read_axes(d, h, m, &at, end, n, "velocities", err, errlen))) return status;
     for (int a = 0; a < 3; a++) {
         bool bad = false;
         for (size_t i = 0; i < n; i++) {
@@ -404,7 +420,7 @@ static fc_codec_status decode_delta(fc_frame_decoder *d, const fc_frame_header *
     int64_t max_q = ((int64_t)1 << h->bits) - 1;
     s = find_section(h, FC_SECTION_POSITIONS);
     at = s->offset, end = s->offset + s->length;
-    if ((status = read_axes(d, m, &at, end, h->count, "positions", err, errlen))) return status;
+    if ((status = read_axes(d, h, m, &at, end, h->count, "positions", err, errlen))) return status;
     for (int a = 0; a < 3; a++) {
         if (!predict_axis(d, d->runs, runs, h->born, a, max_q))
             return fail(err, errlen, "positions: a coordinate outside 0 to %lld", (long long)max_q);
@@ -436,7 +452,8 @@ static fc_codec_status check_sections(const fc_frame_header *h, char *err, size_
     if (h->kind == FC_FRAME_DELTA && velocities) return fail(err, errlen, "sections: velocities in a delta frame");
     if (h->kind == FC_FRAME_DELTA && ids != (h->born + h->died > 0))
         return fail(err, errlen, "sections: a delta frame has ids exactly when particles were born or died");
-    /* every value takes at least one bit: a count that lies cannot make us allocate more */
+    /* every value takes at least one bit (on an axis that is not flat, and the header checks found
+     * one): a count that lies cannot make us allocate more */
     if ((uint64_t)h->count > (uint64_t)find_section(h, FC_SECTION_POSITIONS)->length * 8)
         return fail(err, errlen, "count: %u particles cannot fit the positions section", h->count);
     return FC_CODEC_OK;

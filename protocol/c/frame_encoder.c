@@ -29,6 +29,8 @@ struct fc_frame_encoder {
 };
 
 static bool finite_range(float lo, float hi) { return isfinite(lo) && isfinite(hi) && hi > lo; }
+/* Position bounds may also be flat, lo == hi: a 2D world's z (PROTOCOL.md 4.2). */
+static bool finite_bounds(float lo, float hi) { return isfinite(lo) && isfinite(hi) && hi >= lo; }
 
 fc_frame_encoder *fc_frame_encoder_new(const fc_stream_config *config, char *err, size_t errlen)
 {
@@ -42,10 +44,14 @@ fc_frame_encoder *fc_frame_encoder_new(const fc_stream_config *config, char *err
         return NULL;
     }
     for (int a = 0; a < 3; a++)
-        if (!finite_range(c->lo[a], c->hi[a])) {
-            snprintf(err, errlen, "bounds: axis %d needs finite lo < hi, got %g, %g", a, c->lo[a], c->hi[a]);
+        if (!finite_bounds(c->lo[a], c->hi[a])) {
+            snprintf(err, errlen, "bounds: axis %d needs finite lo <= hi, got %g, %g", a, c->lo[a], c->hi[a]);
             return NULL;
         }
+    if (!(c->hi[0] > c->lo[0]) && !(c->hi[1] > c->lo[1]) && !(c->hi[2] > c->lo[2])) {
+        snprintf(err, errlen, "bounds: flat (lo == hi) on every axis; at most two may be");
+        return NULL;
+    }
     if (c->attributes >> FC_ATTR_COUNT) {
         snprintf(err, errlen, "attributes: unknown attribute bits 0x%x", c->attributes);
         return NULL;
@@ -64,7 +70,8 @@ fc_frame_encoder *fc_frame_encoder_new(const fc_stream_config *config, char *err
     e->config = *c;
     if (!e->config.max_particles) e->config.max_particles = FC_FRAME_DEFAULT_MAX_PARTICLES;
     e->max_q = (1u << c->bits) - 1;
-    for (int a = 0; a < 3; a++) e->scale[a] = e->max_q / ((double)c->hi[a] - c->lo[a]);
+    for (int a = 0; a < 3; a++) /* a flat axis quantizes everything to 0 */
+        e->scale[a] = c->hi[a] > c->lo[a] ? e->max_q / ((double)c->hi[a] - c->lo[a]) : 0.0;
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (c->attributes >> a & 1) e->attr_scale[a] = 255.0 / ((double)c->attr_hi[a] - c->attr_lo[a]);
     return e;
@@ -146,11 +153,18 @@ static void writer_channel(frame_writer *w, const uint32_t *values, size_t n)
     w->at += fc_rice_encode(values, n, w->base + w->at);
 }
 
-/* The three per-axis channels of a section, coded together (rice.h). */
+/* The three per-axis channels of a section, coded together (rice.h); a flat axis's channel holds
+ * no values (its q and v are 0: PROTOCOL.md 4.2). */
 static void writer_axes(frame_writer *w, fc_frame_encoder *e, size_t n)
 {
     const uint32_t *const values[3] = {e->axis_values[0], e->axis_values[1], e->axis_values[2]};
-    w->at += fc_rice_encode_channels(values, 3, n, w->base + w->at, e->rice_scratch.data);
+    bool flat = false;
+    for (int a = 0; a < 3; a++) flat |= !(e->config.hi[a] > e->config.lo[a]);
+    if (!flat) {
+        w->at += fc_rice_encode_channels(values, 3, n, w->base + w->at, e->rice_scratch.data);
+        return;
+    }
+    for (int a = 0; a < 3; a++) w->at += fc_rice_encode(values[a], e->config.hi[a] > e->config.lo[a] ? n : 0, w->base + w->at);
 }
 
 /* Closes the section that began at byte `start`. */

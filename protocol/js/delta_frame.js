@@ -1,7 +1,7 @@
 // Decodes the sections of a delta frame (PROTOCOL.md 4.3, 4.6) against the held StreamState.
 import { corrupt } from './decode_error.js';
 import { SECTION_IDS, SECTION_POSITIONS, ATTRIBUTE_NAMES } from './frame_format.js';
-import { readRiceChannel, readRiceChannels3 } from './rice_reader.js';
+import { readRiceChannel, readAxisChannels } from './rice_reader.js';
 import { checksumTerm } from './checksum.js';
 import { decodePositionsSameParticles } from './delta_positions_fused.js';
 import { forEachAttributeChannel } from './attribute_channels.js';
@@ -26,9 +26,11 @@ export function decodeDeltaFrame(words, layout, held, next, scratch) {
     next.ids.set(held.ids.subarray(0, layout.count));
   }
   const positionChannels = sections[SECTION_POSITIONS].channels;
+  const flat = layout.flat[0] || layout.flat[1] || layout.flat[2];
   let checksum;
-  if (merged) {
-    readRiceChannels3(words, ...positionChannels, scratch.x, scratch.y, scratch.z);
+  if (merged || flat) {
+    if (!merged) for (let i = 0; i < layout.count; i++) scratch.source[i] = i; // the same particles, in order
+    readAxisChannels(words, positionChannels, layout.count, scratch.x, scratch.y, scratch.z);
     checksum = applyPositionsMerged(layout, held, next, scratch);
   } else {
     checksum = decodePositionsSameParticles(words, positionChannels, layout, held, next, scratch.oneValue);

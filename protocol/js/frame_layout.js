@@ -66,10 +66,13 @@ function checkHeaderFields(h, maxParticles) {
   for (let axis = 0; axis < 3; axis++) {
     const lo = h.lo[axis];
     const hi = h.hi[axis];
-    if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(hi > lo)) {
-      throw corrupt(`bounds on axis ${axis} not finite with hi > lo`);
+    if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(hi >= lo)) {
+      throw corrupt(`bounds on axis ${axis} not finite with hi >= lo`);
     }
   }
+  // a flat axis (hi == lo: a 2D world's z) has no values in its channels (PROTOCOL.md 4.2)
+  h.flat = [0, 1, 2].map((axis) => !(h.hi[axis] > h.lo[axis]));
+  if (h.flat[0] && h.flat[1] && h.flat[2]) throw corrupt('bounds flat (hi == lo) on every axis');
   if (h.count > maxParticles) throw corrupt(`count ${h.count} above the limit ${maxParticles}`);
   if (h.kindCode === KIND_KEY) {
     if (h.reference !== h.sequence) throw corrupt('key frame whose reference differs from its sequence');
@@ -142,9 +145,10 @@ function locateAllChannels(view, h) {
     const counts = h.kindCode === KIND_KEY ? [n] : [h.died, h.born];
     s[SECTION_IDS].channels = locateChannels(view, s[SECTION_IDS], counts);
   }
-  s[SECTION_POSITIONS].channels = locateChannels(view, s[SECTION_POSITIONS], [n, n, n]);
+  const axisCounts = h.flat.map((flat) => (flat ? 0 : n));
+  s[SECTION_POSITIONS].channels = locateChannels(view, s[SECTION_POSITIONS], axisCounts, h.flat);
   if (s[SECTION_VELOCITIES]) {
-    s[SECTION_VELOCITIES].channels = locateChannels(view, s[SECTION_VELOCITIES], [n, n, n]);
+    s[SECTION_VELOCITIES].channels = locateChannels(view, s[SECTION_VELOCITIES], axisCounts, h.flat);
   }
   for (let a = 0; a < ATTRIBUTE_COUNT; a++) {
     const section = s[FIRST_ATTRIBUTE_SECTION + a];
@@ -152,8 +156,9 @@ function locateAllChannels(view, h) {
   }
 }
 
-/** Splits a section body into channels of the given value counts; the body must hold exactly them. */
-function locateChannels(view, section, valueCounts) {
+/** Splits a section body into channels of the given value counts; the body must hold exactly them.
+ *  empty[index]: that channel must have no bytes (a flat axis). */
+function locateChannels(view, section, valueCounts, empty = []) {
   const end = section.offset + section.length;
   const channels = [];
   let cursor = section.offset;
@@ -164,6 +169,7 @@ function locateChannels(view, section, valueCounts) {
     const byteLength = view.getUint32(cursor, true);
     if (byteLength % 4 !== 0) throw corrupt(`${where}: length not a multiple of 4`);
     if (byteLength > end - cursor - 4) throw corrupt(`${where}: runs past its section`);
+    if (empty[index] && byteLength !== 0) throw corrupt(`${where}: the channel of a flat axis is not empty`);
     if (minimumChannelBits(count) > 8 * byteLength) throw corrupt(`${where}: too short for ${count} values`);
     channels.push({ startBit: 8 * (cursor + 4), endBit: 8 * (cursor + 4 + byteLength), count });
     cursor += 4 + byteLength;

@@ -86,7 +86,11 @@ describe('header faults are corrupt', () => {
     ['17 sections', (v) => v.setUint16(76, 17, true), /section count/],
     ['lo NaN', (v) => v.setFloat32(48, NaN, true), /bounds/],
     ['hi infinite', (v) => v.setFloat32(64, Infinity, true), /bounds/],
-    ['hi equal to lo', (v) => v.setFloat32(68, v.getFloat32(56, true), true), /bounds/],
+    // hi == lo is a flat axis (a 2D world's z): valid, but then its channels must be empty
+    ['hi equal to lo on an axis with values', (v) => v.setFloat32(68, v.getFloat32(56, true), true), /flat axis is not empty/],
+    ['bounds flat on every axis', (v) => {
+      for (let axis = 0; axis < 3; axis++) v.setFloat32(60 + 4 * axis, v.getFloat32(48 + 4 * axis, true), true);
+    }, /flat .* on every axis/],
     ['hi below lo', (v) => v.setFloat32(60, -1, true), /bounds/],
   ];
   for (const [name, patch, pattern] of cases) {

@@ -3,7 +3,7 @@ import { corrupt } from './decode_error.js';
 import {
   SECTION_IDS, SECTION_POSITIONS, SECTION_VELOCITIES, ATTRIBUTE_NAMES,
 } from './frame_format.js';
-import { readRiceChannel, readRiceChannels3 } from './rice_reader.js';
+import { readRiceChannel, readAxisChannels } from './rice_reader.js';
 import { checksumTerm } from './checksum.js';
 import { forEachAttributeChannel } from './attribute_channels.js';
 import { setAttributePresence } from './stream_state.js';
@@ -14,11 +14,9 @@ import { checkPositionsInRange, checkAttributeInRange } from './range_checks.js'
 export function decodeKeyFrame(words, layout, next, scratch) {
   const sections = layout.sections;
   decodeKeyIds(words, sections[SECTION_IDS].channels[0], next.ids, scratch.x);
-  const [px, py, pz] = sections[SECTION_POSITIONS].channels;
-  readRiceChannels3(words, px, py, pz, scratch.x, scratch.y, scratch.z);
+  readAxisChannels(words, sections[SECTION_POSITIONS].channels, layout.count, scratch.x, scratch.y, scratch.z);
   const checksum = applyKeyPositions(layout, next, scratch);
-  const [vx, vy, vz] = sections[SECTION_VELOCITIES].channels;
-  readRiceChannels3(words, vx, vy, vz, scratch.x, scratch.y, scratch.z);
+  readAxisChannels(words, sections[SECTION_VELOCITIES].channels, layout.count, scratch.x, scratch.y, scratch.z);
   applyKeyVelocities(layout, next, scratch);
   setAttributePresence(next, sections);
   forEachAttributeChannel(words, sections, scratch, (a, section, raw) => {

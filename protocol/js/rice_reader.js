@@ -90,6 +90,23 @@ export function readRiceChannels3(words, channelA, channelB, channelC, outA, out
   }
 }
 
+/**
+ * Decodes the three per-axis channels of a positions or velocities section into outX, outY, outZ
+ * (`count` values each). A flat axis's channel holds no values (PROTOCOL.md 4.2): its output is
+ * zeros. Without a flat axis this is readRiceChannels3.
+ */
+export function readAxisChannels(words, channels, count, outX, outY, outZ) {
+  const outs = [outX, outY, outZ];
+  if (channels[0].count === count && channels[1].count === count && channels[2].count === count) {
+    readRiceChannels3(words, channels[0], channels[1], channels[2], outX, outY, outZ);
+    return;
+  }
+  for (let axis = 0; axis < 3; axis++) {
+    if (channels[axis].count === count) readRiceChannel(words, channels[axis], outs[axis]);
+    else outs[axis].fill(0, 0, count);
+  }
+}
+
 /** The 5-bit k at `pos`, checked to be at most 16. */
 export function readK(words, pos) {
   const index = pos >>> 5;

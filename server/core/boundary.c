@@ -11,7 +11,8 @@
 #include "solvers/sph_family.h" /* the boundary particles serve the SPH family: its rest volume */
 
 /* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
- * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s). Where the
+ * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s; in 2D the
+ * plane z = 0 of it, where the volumes below are areas). Where the
  * fluid rests half a spacing from a wall, the samples then sit exactly where the missing fluid
  * neighbours would, at edges and corners too, so a resting particle near a wall sees the same
  * neighbourhood as one inside the fluid.
@@ -47,11 +48,11 @@ static void push_point(point_list *l, const float p[3])
     l->count++;
 }
 
-/* Signed distance to the container's walls, positive inside the domain. */
+/* Signed distance to the container's walls, positive inside the domain (in 2D to its four sides). */
 static float container_distance(const fc_world *w, const float p[3])
 {
     float d = INFINITY;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < (w->dimensions == 2 ? 2 : 3); a++) {
         float in = fminf(p[a] - w->domain_lo[a], w->domain_hi[a] - p[a]);
         if (in < d) d = in;
     }
@@ -59,8 +60,9 @@ static float container_distance(const fc_world *w, const float p[3])
 }
 
 /* Lattice points in [lo, hi] whose signed distance to the solid (shape, or the container when
- * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. Reports its
- * layers to w->build_progress as the part [from, to] of the boundary phase. */
+ * shape is NULL) lies in [-depth, 0): inside the solid, within depth of its surface. In 2D the
+ * lattice is the square one of the plane z = 0 (one layer, k = 0 at z = 0). Reports its layers to
+ * w->build_progress as the part [from, to] of the boundary phase. */
 static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const float lo[3], const float hi[3],
                               float depth, point_list *out, double from, double to)
 {
@@ -71,6 +73,8 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
         first[a] = (long)ceilf((lo[a] - origin) / s);
         last[a] = (long)floorf((hi[a] - origin) / s);
     }
+    const int flat = w->dimensions == 2;
+    if (flat) first[2] = last[2] = 0;
     for (long k = first[2]; k <= last[2]; k++) {
         if (w->build_progress)
             fc_build_progress_report(w->build_progress, FC_BUILD_BOUNDARY,
@@ -78,7 +82,7 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
         for (long j = first[1]; j <= last[1]; j++)
             for (long i = first[0]; i <= last[0]; i++) {
                 float p[3] = {w->domain_lo[0] + (0.5f + (float)i) * s, w->domain_lo[1] + (0.5f + (float)j) * s,
-                              w->domain_lo[2] + (0.5f + (float)k) * s}, normal[3];
+                              flat ? 0.0f : w->domain_lo[2] + (0.5f + (float)k) * s}, normal[3];
                 float d = shape ? fc_shape_distance(shape, p, normal) : container_distance(w, p);
                 if (d < 0.0f && d >= -depth) push_point(out, p);
             }
@@ -127,7 +131,7 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     b->volume = malloc((b->count ? b->count : 1) * sizeof(float));
     if (!b->x || !b->y || !b->z || !b->volume) goto done;
 
-    const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h);
+    const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h, w->dimensions);
     const double rest_volume = fc_sph_rest_volume(w);
     const long n = (long)b->count;
 #pragma omp parallel for schedule(static)

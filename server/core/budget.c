@@ -95,28 +95,34 @@ static double cut_away(const fc_scene *scene, const fc_lattice *l, const fc_shap
     return cut;
 }
 
-static double box_volume(const float lo[3], const float hi[3], double grow)
+/* The box's volume grown by `grow` on every side; in 2D (dims 2) the rectangle's area in x and y. */
+static double box_volume(const float lo[3], const float hi[3], double grow, int dims)
 {
     double v = 1.0;
-    for (int a = 0; a < 3; a++) v *= fmax(0.0, (double)hi[a] - lo[a] + 2.0 * grow);
+    for (int a = 0; a < (dims == 2 ? 2 : 3); a++) v *= fmax(0.0, (double)hi[a] - lo[a] + 2.0 * grow);
     return v;
 }
 
-/* Solid skin one smoothing radius deep behind a shape's surface (boundary.c samples it). */
-static double skin_volume(const fc_shape *shape, const float domain_lo[3], const float domain_hi[3], double h)
+/* Solid skin one smoothing radius deep behind a shape's surface (boundary.c samples it); in 2D
+ * its area in the plane. */
+static double skin_volume(const fc_shape *shape, const float domain_lo[3], const float domain_hi[3], double h, int dims)
 {
     switch (shape->kind) {
     case FC_SHAPE_SPHERE: {
-        double r = shape->radius;
-        return 4.0 / 3.0 * PI * (r * r * r - pow(fmax(0.0, r - h), 3));
+        double r = shape->radius, in = fmax(0.0, r - h);
+        return dims == 2 ? PI * (r * r - in * in) : 4.0 / 3.0 * PI * (r * r * r - pow(in, 3));
     }
     case FC_SHAPE_BOX: {
         float lo[3], hi[3];
         for (int a = 0; a < 3; a++) lo[a] = shape->center[a] - shape->half[a], hi[a] = shape->center[a] + shape->half[a];
-        return box_volume(lo, hi, 0.0) - box_volume(lo, hi, -h);
+        return box_volume(lo, hi, 0.0, dims) - box_volume(lo, hi, -h, dims);
     }
     case FC_SHAPE_PLANE: { /* at most the largest cross-section of the domain, h deep */
         double e[3], largest = 0.0;
+        if (dims == 2) { /* a line across the rectangle: at most its diagonal, h deep */
+            for (int a = 0; a < 2; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
+            return sqrt(e[0] * e[0] + e[1] * e[1]) * h;
+        }
         for (int a = 0; a < 3; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
         for (int a = 0; a < 3; a++) largest = fmax(largest, e[(a + 1) % 3] * e[(a + 2) % 3]);
         return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / fmax(fmax(e[0], e[1]), e[2]) * largest * h;
@@ -125,36 +131,38 @@ static double skin_volume(const fc_shape *shape, const float domain_lo[3], const
     return 0.0;
 }
 
-double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p)
+double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p, int dims)
 {
     const double s = p->particle_spacing, h = p->smoothing_radius;
     /* the container's skin: the domain grown by h on every side, less the domain */
-    double volume = shape ? skin_volume(shape, lo, hi, h) : box_volume(lo, hi, h) - box_volume(lo, hi, 0.0);
-    return volume / (s * s * s);
+    double volume = shape ? skin_volume(shape, lo, hi, h, dims) : box_volume(lo, hi, h, dims) - box_volume(lo, hi, 0.0, dims);
+    return volume / (dims == 2 ? s * s : s * s * s);
 }
 
 void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
-    const double s = p->particle_spacing, h = p->smoothing_radius, cell = s * s * s;
+    const int dims = scene->dimensions == 2 ? 2 : 3;
+    const double s = p->particle_spacing, h = p->smoothing_radius, cell = dims == 2 ? s * s : s * s * s;
     double fluid = 0.0, work = 0.0;
     for (size_t i = 0; i < scene->block_count; i++) {
         const fc_scene_block *b = &scene->blocks[i];
         fc_lattice l;
         if (b->kind == FC_SHAPE_BOX) { /* the lattice's points exactly, less those cut away */
-            fc_lattice_of_box(&l, b->min, b->max, (float)s);
+            fc_lattice_of_box(&l, b->min, b->max, (float)s, dims);
             fluid += (double)l.n[0] * l.n[1] * l.n[2] - cut_away(scene, &l, NULL, &work);
         } else {
             fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = b->radius};
             memcpy(sphere.center, b->center, sizeof sphere.center);
-            fc_lattice_of_sphere(&l, b->center, b->radius, (float)s);
-            fluid += fmax(0.0, 4.0 / 3.0 * PI * pow(b->radius, 3) / cell - cut_away(scene, &l, &sphere, &work));
+            fc_lattice_of_sphere(&l, b->center, b->radius, (float)s, dims);
+            double measure = dims == 2 ? PI * pow(b->radius, 2) : 4.0 / 3.0 * PI * pow(b->radius, 3);
+            fluid += fmax(0.0, measure / cell - cut_away(scene, &l, &sphere, &work));
         }
     }
     fluid = fmin(fluid, (double)p->max_particles);
-    double boundary = fc_boundary_estimate(NULL, scene->domain_min, scene->domain_max, p);
+    double boundary = fc_boundary_estimate(NULL, scene->domain_min, scene->domain_max, p, dims);
     for (size_t c = 0; c < scene->collider_count; c++)
-        boundary += fc_boundary_estimate(&scene->colliders[c], scene->domain_min, scene->domain_max, p);
+        boundary += fc_boundary_estimate(&scene->colliders[c], scene->domain_min, scene->domain_max, p, dims);
     out->fluid = fluid;
     out->boundary = boundary;
     out->cost.particles = fluid + boundary;

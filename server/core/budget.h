@@ -39,7 +39,8 @@ void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out
  * domain [lo, hi], at the parameters' spacing and smoothing radius: what the estimate counts. */
 struct fc_shape;
 struct fc_params;
-double fc_boundary_estimate(const struct fc_shape *shape, const float lo[3], const float hi[3], const struct fc_params *p);
+double fc_boundary_estimate(const struct fc_shape *shape, const float lo[3], const float hi[3], const struct fc_params *p,
+                            int dims);
 
 int fc_budget_init(fc_budget *b, double particles, double bytes);
 void fc_budget_free(fc_budget *b);

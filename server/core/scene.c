@@ -161,19 +161,26 @@ static int read_number(const reader *r, const cJSON *obj, const char *key, const
     return number_value(r, item, sub, rule, out);
 }
 
-/* obj.key as [x, y, z], each component obeying the rule; absent and optional leaves out as it was. */
+static int is_2d(const reader *r) { return r->scene && r->scene->dimensions == 2; }
+
+/* obj.key as [x, y, z], each component obeying the rule; absent and optional leaves out as it was.
+ * In a 2D scene [x, y] or [x, y, z]: z is checked as a number, then ignored (0). */
 static int read_vec3(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
                      num_rule rule, float out[3])
 {
-    static const char *const expected[] = {"an array of 3 numbers", "an array of 3 numbers >= 0",
-                                           "an array of 3 numbers > 0"};
+    static const char *const expected3[] = {"an array of 3 numbers", "an array of 3 numbers >= 0",
+                                            "an array of 3 numbers > 0"};
+    static const char *const expected2[] = {"an array of 2 (or 3) numbers", "an array of 2 (or 3) numbers >= 0",
+                                            "an array of 2 (or 3) numbers > 0"};
+    const char *const *expected = is_2d(r) ? expected2 : expected3;
     const cJSON *item;
     char sub[PATH_LEN];
     if (lookup(r, obj, key, parent, required, expected[rule], &item)) return -1;
     if (!item) return 0;
     child_path(sub, parent, key);
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3) return fail_expected(r, sub, expected[rule], item);
-    float v[3];
+    int size = cJSON_IsArray(item) ? cJSON_GetArraySize(item) : -1;
+    if (size != 3 && !(is_2d(r) && size == 2)) return fail_expected(r, sub, expected[rule], item);
+    float v[3] = {0.0f, 0.0f, 0.0f};
     int a = 0;
     for (const cJSON *c = item->child; c; c = c->next, a++) {
         char what[96];
@@ -183,6 +190,7 @@ static int read_vec3(const reader *r, const cJSON *obj, const char *key, const c
         snprintf(element, sizeof element, "%s[%c]", sub, "012"[a]);
         if (number_value(r, c, element, rule, &v[a])) return -1;
     }
+    if (is_2d(r)) v[2] = 0.0f;
     memcpy(out, v, sizeof v);
     return 0;
 }
@@ -219,14 +227,14 @@ static int read_choice(const reader *r, const cJSON *obj, const char *key, const
     return fail_expected(r, sub, expected, item);
 }
 
-/* Scales v to unit length; the zero vector is an error. */
+/* Scales v to unit length; the zero vector is an error (in 2D, read_vec3 dropped z already). */
 static int normalise(const reader *r, const char *parent, const char *key, float v[3])
 {
     double len = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
     if (!(len > 0.0)) {
         char sub[PATH_LEN];
         child_path(sub, parent, key);
-        return fail(r, sub, "must not be the zero vector");
+        return fail(r, sub, is_2d(r) ? "must have a non-zero x or y (a 2D scene ignores z)" : "must not be the zero vector");
     }
     for (int a = 0; a < 3; a++) v[a] = (float)(v[a] / len);
     return 0;
@@ -239,7 +247,7 @@ static int read_min_max(const reader *r, const cJSON *obj, const char *path, flo
 {
     static const char axis[] = "xyz";
     if (read_vec3(r, obj, "min", path, 1, NUM_ANY, min) || read_vec3(r, obj, "max", path, 1, NUM_ANY, max)) return -1;
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < (is_2d(r) ? 2 : 3); a++)
         if (!(min[a] < max[a]))
             return fail(r, path, "expected min < max on every axis, found min.%c = %g >= max.%c = %g", axis[a],
                         min[a], axis[a], max[a]);
@@ -259,7 +267,7 @@ static int read_sphere(const reader *r, const cJSON *obj, const char *path, floa
 static int check_inside(const reader *r, const char *path, const float lo[3], const float hi[3])
 {
     const float *dlo = r->scene->domain_min, *dhi = r->scene->domain_max;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < (is_2d(r) ? 2 : 3); a++) {
         float slack = 1e-5f * (dhi[a] - dlo[a]);
         if (lo[a] >= dlo[a] - slack && hi[a] <= dhi[a] + slack) continue;
         char found[64];
@@ -548,6 +556,18 @@ static int parse_domain(const reader *r, const cJSON *root, fc_scene *s)
     return read_min_max(r, obj, "domain", s->domain_min, s->domain_max);
 }
 
+/* "dimensions": 2 or 3 (default 3); before anything that reads a vector. */
+static int parse_dimensions(const reader *r, const cJSON *root, fc_scene *s)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "dimensions");
+    s->dimensions = 3;
+    if (!item) return 0;
+    if (!cJSON_IsNumber(item) || (item->valuedouble != 2.0 && item->valuedouble != 3.0))
+        return fail_expected(r, "dimensions", "the number 2 or 3", item);
+    s->dimensions = (int)item->valuedouble;
+    return 0;
+}
+
 static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
 {
     if (read_string(r, root, "solver", "", 0, s->solver, sizeof s->solver)) return -1;
@@ -569,15 +589,15 @@ static void default_name(char *out, size_t outlen, const char *source)
 
 static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
 {
-    static const char *const keys[] = {"name", "description", "solver", "domain", "parameters", "fluids",
+    static const char *const keys[] = {"name", "description", "dimensions", "solver", "domain", "parameters", "fluids",
                                        "fluid", "colliders", "emitters", "sinks", NULL};
     void *items;
     if (!cJSON_IsObject(root)) return fail_expected(r, "", "a JSON object at the top level", root);
     if (check_keys(r, root, "", keys)) return -1;
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
-        parse_solver(r, root, s) || parse_domain(r, root, s) || parse_parameters(r, root, &s->params) ||
-        parse_fluids(r, root, s))
+        parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_domain(r, root, s) ||
+        parse_parameters(r, root, &s->params) || parse_fluids(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
     s->blocks = items;
@@ -645,6 +665,7 @@ static int parse_text(fc_scene *scene, const char *json, const char *name, reade
     memset(scene, 0, sizeof *scene);
     fc_params_defaults(&scene->params);
     snprintf(scene->solver, sizeof scene->solver, "sph");
+    scene->dimensions = 3;
     snprintf(scene->name, sizeof scene->name, "%s", name);
     r->scene = scene;
     if (r->key_path && r->key_path_len) r->key_path[0] = '\0';
@@ -755,6 +776,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     }
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
+    w->dimensions = scene->dimensions == 2 ? 2 : 3;
     snprintf(w->name, sizeof w->name, "%s", scene->name);
     int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
     if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;

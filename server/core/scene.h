@@ -22,6 +22,7 @@ typedef struct fc_scene {
     fc_params params;         /* defaults overridden by the file's "parameters" */
     fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of params (fc_fluid_from_params) */
     int fluid_count;
+    int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
     float domain_min[3], domain_max[3];
     fc_scene_block *blocks;
     size_t block_count;

@@ -1,4 +1,4 @@
-/* Emitters (discs of particles shot along a direction) and sinks (regions that remove particles). */
+/* Emitters (discs of particles shot along a direction; in 2D segments) and sinks (regions that remove particles). */
 #include "core/sources.h"
 
 #include <math.h>
@@ -6,9 +6,16 @@
 
 #include "core/colliders.h"
 
-/* Two unit vectors perpendicular to d (unit) and to each other. */
-static void disc_basis(const float d[3], float t1[3], float t2[3])
+/* Two unit vectors perpendicular to d (unit) and to each other; in 2D t1 is d turned a quarter
+ * turn in the plane z = 0 (t2 is then unused). */
+static void disc_basis(const float d[3], float t1[3], float t2[3], int dims)
 {
+    if (dims == 2) {
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1]);
+        t1[0] = len > 0.0f ? -d[1] / len : 1.0f, t1[1] = len > 0.0f ? d[0] / len : 0.0f, t1[2] = 0.0f;
+        t2[0] = t2[1] = t2[2] = 0.0f;
+        return;
+    }
     float helper[3] = {0.0f, 0.0f, 0.0f};
     helper[fabsf(d[1]) < 0.9f ? 1 : 0] = 1.0f;
     t1[0] = d[1] * helper[2] - d[2] * helper[1];
@@ -21,13 +28,15 @@ static void disc_basis(const float d[3], float t1[3], float t2[3])
     t2[2] = d[0] * t1[1] - d[1] * t1[0];
 }
 
-/* Calls emit for each lattice point (u, v) of the disc, u^2 + v^2 <= r^2; returns the count. */
-static size_t for_each_disc_point(float radius, float spacing, void (*emit)(float u, float v, void *), void *ctx)
+/* Calls emit for each lattice point (u, v) of the disc, u^2 + v^2 <= r^2, or in 2D of the segment
+ * (v = 0, |u| <= r); returns the count. */
+static size_t for_each_disc_point(float radius, float spacing, int dims, void (*emit)(float u, float v, void *),
+                                  void *ctx)
 {
-    int n = (int)floorf(radius / spacing);
+    int n = (int)floorf(radius / spacing), nj = dims == 2 ? 0 : n;
     size_t count = 0;
     for (int i = -n; i <= n; i++)
-        for (int j = -n; j <= n; j++) {
+        for (int j = -nj; j <= nj; j++) {
             float u = (float)i * spacing, v = (float)j * spacing;
             if (u * u + v * v > radius * radius * (1.0f + 1e-5f)) continue;
             if (emit) emit(u, v, ctx);
@@ -36,9 +45,9 @@ static size_t for_each_disc_point(float radius, float spacing, void (*emit)(floa
     return count;
 }
 
-size_t fc_emitter_layer_size(const fc_emitter *e, float spacing)
+size_t fc_emitter_layer_size(const fc_emitter *e, float spacing, int dims)
 {
-    return for_each_disc_point(e->radius, spacing, NULL, NULL);
+    return for_each_disc_point(e->radius, spacing, dims, NULL, NULL);
 }
 
 typedef struct emission {
@@ -68,7 +77,7 @@ size_t fc_emitters_step(fc_world *w, double dt)
     size_t added = 0;
     for (size_t k = 0; k < w->emitter_count; k++) {
         fc_emitter *e = &w->emitters[k];
-        size_t layer = fc_emitter_layer_size(e, spacing);
+        size_t layer = fc_emitter_layer_size(e, spacing, w->dimensions);
         e->pending += (double)e->rate * dt;
         while (e->pending >= (double)layer) {
             if (w->particles.count + layer > (size_t)w->params.max_particles ||
@@ -77,11 +86,11 @@ size_t fc_emitters_step(fc_world *w, double dt)
                 break;
             }
             emission em = {.w = w, .e = e};
-            disc_basis(e->direction, em.t1, em.t2);
+            disc_basis(e->direction, em.t1, em.t2, w->dimensions);
             /* the layer was due (pending - layer) / rate seconds ago: place it that far along */
             double late = e->rate > 0.0f ? (e->pending - (double)layer) / (double)e->rate : 0.0;
             em.advance = (float)(late * e->speed);
-            for_each_disc_point(e->radius, spacing, emit_particle, &em);
+            for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
             if (em.failed) return added;
             e->pending -= (double)layer;
             added += layer;

@@ -20,6 +20,7 @@ void fc_world_init(fc_world *w)
     w->fluid_count = 1;
     fc_particles_init(&w->particles);
     for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;
+    w->dimensions = 3;
     w->solver = &fc_solver_sph;
     w->next_object_id = 1;
     w->boundary_dirty = 1;
@@ -54,6 +55,7 @@ static int build_solver_needs(fc_world *w, char *err, size_t errlen)
     float lo[3], hi[3];
     const float h = (float)w->params.smoothing_radius;
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
+    if (w->dimensions == 2) lo[2] = -0.5f * h, hi[2] = 0.5f * h; /* one cell deep around z = 0 */
     if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
     if ((needs & FC_NEEDS_BOUNDARY) && fc_boundary_build(&w->boundary, w)) { /* reports its phases */
         snprintf(err, errlen, "out of memory while sampling boundaries");
@@ -101,9 +103,28 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid)
         (array)[(count)++] = (item);                                           \
     } while (0)
 
+/* In a 2D world a shape is its section by the plane z = 0: a sphere is a circle there, a box a
+ * rectangle (it reaches through the plane: its z faces are never the nearest), a plane a line (its
+ * normal in the plane; a normal with no part in the plane is left as it is). */
+void fc_world_shape_in_plane(const fc_world *w, fc_shape *s)
+{
+    if (w->dimensions != 2) return;
+    s->center[2] = 0.0f;
+    s->velocity[2] = 0.0f;
+    if (s->kind == FC_SHAPE_BOX) s->half[2] = FC_WORLD_THROUGH_PLANE;
+    if (s->kind == FC_SHAPE_PLANE) {
+        float len = sqrtf(s->normal[0] * s->normal[0] + s->normal[1] * s->normal[1]);
+        if (len > 0.0f) {
+            s->offset /= len; /* the line of the plane's points at z = 0: n . x = offset */
+            s->normal[0] /= len, s->normal[1] /= len, s->normal[2] = 0.0f;
+        }
+    }
+}
+
 int fc_world_add_collider(fc_world *w, const fc_shape *shape)
 {
     fc_shape s = *shape;
+    fc_world_shape_in_plane(w, &s);
     s.id = w->next_object_id;
     APPEND(w->colliders, w->collider_count, s);
     fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
@@ -125,6 +146,11 @@ int fc_world_remove_collider(fc_world *w, int id)
 int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
 {
     fc_emitter e = *emitter;
+    if (w->dimensions == 2) { /* shoots in the plane from a point of it */
+        float len = sqrtf(e.direction[0] * e.direction[0] + e.direction[1] * e.direction[1]);
+        if (len > 0.0f) e.direction[0] /= len, e.direction[1] /= len, e.direction[2] = 0.0f;
+        e.position[2] = 0.0f;
+    }
     e.id = w->next_object_id;
     APPEND(w->emitters, w->emitter_count, e);
     return w->next_object_id++;
@@ -133,6 +159,7 @@ int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
 int fc_world_add_sink(fc_world *w, const fc_sink *sink)
 {
     fc_sink s = *sink;
+    fc_world_shape_in_plane(w, &s.shape);
     s.id = w->next_object_id;
     APPEND(w->sinks, w->sink_count, s);
     return w->next_object_id++;
@@ -149,7 +176,13 @@ static void lattice_between(fc_lattice *l, const float lo[3], const float hi[3],
     }
 }
 
-void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s)
+/* A 2D world's lattices lie in the plane z = 0. */
+static void flatten_lattice(fc_lattice *l, int dims)
+{
+    if (dims == 2) l->n[2] = 1, l->start[2] = 0.0f;
+}
+
+void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s, int dims)
 {
     /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
     float inner_lo[3], inner_hi[3];
@@ -157,13 +190,15 @@ void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], floa
     for (int a = 0; a < 3; a++)
         if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
     lattice_between(l, inner_lo, inner_hi, s);
+    flatten_lattice(l, dims);
 }
 
-void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s)
+void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s, int dims)
 {
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
     lattice_between(l, lo, hi, s);
+    flatten_lattice(l, dims);
 }
 
 void fc_world_derive_masses(fc_world *w, double rest_volume)
@@ -176,6 +211,7 @@ void fc_world_particle(const fc_world *w, int fluid, const float x[3], const flo
     fc_particle_defaults(rec);
     memcpy(rec->POSITION, x, sizeof rec->POSITION);
     memcpy(rec->VELOCITY, v, sizeof rec->VELOCITY);
+    if (w->dimensions == 2) rec->POSITION[2] = rec->VELOCITY[2] = 0.0f; /* the plane z = 0 */
     rec->FLUID = (uint8_t)fluid;
     rec->TEMPERATURE = (float)w->fluids[fluid].temperature;
 }
@@ -205,7 +241,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid)
 {
     fc_lattice l;
-    fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing);
+    fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing, w->dimensions);
     return fill_lattice(w, &l, v, NULL, fluid);
 }
 
@@ -213,8 +249,9 @@ long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, cons
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
     memcpy(sphere.center, center, sizeof sphere.center);
+    if (w->dimensions == 2) sphere.center[2] = 0.0f; /* a disc in the plane */
     fc_lattice l;
-    fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing);
+    fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing, w->dimensions);
     return fill_lattice(w, &l, v, &sphere, fluid);
 }
 

@@ -32,11 +32,11 @@ enum { FC_WORLD_MAX_EMITTERS = 64, FC_WORLD_MAX_COLLIDERS = 16 };
 
 typedef struct fc_emitter {
     int id;
-    float position[3];  /* centre of the emitting disc, m */
-    float direction[3]; /* unit vector */
+    float position[3];  /* centre of the emitting disc (in 2D: segment), m */
+    float direction[3]; /* unit vector (in 2D in the plane) */
     float speed;        /* m/s */
     float rate;         /* particles per second */
-    float radius;       /* disc radius, m */
+    float radius;       /* disc radius (in 2D: half the segment's length), m */
     double pending;     /* particles owed but not yet emitted */
     int fluid;          /* index of the fluid emitted in the world's fluids */
 } fc_emitter;
@@ -63,6 +63,9 @@ typedef struct fc_world {
     fc_fluid fluids[FC_MAX_FLUIDS]; /* at least one; a particle's `fluid` field indexes them */
     int fluid_count;
     float domain_lo[3], domain_hi[3]; /* the container: fluid stays inside */
+    int dimensions;                   /* 3, or 2: a 2D world lives in the plane z = 0 (every particle's z and
+                                         vz are 0, domain_lo[2] = domain_hi[2] = 0, the grid is one cell
+                                         deep); the scene's "dimensions" */
     fc_particles particles;
     fc_shape *colliders;
     size_t collider_count;
@@ -120,6 +123,13 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
  * without a budget); 0, or -1 when the server has no room (nothing changes). */
 int fc_world_reserve_fluid(fc_world *w, size_t fluid);
 
+/* A box's half extent along z in a 2D world: it reaches through the plane z = 0. */
+#define FC_WORLD_THROUGH_PLANE 1e30f
+/* In a 2D world (w->dimensions == 2), puts a shape in the plane z = 0 (fc_world_add_collider and
+ * fc_world_add_sink do): a sphere becomes the circle of its centre's x and y, a box the rectangle
+ * reaching through the plane, a plane's normal its part in the plane, renormalised. */
+void fc_world_shape_in_plane(const fc_world *w, fc_shape *s);
+
 /* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
 /* Removes the collider with this id (its boundary is resampled before the next step); 0, or -1
@@ -129,30 +139,32 @@ int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
 int fc_world_add_sink(fc_world *w, const fc_sink *sink);
 
 /* The cubic lattice a fluid block is filled on: n[a] points along axis a from start[a], spacing
- * apart (point i, j, k at start + (i, j, k) * spacing, in float as written). */
+ * apart (point i, j, k at start + (i, j, k) * spacing, in float as written). In 2D (dims 2) the
+ * square lattice of the plane z = 0: n[2] = 1 and start[2] = 0. */
 typedef struct fc_lattice {
     int n[3];
     float start[3], spacing;
 } fc_lattice;
 /* A box block's lattice: each particle owns a cube of the spacing, the outer ones half a spacing in
  * from the faces, centred so the margins on both sides match. */
-void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float spacing);
+void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float spacing, int dims);
 /* A sphere block's: the lattice of its bounding cube, corners included; the points inside the
- * sphere are filled. */
-void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float spacing);
+ * sphere are filled (in 2D: of its bounding square, the disc's points). */
+void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float spacing, int dims);
 
 /* Each fluid's particle mass from the rest volume V0 a solver's particles stand for:
  * mass_f = rest_density_f * V0, the one place masses are derived (solvers call it when they start). */
 void fc_world_derive_masses(fc_world *w, double rest_volume);
 
 /* A particle of fluid `fluid` (an index into w->fluids) at position x moving at v: every other
- * field at its registry default, the temperature the fluid's. */
+ * field at its registry default, the temperature the fluid's; in a 2D world z and vz are 0. */
 void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec);
 
 /* Fills a box [lo, hi] or a sphere with particles of fluid `fluid` on its lattice at
- * particle_spacing, moving at velocity v, leaving out the points near the world's colliders
- * (fc_point_clear_of at particle_radius: fluid never starts inside a solid); returns how many were
- * added, or -1 when out of memory. */
+ * particle_spacing, moving at velocity v (in 2D: a rectangle or a disc in the plane z = 0, v's z
+ * ignored), leaving out the points near the world's colliders (fc_point_clear_of at
+ * particle_radius: fluid never starts inside a solid); returns how many were added, or -1 when out
+ * of memory. */
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid);
 

@@ -637,10 +637,11 @@ static size_t movable_colliders(const fc_world *w)
     return n;
 }
 
-/* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent). */
+/* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent); in a 2D
+ * world its section by the plane z = 0 (fc_world_shape_in_plane), so x and y. */
 static int check_collider_inside(const fc_world *w, const fc_shape *s, const char *size_field, fc_message_error *err)
 {
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < (w->dimensions == 2 ? 2 : 3); a++) {
         float extent = s->kind == FC_SHAPE_SPHERE ? s->radius : s->half[a];
         float slack = 1e-5f * (w->domain_hi[a] - w->domain_lo[a]);
         float lo = s->center[a] - extent, hi = s->center[a] + extent;
@@ -662,10 +663,10 @@ static int reserve_collider(fc_world *w, const fc_shape *added, const char *size
 {
     if (!w->budget) return 0;
     const fc_params *p = &w->params;
-    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p);
-    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p);
+    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p, w->dimensions);
+    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p, w->dimensions);
     for (size_t i = 0; i < w->collider_count; i++)
-        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p);
+        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p, w->dimensions);
     double fluid = (double)w->particles.count;
     fc_cost want = {fmax(fluid + boundary, w->budget_held.particles),
                     fmax(fc_cost_bytes(fluid, boundary, p->smoothing_radius / p->particle_spacing), w->budget_held.bytes)};

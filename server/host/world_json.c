@@ -141,12 +141,15 @@ static cJSON *emitters_json(const fc_world *w)
 cJSON *fc_json_collider(const fc_shape *s)
 {
     int sphere = s->kind == FC_SHAPE_SPHERE;
+    /* a 2D world's box reaches through the plane (FC_WORLD_THROUGH_PLANE): shown as deep as it is wide */
+    float half[3] = {s->half[0], s->half[1], s->half[2]};
+    if (half[2] >= FC_WORLD_THROUGH_PLANE) half[2] = fmaxf(half[0], half[1]);
     cJSON *o = cJSON_CreateObject();
     if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(s->id)) ||
         fc_json_attach(o, "shape", cJSON_CreateString(sphere ? "sphere" : "box")) ||
         fc_json_attach(o, "position", fc_json_vector(s->center)) ||
         (sphere ? fc_json_attach(o, "radius", fc_json_float(s->radius))
-                : fc_json_attach(o, "half_extents", fc_json_vector(s->half)))) {
+                : fc_json_attach(o, "half_extents", fc_json_vector(half)))) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -194,6 +197,7 @@ int fc_json_add_world_content(cJSON *state, const fc_world *w)
 {
     return fc_json_attach(state, "domain", domain_json(w)) ||
                    fc_json_attach(state, "fluids", fc_json_fluids(w)) ||
+                   fc_json_attach(state, "dimensions", cJSON_CreateNumber(w->dimensions)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
                    fc_json_attach(state, "emitters", emitters_json(w)) ||
                    fc_json_attach(state, "colliders", colliders_json(w))

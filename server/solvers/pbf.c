@@ -131,14 +131,14 @@ static void pbf_destroy(void *state)
 
 /* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic lattice of spacing s:
  * V0^2 sum_j |grad W(r_j)|^2 (the sum of the gradients, grad_{p_i} C_i, vanishes by symmetry). */
-static double lattice_denominator(double h, double s, double volume)
+static double lattice_denominator(double h, double s, double volume, int dims)
 {
-    const int n = (int)ceil(h / s);
+    const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n; /* 2D: the square lattice */
     double sum = 0.0;
     for (int i = -n; i <= n; i++)
         for (int j = -n; j <= n; j++)
-            for (int k = -n; k <= n; k++) {
-                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h);
+            for (int k = -nk; k <= nk; k++) {
+                double g = fc_spiky_gradient(s * sqrt((double)(i * i + j * j + k * k)), h, dims);
                 sum += g * g;
             }
     return volume * volume * sum;
@@ -154,7 +154,7 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     st->rest_volume = fc_sph_rest_volume(w);
     /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
     fc_world_derive_masses(w, st->rest_volume);
-    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume);
+    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
     *state = st;
     return 0;
 }
@@ -188,7 +188,8 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const fc_params *prm = &w->params;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y, gz = (float)prm->gravity_z;
+    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y;
+    const float gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;

@@ -38,7 +38,8 @@ typedef struct sph_state {
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
     size_t capacity;
     double rest_volume;            /* V0 = m / rho0 */
-    double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest */
+    double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest (with the
+                                      spiky-to-Laplacian constant ratio, 1 in 3D; sph_init) */
 } sph_state;
 
 /* Room for n particles and the far record. */
@@ -82,7 +83,13 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     st->rest_volume = fc_sph_rest_volume(w);
     /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
     fc_world_derive_masses(w, st->rest_volume);
-    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(p->smoothing_radius, p->particle_spacing, p->initial_sum);
+    /* the forces below share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also
+     * the spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5),
+     * so the pressure sums take their ratio (exactly 1 in 3D) with the lattice correction */
+    const double h = p->smoothing_radius;
+    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions) *
+                              (-fc_spiky_gradient_coefficient(h, w->dimensions) /
+                               fc_viscosity_laplacian_coefficient(h, w->dimensions));
     *state = st;
     return 0;
 }
@@ -244,11 +251,12 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
 {
     const fc_params *prm = &w->params;
     const fc_particles *p = &w->particles;
-    const double laplacian = fc_viscosity_laplacian_coefficient(k->h_scalar);
+    const double laplacian = fc_viscosity_laplacian_coefficient(k->h_scalar, w->dimensions);
     force_terms t = {
         .fluid_coeff = (float)(w->fluid_mass[0] * laplacian),
         .correction = (float)st->gradient_correction,
-        .gx = (float)prm->gravity_x, .gy = (float)prm->gravity_y, .gz = (float)prm->gravity_z,
+        .gx = (float)prm->gravity_x, .gy = (float)prm->gravity_y,
+        .gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z, /* a 2D world stays in z = 0 */
     };
     fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t.mu);
     mass_ratios(w, t.ratio);

@@ -23,7 +23,7 @@ int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 double fc_sph_rest_volume(const fc_world *w)
 {
     const fc_params *p = &w->params;
-    return fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum);
+    return fc_rest_volume(p->smoothing_radius, p->particle_spacing, p->initial_sum, w->dimensions);
 }
 
 void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS])
@@ -39,9 +39,9 @@ void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume)
     const double h = w->params.smoothing_radius;
     k->h = fc_f8_splat((float)h);
     k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, w->dimensions));
     k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
-    k->poly6 = (float)fc_poly6_coefficient(h);
+    k->poly6 = (float)fc_poly6_coefficient(h, w->dimensions);
     k->volume = (float)volume;
     k->self_weight = (float)(w->params.initial_sum * pow(h, 6));
     k->h_scalar = (float)h;

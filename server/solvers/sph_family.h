@@ -25,8 +25,8 @@ double fc_sph_rest_volume(const fc_world *w);
  * the one place its term enters. fluid = sum_j d3_ij over the fluid neighbours, solid =
  * sum_b V_b d3_ib over the boundary neighbours. */
 typedef struct fc_sph_kernel {
-    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
-    float poly6;               /* 315 / (64 pi h^9) */
+    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    float poly6;               /* 315 / (64 pi h^9) (2D: 4 / (pi h^8)) */
     float volume;              /* V0 */
     float self_weight;         /* initial_sum h^6 */
     float h_scalar;            /* h, for scalar code */

@@ -114,7 +114,20 @@ static void header_lies(const valid_stream *v)
     expect_patched(v, delta, FC_HDR_CHECKSUM, fc_get_u32(delta->data + FC_HDR_CHECKSUM) ^ 1, 4, FC_CODEC_CORRUPT,
                    "checksum off by one bit");
     expect_patched(v, delta, FC_HDR_LO, 0x7FC00000u, 4, FC_CODEC_CORRUPT, "NaN bound");
-    expect_patched(v, delta, FC_HDR_HI, 0, 4, FC_CODEC_CORRUPT, "hi = lo");
+    /* hi below lo; hi = lo is a flat axis (a 2D world's z), valid, but a key frame whose z channels
+     * carry values for an axis its header says is flat is corrupt, and so are bounds flat everywhere */
+    expect_patched(v, delta, FC_HDR_HI, 0xBF800000u, 4, FC_CODEC_CORRUPT, "hi < lo");
+    expect_patched(v, key, FC_HDR_HI + 8, fc_get_u32(key->data + FC_HDR_LO + 8), 4, FC_CODEC_CORRUPT,
+                   "a flat axis with values in its channels");
+    {
+        fc_bytes flat = {0};
+        fc_bytes_reserve(&flat, key->size);
+        memcpy(flat.data, key->data, key->size);
+        flat.size = key->size;
+        for (int a = 0; a < 3; a++) fc_put_u32(flat.data + FC_HDR_HI + 4 * a, fc_get_u32(key->data + FC_HDR_LO + 4 * a));
+        expect(v, flat.data, flat.size, FC_CODEC_CORRUPT, "bounds flat on every axis");
+        fc_bytes_free(&flat);
+    }
     expect_patched(v, key, FC_HDR_REFERENCE, 99, 4, FC_CODEC_CORRUPT, "key frame whose reference is not itself");
     /* the section table */
     size_t entry = FC_FRAME_HEADER_BYTES;

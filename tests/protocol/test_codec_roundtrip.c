@@ -59,10 +59,27 @@ static bool same_particles(const fc_particle_state *a, const fc_particle_state *
     return true;
 }
 
-static void run_stream(unsigned bits, unsigned tier, uint32_t attributes, size_t count, double death, double birth)
+/* Byte lengths of the three channels of a frame's section `type` (a flat axis's is 0). */
+static void axis_channel_lengths(const fc_bytes *frame, unsigned type, uint32_t lengths[3])
+{
+    fc_frame_header h;
+    char err[128];
+    lengths[0] = lengths[1] = lengths[2] = UINT32_MAX;
+    if (fc_frame_parse_header(frame->data, frame->size, 0, &h, err, sizeof err)) return;
+    for (unsigned k = 0; k < h.sections; k++) {
+        if (h.section[k].type != type) continue;
+        size_t at = h.section[k].offset;
+        for (int a = 0; a < 3; a++) lengths[a] = fc_get_u32(frame->data + at), at += 4 + lengths[a];
+    }
+}
+
+/* flat: an axis whose bounds are flat (lo == hi, as a 2D world's z), or -1. */
+static void run_stream(unsigned bits, unsigned tier, uint32_t attributes, size_t count, double death, double birth,
+                       int flat)
 {
     char what[96], err[256];
-    const float lo[3] = {-1, 0, 0.5f}, hi[3] = {1, 2, 1};
+    float lo[3] = {-1, 0, 0.5f}, hi[3] = {1, 2, 1};
+    if (flat >= 0) hi[flat] = lo[flat];
     particle_stream s;
     stream_init(&s, bits * 100 + tier, count, lo, hi);
     s.death_rate = death, s.birth_rate = birth;
@@ -77,7 +94,15 @@ static void run_stream(unsigned bits, unsigned tier, uint32_t attributes, size_t
         fc_codec_status st = fc_frame_encoder_push(e, &snap, &frame, err, sizeof err);
         CHECK(st == FC_CODEC_OK, "push frame %d: %s", f, err);
         CHECK(frame.data[FC_HDR_KIND] == (f == 0 ? FC_FRAME_KEY : FC_FRAME_DELTA), "frame %d kind", f);
-        snprintf(what, sizeof what, "bits %u tier %u frame %d", bits, tier, f);
+        snprintf(what, sizeof what, "bits %u tier %u flat %d frame %d", bits, tier, flat, f);
+        if (flat >= 0 && (f == 0 || f == 1)) { /* a flat axis costs its channel's 4-byte length, nothing more */
+            uint32_t positions[3], velocities[3];
+            axis_channel_lengths(&frame, FC_SECTION_POSITIONS, positions);
+            axis_channel_lengths(&frame, FC_SECTION_VELOCITIES, velocities);
+            CHECK(positions[flat] == 0 && positions[(flat + 1) % 3] > 0, "%s: flat axis channel of %u bytes", what,
+                  positions[flat]);
+            CHECK(f == 1 || velocities[flat] == 0, "%s: flat axis velocity channel of %u bytes", what, velocities[flat]);
+        }
 
         if (f == 25) {
             /* this frame is lost on the way to the main decoder: the next delta must not apply */
@@ -115,7 +140,7 @@ static void run_stream(unsigned bits, unsigned tier, uint32_t attributes, size_t
             late_mismatches += !same_particles(fc_frame_decoder_particles(late), fc_frame_decoder_particles(main_decoder));
         stream_advance(&s);
     }
-    CHECK(decode_errors == 0, "bits %u tier %u: %d frames failed to decode", bits, tier, decode_errors);
+    CHECK(decode_errors == 0, "bits %u tier %u flat %d: %d frames failed to decode", bits, tier, flat, decode_errors);
     CHECK(mismatches == 0, "bits %u tier %u: %d particles off by more than half a step", bits, tier, mismatches);
     CHECK(late_mismatches == 0, "bits %u tier %u: the late joiner differs in %d frames", bits, tier, late_mismatches);
     fc_bytes_free(&frame), fc_bytes_free(&key);
@@ -159,8 +184,17 @@ static void rejected_input(void)
     CHECK(!fc_frame_encoder_new(&c, err, sizeof err) && strstr(err, "bits"), "bits 9 rejected: %s", err);
     c.bits = 12, c.tier = 3;
     CHECK(!fc_frame_encoder_new(&c, err, sizeof err) && strstr(err, "tier"), "tier 3 rejected: %s", err);
-    c.tier = 1, c.hi[1] = 0;
+    c.tier = 1, c.hi[1] = -0.5f;
     CHECK(!fc_frame_encoder_new(&c, err, sizeof err) && strstr(err, "bounds"), "empty bounds rejected: %s", err);
+    c.hi[1] = NAN;
+    CHECK(!fc_frame_encoder_new(&c, err, sizeof err) && strstr(err, "bounds"), "NaN bounds rejected: %s", err);
+    c.hi[0] = c.hi[1] = c.hi[2] = 0;
+    CHECK(!fc_frame_encoder_new(&c, err, sizeof err) && strstr(err, "every axis"), "bounds flat everywhere rejected: %s",
+          err);
+    c.hi[0] = c.hi[2] = 1, c.hi[1] = 0;
+    fc_frame_encoder *flat = fc_frame_encoder_new(&c, err, sizeof err);
+    CHECK(flat != NULL, "bounds flat on one axis accepted: %s", err);
+    fc_frame_encoder_free(flat);
     c.hi[1] = 1;
     fc_frame_encoder *e = fc_frame_encoder_new(&c, err, sizeof err);
     uint32_t ids[3] = {1, 5, 5};
@@ -183,10 +217,14 @@ static void rejected_input(void)
 int main(void)
 {
     const uint32_t all = (1u << FC_ATTR_COUNT) - 1;
-    run_stream(16, 1, all, 3000, 0.01, 30);
-    run_stream(12, 2, (1u << FC_ATTR_SPEED) | (1u << FC_ATTR_FLUID), 2000, 0.02, 40);
-    run_stream(10, 4, 0, 500, 0.0, 0);
-    run_stream(13, 8, 1u << FC_ATTR_DENSITY, 130, 0.1, 13);
+    run_stream(16, 1, all, 3000, 0.01, 30, -1);
+    run_stream(12, 2, (1u << FC_ATTR_SPEED) | (1u << FC_ATTR_FLUID), 2000, 0.02, 40, -1);
+    run_stream(10, 4, 0, 500, 0.0, 0, -1);
+    run_stream(13, 8, 1u << FC_ATTR_DENSITY, 130, 0.1, 13, -1);
+    /* a 2D world's flat z, with births and deaths and without (the decoder's two delta paths) */
+    run_stream(16, 1, all, 3000, 0.01, 30, 2);
+    run_stream(12, 2, 0, 700, 0.0, 0, 2);
+    run_stream(14, 1, 0, 300, 0.02, 5, 0);
     empty_and_back();
     rejected_input();
     return check_summary("test_codec_roundtrip");

@@ -232,9 +232,9 @@ static void make_basic(vector *v)
 
 /* Generated: a stream with attributes, births and deaths every frame. */
 static void make_generated(vector *v, const char *name, unsigned bits, unsigned tier, uint32_t attributes,
-                           size_t count, double death, double birth, int frames, double jump)
+                           size_t count, double death, double birth, int frames, double jump, bool flat_z)
 {
-    const float lo[3] = {-0.5f, 0, 0}, hi[3] = {0.5f, 1.5f, 0.75f};
+    const float lo[3] = {-0.5f, 0, 0}, hi[3] = {0.5f, 1.5f, flat_z ? 0.0f : 0.75f};
     particle_stream s;
     stream_init(&s, bits * 31 + tier, count, lo, hi);
     s.death_rate = death, s.birth_rate = birth;
@@ -256,10 +256,11 @@ static void make_vectors(vector *v, int *n)
 {
     make_basic(&v[0]);
     make_generated(&v[1], "attributes_16bit", 16, 2,
-                   (1u << FC_ATTR_SPEED) | (1u << FC_ATTR_DENSITY) | (1u << FC_ATTR_FLUID), 50, 0.05, 4, 6, 0.0);
-    make_generated(&v[2], "blocks_10bit", 10, 4, 1u << FC_ATTR_TEMPERATURE, 200, 0.02, 10, 5, 1.0);
-    make_generated(&v[3], "empty_start_14bit", 14, 1, 0, 0, 0.3, 12, 5, 0.0);
-    *n = 4;
+                   (1u << FC_ATTR_SPEED) | (1u << FC_ATTR_DENSITY) | (1u << FC_ATTR_FLUID), 50, 0.05, 4, 6, 0.0, false);
+    make_generated(&v[2], "blocks_10bit", 10, 4, 1u << FC_ATTR_TEMPERATURE, 200, 0.02, 10, 5, 1.0, false);
+    make_generated(&v[3], "empty_start_14bit", 14, 1, 0, 0, 0.3, 12, 5, 0.0, false);
+    make_generated(&v[4], "flat_z_12bit", 12, 1, 1u << FC_ATTR_SPEED, 150, 0.03, 6, 5, 0.0, true);
+    *n = 5;
 }
 
 static void free_vector(vector *v)
@@ -270,7 +271,7 @@ static void free_vector(vector *v)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write") == 0) {
-        vector v[4];
+        vector v[5];
         int n;
         make_vectors(v, &n);
         for (int k = 0; k < n; k++) encode_vector(&v[k], argv[2], true), free_vector(&v[k]);

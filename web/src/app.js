@@ -241,7 +241,7 @@ export class App {
   }
 
   applyState(state) {
-    this.viewer.setDomain(state.domain);
+    this.viewer.setDomain(state.domain, state.dimensions ?? 3);
     const spacing = state.values.particle_spacing;
     if (spacing > 0) {
       this.viewer.particles.setRadius(spacing * 0.75);

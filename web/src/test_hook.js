@@ -23,6 +23,8 @@ export function installTestHook(app, target = window) {
         paused: state ? state.paused : false,
         solver: state ? state.solver : null,
         scene: state ? state.scene : null,
+        dimensions: state ? state.dimensions ?? 3 : null,
+        camera: app.viewer.camera.type, // 'PerspectiveCamera', or 'OrthographicCamera' for a 2D world
         unstable: state ? state.unstable ?? null : null,
         waiting: state ? state.waiting === true : false,
         cameraBroadcast: state ? state.camera_broadcast === true : false,

@@ -7,6 +7,12 @@ describe('boundsTransform', () => {
     expect(boundsTransform([0, -1, 2], [1.6, 0.9, 2.6], 16)).toEqual({ position: [0, -1, 2], scale: [1.6, 1.9, 0.6000000000000001] });
   });
 
+  it('keeps a flat axis (a 2D world\'s z, hi == lo) at lo with an invertible scale', () => {
+    const t = boundsTransform([0, 0, 0], [1.6, 0.9, 0], 12);
+    expect(t.scale[2]).toBe(1);
+    expect(positionOf(t, 2, 0)).toBe(0); // every q on a flat axis is 0
+  });
+
   it('maps every stored q of every bit depth to lo + q (hi - lo) / (2^bits - 1)', () => {
     const lo = [-0.5, 0, 10];
     const hi = [1.1, 0.9, 10.6];

@@ -10,9 +10,11 @@ export function boundsTransform(lo, hi, bits) {
   if (!(bits >= 1 && bits <= 16)) throw new RangeError(`bits ${bits} outside 1..16`);
   const shift = 16 - bits;
   const factor = 65535 / (2 ** shift * (2 ** bits - 1));
+  // a flat axis (hi == lo, a 2D world's z) has every q = 0: any scale maps it to lo, and 1 keeps
+  // the model matrix invertible
   return {
     position: [lo[0], lo[1], lo[2]],
-    scale: [0, 1, 2].map((axis) => (hi[axis] - lo[axis]) * factor),
+    scale: [0, 1, 2].map((axis) => (hi[axis] > lo[axis] ? (hi[axis] - lo[axis]) * factor : 1)),
   };
 }
 

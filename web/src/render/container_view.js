@@ -22,12 +22,14 @@ export class ContainerView {
     this.key = '';
   }
 
-  /** Shows domain {min, max}; returns true when it differs from the one shown before. */
+  /** Shows domain {min, max}; returns true when it differs from the one shown before. A flat domain
+   *  (a 2D world: z from 0 to 0) is drawn as a thin slab, its back wall the backdrop of the plane. */
   setDomain(domain) {
     const key = JSON.stringify(domain);
     if (key === this.key) return false;
     this.key = key;
     const size = [0, 1, 2].map((a) => domain.max[a] - domain.min[a]);
+    if (!(size[2] > 0)) size[2] = 0.05 * Math.min(size[0], size[1]);
     this.group.position.set(...[0, 1, 2].map((a) => (domain.min[a] + domain.max[a]) / 2));
     this.group.scale.set(...size);
     this.group.visible = true;

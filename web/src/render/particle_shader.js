@@ -1,4 +1,5 @@
 // GLSL of the particle impostors: camera-facing quads (or point sprites) that ray-cast a sphere, shade it like water and write its depth.
+// Under an orthographic camera (a 2D world seen face-on; three.js sets isOrthographic) the rays are parallel to the view axis.
 
 // POINTS (defined for the point-sprite mode): one vertex per particle, its position in `position`;
 // otherwise an instanced quad whose corner is `position` and whose particle is `particlePosition`.
@@ -26,12 +27,12 @@ void main() {
   float distance = length(centre.xyz);
   float cosAngle = max(-centre.z / max(distance, 1e-6), 0.2);
   float near = distance / sqrt(max(distance * distance - radius * radius, 1e-12));
-  float halfSize = radius * near / cosAngle * 1.02;
+  float halfSize = isOrthographic ? radius * 1.02 : radius * near / cosAngle * 1.02;
   vCentre = centre.xyz;
   vValue = particleValue;
 #ifdef POINTS
   gl_Position = projectionMatrix * centre;
-  float size = 2.0 * halfSize * projectionMatrix[1][1] * 0.5 * viewport.y / max(-centre.z, 1e-6);
+  float size = 2.0 * halfSize * projectionMatrix[1][1] * 0.5 * viewport.y / (isOrthographic ? 1.0 : max(-centre.z, 1e-6));
   vPointSize = min(size, maxPointSize);
   gl_PointSize = vPointSize;
   vPoint = centre.xyz;
@@ -67,17 +68,28 @@ void main() {
   // The sprite is a screen-aligned square around the centre: back to the plane through the centre.
   vec2 pixels = (gl_PointCoord * 2.0 - 1.0) * vec2(1.0, -1.0) * 0.5 * vPointSize;
   vec2 ndc = pixels * 2.0 / viewport;
-  vec3 point = vCentre + vec3(ndc.x / projectionMatrix[0][0], ndc.y / projectionMatrix[1][1], 0.0) * -vCentre.z;
+  vec3 point = vCentre + vec3(ndc.x / projectionMatrix[0][0], ndc.y / projectionMatrix[1][1], 0.0) * (isOrthographic ? 1.0 : -vCentre.z);
 #else
   vec3 point = vPoint;
 #endif
-  // Ray from the eye (origin of view space) through this fragment against the sphere.
-  vec3 dir = normalize(point);
-  float b = dot(dir, vCentre);
-  float h = b * b - (dot(vCentre, vCentre) - radius * radius);
-  if (h < 0.0) discard;
-  float t = b - sqrt(h);
-  vec3 hit = dir * t;
+  // Ray from the eye (origin of view space; orthographic: from the point, along -z) through this
+  // fragment against the sphere.
+  vec3 dir;
+  vec3 hit;
+  if (isOrthographic) {
+    dir = vec3(0.0, 0.0, -1.0);
+    vec2 off = point.xy - vCentre.xy;
+    float h = radius * radius - dot(off, off);
+    if (h < 0.0) discard;
+    hit = vec3(point.xy, vCentre.z + sqrt(h));
+  } else {
+    dir = normalize(point);
+    float b = dot(dir, vCentre);
+    float h = b * b - (dot(vCentre, vCentre) - radius * radius);
+    if (h < 0.0) discard;
+    float t = b - sqrt(h);
+    hit = dir * t;
+  }
   vec3 normal = (hit - vCentre) / radius;
 
   vec4 clip = projectionMatrix * vec4(hit, 1.0);

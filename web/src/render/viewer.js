@@ -1,6 +1,6 @@
-// The 3D view: renderer, scene, lights, orbit camera framed on the domain, resize, and the render loop with its fps.
+// The 3D view: renderer, scene, lights, orbit camera framed on the domain (a 2D world: an orthographic camera face-on), resize, and the render loop with its fps.
 import {
-  Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer,
+  Color, DirectionalLight, HemisphereLight, OrthographicCamera, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { ParticleLayer } from './particle_layer.js';
@@ -32,8 +32,13 @@ export class Viewer {
 
     this.scene = new Scene();
     this.scene.background = new Color('#121a24');
-    this.camera = new PerspectiveCamera(45, 1, 0.01, 100);
-    this.camera.position.set(2, 1.5, 3);
+    this.perspective = new PerspectiveCamera(45, 1, 0.01, 100);
+    this.perspective.position.set(2, 1.5, 3);
+    // a 2D world (state.dimensions 2) is seen face-on, without perspective: pan and zoom, no orbit
+    this.orthographic = new OrthographicCamera(-1, 1, 1, -1, 0.01, 100);
+    this.orthoHalfHeight = 1; // metres of the plane from the view's centre to its top edge, at zoom 1
+    this.camera = this.perspective;
+    this.dimensions = 3;
     this.scene.add(new HemisphereLight('#dbeaff', '#2a3440', 1.6));
     const sun = new DirectionalLight('#ffffff', 1.8);
     sun.position.set(0.35, 0.85, 0.4);
@@ -58,6 +63,20 @@ export class Viewer {
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
+    this.controls.enableRotate = this.dimensions !== 2;
+  }
+
+  /** 2 shows the world face-on through the orthographic camera (no orbiting), 3 through the perspective one. */
+  setDimensions(dimensions) {
+    const flat = dimensions === 2;
+    if ((this.dimensions === 2) === flat) return;
+    this.dimensions = flat ? 2 : 3;
+    this.camera = flat ? this.orthographic : this.perspective;
+    if (this.controls) {
+      this.controls.object = this.camera;
+      this.controls.enableRotate = !flat;
+    }
+    this.resize();
   }
 
   resize() {
@@ -69,10 +88,18 @@ export class Viewer {
     // Shift the projection centre left by half the hidden strip: a virtual image of width
     // width + inset whose right part is the canvas.
     const inset = Math.min(this.insetRight, width / 2);
-    this.camera.aspect = (width + inset) / height;
-    if (inset > 0) this.camera.setViewOffset(width + inset, height, inset, 0, width, height);
-    else this.camera.clearViewOffset();
-    this.camera.updateProjectionMatrix();
+    const aspect = (width + inset) / height;
+    this.perspective.aspect = aspect;
+    const o = this.orthographic;
+    o.top = this.orthoHalfHeight;
+    o.bottom = -this.orthoHalfHeight;
+    o.right = this.orthoHalfHeight * aspect;
+    o.left = -o.right;
+    for (const camera of [this.perspective, this.orthographic]) {
+      if (inset > 0) camera.setViewOffset(width + inset, height, inset, 0, width, height);
+      else camera.clearViewOffset();
+      camera.updateProjectionMatrix();
+    }
   }
 
   /** Keeps the domain centred in the part of the view that the side panel leaves free. */
@@ -82,9 +109,12 @@ export class Viewer {
     this.resize();
   }
 
-  /** Shows the domain; frames the camera on it the first time and whenever it changes. */
-  setDomain(domain) {
-    if (!this.container.setDomain(domain)) return;
+  /** Shows the domain of a world of `dimensions` (2 or 3); frames the camera on it the first time
+   *  and whenever it changes. */
+  setDomain(domain, dimensions = 3) {
+    const switched = (this.dimensions === 2) !== (dimensions === 2);
+    this.setDimensions(dimensions);
+    if (!this.container.setDomain(domain) && !switched) return;
     this.domain = domain;
     this.frameDomain();
   }
@@ -93,12 +123,43 @@ export class Viewer {
   frameDomain() {
     const domain = this.domain;
     if (!domain) return;
+    if (this.dimensions === 2) {
+      this.frameFaceOn(domain);
+      return;
+    }
     if (this.controls) this.controls.maxDistance = Infinity; // the domain's limit is set below
     const distance = frameBox(this, domain.min, domain.max);
     this.camera.near = distance / 100;
     this.camera.far = distance * 20;
     this.camera.updateProjectionMatrix();
     if (this.controls) this.controls.maxDistance = distance * 6;
+  }
+
+  /** 2D: the orthographic camera on the z axis through the domain's centre, looking down -z, the
+   *  whole rectangle in the part of the view the side panel leaves free, with 5 % to spare. */
+  frameFaceOn(domain) {
+    stopOrbitMotion(this.controls);
+    const width = Math.max(1, this.host.clientWidth);
+    const height = Math.max(1, this.host.clientHeight);
+    const freeAspect = (width - Math.min(this.insetRight, width / 2)) / height;
+    const sizeX = domain.max[0] - domain.min[0];
+    const sizeY = domain.max[1] - domain.min[1];
+    this.orthoHalfHeight = Math.max(sizeY / 2, sizeX / 2 / freeAspect, 1e-3) * 1.05;
+    const centre = new Vector3((domain.min[0] + domain.max[0]) / 2, (domain.min[1] + domain.max[1]) / 2, 0);
+    const distance = 4 * Math.max(sizeX, sizeY, 1e-3);
+    const camera = this.orthographic;
+    camera.position.set(centre.x, centre.y, distance);
+    camera.up.set(0, 1, 0);
+    camera.zoom = 1;
+    camera.near = distance / 100;
+    camera.far = distance * 4;
+    this.resize();
+    if (this.controls) {
+      this.controls.target.copy(centre);
+      this.controls.update();
+    } else {
+      camera.lookAt(centre);
+    }
   }
 
   /** The camera's position and the point it looks at (the orbit centre), in metres. */

@@ -4,7 +4,7 @@ import { el } from '../util/dom.js';
 /** A collider that fits the domain: over the floor, a tenth of its smallest extent in size; spheres left of the middle, boxes right. */
 export function defaultCollider(domain, shape) {
   const size = [0, 1, 2].map((i) => domain.max[i] - domain.min[i]);
-  const r = 0.1 * Math.min(...size);
+  const r = 0.1 * Math.min(...size.filter((s) => s > 0)); // a 2D world's z has no extent
   const across = shape === 'sphere' ? 0.35 : 0.65;
   const position = [domain.min[0] + across * size[0], domain.min[1] + 0.6 * size[1], 0.5 * (domain.min[2] + domain.max[2])];
   return shape === 'sphere' ? { shape, position, radius: r } : { shape, position, half_extents: [r, r, r] };
