@@ -27,7 +27,7 @@ static void world_2d(fc_world *w, const char *solver, float x, float y)
 static void fill(fc_world *w, float x0, float y0, float x1, float y1)
 {
     const float lo[3] = {x0, y0, 0}, hi[3] = {x1, y1, 0}, v0[3] = {0, 0, 0};
-    fc_world_fill_box(w, lo, hi, v0);
+    fc_world_fill_box(w, lo, hi, v0, 0);
 }
 
 /* Particles off the plane z = 0 or moving out of it. */
@@ -51,11 +51,11 @@ static void test_column_pressure(void)
     /* hydrostatics does not depend on viscosity; a more viscous column settles out of the jitter a
      * 2D WCSPH column keeps at the default 2 Pa s (test_block_at_rest), in which the particles leave
      * the square lattice that the gradient correction is computed on */
-    w.params.viscosity = 10.0;
+    w.fluids[0].viscosity = 10.0;
     fill(&w, 0, 0, 0.24f, 0.5f);
     if (start(&w)) return;
     const fc_params *prm = &w.params;
-    const double rho0 = prm->rest_density, g = -prm->gravity_y, s0 = prm->particle_spacing;
+    const double rho0 = w.fluids[0].rest_density, g = -prm->gravity_y, s0 = prm->particle_spacing;
     const double B = rho0 * prm->speed_of_sound * prm->speed_of_sound / 7.0;
     CHECK(fabs(w.fluid_mass[0] / (rho0 * s0 * s0) - 1.0) < 0.15, "2D mass %.4g kg/m near rho0 s^2 = %.4g",
           w.fluid_mass[0], rho0 * s0 * s0);

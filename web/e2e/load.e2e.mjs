@@ -88,12 +88,15 @@ test('the panel lists every parameter of the server\'s table', { timeout: 180000
   const status = await viewer.waitStatus((s) => Array.isArray(s.parameters) && s.parameters.length > 0, 'the parameter table');
   assert.deepEqual([...status.parameters].sort(), [...names].sort(), 'status().parameters is welcome\'s table');
 
+  // A fluid-scoped parameter has one controller per fluid, FLUID.NAME, in the fluid's folder.
+  const fluids = (await viewer.waitStatus((s) => s.fluids.length > 0, 'the world\'s fluids')).fluids.map((f) => f.name);
+  const controllers = table.flatMap((p) => (p.fluid_scope ? fluids.map((f) => `${f}.${p.name}`) : [p.name]));
   // One look at the page for all of them: every evaluation waits for the busy main thread.
   const found = await viewer.page.evaluate((wanted) => Object.fromEntries(wanted.map((name) => {
     const roots = document.querySelectorAll(`[data-testid="param-${name}"]`);
     return [name, { roots: roots.length, inputs: roots.length ? roots[0].querySelectorAll('input, select').length : 0 }];
-  })), names);
-  const missing = names.filter((name) => found[name].roots !== 1 || found[name].inputs < 1)
+  })), controllers);
+  const missing = controllers.filter((name) => found[name].roots !== 1 || found[name].inputs < 1)
     .map((name) => `${name} (${found[name].roots} elements, ${found[name].inputs} inputs)`);
   assert.deepEqual(missing, [], 'one param-NAME controller with an input or select per parameter');
 
