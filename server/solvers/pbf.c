@@ -94,26 +94,19 @@ typedef struct pbf_constants {
     float xsph;                  /* c of eq. 18 */
 } pbf_constants;
 
-static int grow(void **array, size_t count, size_t size)
-{
-    void *grown = realloc(*array, count * size);
-    if (!grown) return -1;
-    *array = grown;
-    return 0;
-}
-
 /* Room for n particles and the far record. */
 static int pbf_reserve(pbf_state *st, size_t n)
 {
     if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
-    float **floats[] = {&st->px, &st->py, &st->pz, &st->qx, &st->qy, &st->qz, &st->bx, &st->by, &st->bz,
-                        &st->wx, &st->wy, &st->wz, &st->ux, &st->uy, &st->uz};
-    for (size_t a = 0; a < sizeof floats / sizeof floats[0]; a++)
-        if (grow((void **)floats[a], cap, sizeof(float))) return -1;
-    fc_record4 **records[] = {&st->pos, &st->next, &st->vel};
-    for (size_t a = 0; a < sizeof records / sizeof records[0]; a++)
-        if (grow((void **)records[a], cap, sizeof(fc_record4))) return -1;
+    void **const floats[] = {(void **)&st->px, (void **)&st->py, (void **)&st->pz, (void **)&st->qx,
+                             (void **)&st->qy, (void **)&st->qz, (void **)&st->bx, (void **)&st->by,
+                             (void **)&st->bz, (void **)&st->wx, (void **)&st->wy, (void **)&st->wz,
+                             (void **)&st->ux, (void **)&st->uy, (void **)&st->uz};
+    void **const records[] = {(void **)&st->pos, (void **)&st->next, (void **)&st->vel};
+    if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
+        fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
+        return -1;
     st->capacity = cap;
     return 0;
 }
@@ -149,11 +142,8 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     (void)err, (void)errlen;
     pbf_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    fc_sph_neighbourhood_init(&st->nh, w);
+    st->rest_volume = fc_sph_family_start(w, &st->nh);
     const fc_params *p = &w->params;
-    st->rest_volume = fc_sph_rest_volume(w);
-    /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
-    fc_world_derive_masses(w, st->rest_volume);
     st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
     *state = st;
     return 0;

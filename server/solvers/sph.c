@@ -47,18 +47,12 @@ static int sph_reserve(sph_state *st, size_t n)
 {
     if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
-    float **floats[] = {&st->ax, &st->ay, &st->az, &st->fluid_d3, &st->solid_d3};
-    for (size_t a = 0; a < sizeof floats / sizeof floats[0]; a++) {
-        float *grown = realloc(*floats[a], cap * sizeof(float));
-        if (!grown) return -1;
-        *floats[a] = grown;
-    }
-    fc_record4 **records[] = {&st->pressed, &st->vel, &st->mvel};
-    for (size_t a = 0; a < sizeof records / sizeof records[0]; a++) {
-        fc_record4 *grown = realloc(*records[a], cap * sizeof(fc_record4));
-        if (!grown) return -1;
-        *records[a] = grown;
-    }
+    void **const floats[] = {(void **)&st->ax, (void **)&st->ay, (void **)&st->az, (void **)&st->fluid_d3,
+                             (void **)&st->solid_d3};
+    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel};
+    if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
+        fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
+        return -1;
     st->capacity = cap;
     return 0;
 }
@@ -78,11 +72,8 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     (void)err, (void)errlen;
     sph_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    fc_sph_neighbourhood_init(&st->nh, w);
+    st->rest_volume = fc_sph_family_start(w, &st->nh);
     const fc_params *p = &w->params;
-    st->rest_volume = fc_sph_rest_volume(w);
-    /* the masses that give a particle with a full neighbourhood at rest spacing its rest density */
-    fc_world_derive_masses(w, st->rest_volume);
     /* the forces below share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also
      * the spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5),
      * so the pressure sums take their ratio (exactly 1 in 3D) with the lattice correction */

@@ -58,6 +58,24 @@ void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w)
     nh->solid_capacity = 0;
 }
 
+int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, size_t size)
+{
+    for (size_t a = 0; a < count; a++) {
+        void *grown = realloc(*arrays[a], capacity * size);
+        if (!grown) return -1;
+        *arrays[a] = grown;
+    }
+    return 0;
+}
+
+double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh)
+{
+    fc_sph_neighbourhood_init(nh, w);
+    const double rest_volume = fc_sph_rest_volume(w);
+    fc_world_derive_masses(w, rest_volume);
+    return rest_volume;
+}
+
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh)
 {
     fc_grid_free(&nh->grid);

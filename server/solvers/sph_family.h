@@ -85,6 +85,15 @@ typedef struct fc_sph_neighbourhood {
 extern const fc_record4 fc_sph_far_away;
 
 void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w);
+/* Reallocates each of the count arrays *arrays[a] to `capacity` elements of `size` bytes: a
+ * solver's per-particle scratch arrays. Returns 0, or -1 when out of memory (the arrays grown
+ * so far keep their new size, the rest their old one). */
+int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, size_t size);
+
+/* What both solvers do when they start: the neighbourhood set up, and the world's per-fluid masses
+ * derived from the rest volume V0 (fc_world_derive_masses), so that a particle with a full
+ * neighbourhood at rest spacing has its fluid's rest density. Returns V0, for the solver to keep. */
+double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh);
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh);
 
 /* Sorts the world's particles into the grid by the positions (x, y, z), given in the particles'
