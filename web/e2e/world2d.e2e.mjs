@@ -26,6 +26,9 @@ test('a 2D dam break streams flat frames and is shown face-on', { timeout: 24000
   const front = Math.max(...positions.map((p) => p[0]));
   assert.ok(front > frontAtStart + 0.2, `the front advanced from ${frontAtStart.toFixed(3)} to ${front.toFixed(3)} m`);
 
+  // the panel leaves out what a 2D world ignores: gravity along z
+  assert.equal(await viewer.page.locator('[data-testid="param-gravity_z"]').count(), 0, 'no Gravity (z) in a 2D world\'s panel');
+  assert.equal(await viewer.page.locator('[data-testid="param-gravity_y"]').count(), 1, 'Gravity (y) is there');
   // face-on: the camera sits on the z axis through the tank's middle, looking at the plane
   const pose = await viewer.page.evaluate(() => window.fluidcast.camera());
   assert.ok(Math.abs(pose.position[0] - pose.target[0]) < 1e-6 && Math.abs(pose.position[1] - pose.target[1]) < 1e-6,

@@ -248,6 +248,7 @@ export class App {
       this.viewer.objects.markerSize = spacing * 3;
     }
     this.viewer.objects.sync(state.colliders, state.emitters);
+    this.panel.setDimensions(state.dimensions);
     this.panel.setFluids(state.fluids);
     this.panel.setValues({ ...state.values, ...fluidValues(state.fluids) });
     this.viewer.particles.setFluids(state.fluids);

@@ -143,7 +143,7 @@ export class Extras {
         if (this.picked !== record) return; // a newer pick or another world
         const particle = ack.applied?.particle ?? null;
         record.particle = particle;
-        this.pickCard.particle(particle, this.app.newestFrame?.time ?? null);
+        this.pickCard.particle(particle, this.app.newestFrame?.time ?? null, session.state?.fluids);
         if (particle) this.marker.show(particle.position, radius);
         else this.marker.hide();
       },

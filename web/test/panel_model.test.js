@@ -58,6 +58,14 @@ describe('panelModel', () => {
     expect(panelModel(TABLE, null).every((e) => e.disabled)).toBe(true);
   });
 
+  it('leaves gravity_z out of a 2D world\'s panel, which lives in the plane z = 0', () => {
+    const table = [...TABLE, { ...TABLE.find((p) => p.name === 'gravity_y'), name: 'gravity_z', label: 'Gravity (z) (m/s²)' }];
+    expect(panelModel(table, 'control').map((e) => e.name)).toContain('gravity_z');
+    const flat = panelModel(table, 'control', [], 2).map((e) => e.name);
+    expect(flat).not.toContain('gravity_z');
+    expect(flat).toContain('gravity_y');
+  });
+
   it('rejects a parameter type it does not know', () => {
     expect(() => panelModel([{ name: 'x', type: 'vector', live: true }], 'control')).toThrow(/unknown type/);
   });

@@ -13,6 +13,14 @@ describe('pickRows', () => {
     });
   });
 
+  it('names the fluid from the world\'s fluids, and gives the index when they do not name it', () => {
+    const particle = { id: 7, fluid: 1, position: [0, 0, 0], velocity: [0, 0, 0], speed: 0, density: 1000, temperature: 293.15 };
+    const fluidOf = (fluids) => Object.fromEntries(pickRows(particle, fluids).map(([f, , t]) => [f, t])).fluid;
+    expect(fluidOf([{ name: 'water' }, { name: 'honey' }])).toBe('honey');
+    expect(fluidOf([{ name: 'water' }])).toBe('1');
+    expect(fluidOf(undefined)).toBe('1');
+  });
+
   it('says so when the world has no temperature, and dashes for missing values', () => {
     const rows = Object.fromEntries(pickRows({ id: 1, fluid: 1, position: [0, 0, 0], velocity: null, speed: null, density: 998, temperature: null }).map(([f, , t]) => [f, t]));
     expect(rows.temperature).toBe('none in this world');

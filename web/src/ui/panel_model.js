@@ -62,19 +62,24 @@ export function fluidValues(fluids) {
   return values;
 }
 
+/** Parameters a 2D world ignores (it lives in the plane z = 0: the server zeroes gravity_z there),
+ * left out of its panel. */
+export const ONLY_3D = new Set(['gravity_z']);
+
 /**
  * One entry per parameter, in table order: {name, label, title (the label without unit), unit,
  * kind ('number' | 'boolean' | 'enum'), integer, min, max, step, choices, live, group ('live' |
  * 'init'), fluid (the fluid's name for a fluid-scoped entry, else null), disabled, reason
  * ('watch' | null), tooltip, defaultValue, solvers (names, null for all)}. A parameter with a
  * fluid scope (`fluid_scope`) gives one entry per fluid of `fluids` (state.fluids), named
- * "FLUID.NAME", and none of its own. role is the welcome's 'control' or 'watch'. Build-time
+ * "FLUID.NAME", and none of its own. A 2D world (dimensions 2) leaves out ONLY_3D. role is the welcome's 'control' or 'watch'. Build-time
  * ('init') entries stay editable for a controller: they are sent with “Restart with these
  * settings”, never with `set`.
  */
-export function panelModel(parameters, role, fluids = []) {
+export function panelModel(parameters, role, fluids = [], dimensions = 3) {
   const entries = [];
   for (const parameter of parameters) {
+    if (dimensions === 2 && ONLY_3D.has(parameter.name)) continue;
     if (!parameter.fluid_scope) entries.push(panelEntry(parameter, role, null));
   }
   for (const fluid of Array.isArray(fluids) ? fluids : []) {

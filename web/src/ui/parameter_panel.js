@@ -26,6 +26,15 @@ export class ParameterPanel {
     this.parameters = null;
     this.role = null;
     this.fluids = []; // state.fluids: one folder each for the fluid-scoped parameters
+    this.dimensions = 3; // state.dimensions: a 2D world's panel leaves out gravity_z
+  }
+
+  /** The world's dimensions (state.dimensions, 3 when absent): rebuilds the panel when they change. */
+  setDimensions(dimensions) {
+    const next = dimensions === 2 ? 2 : 3;
+    const same = next === this.dimensions;
+    this.dimensions = next;
+    if (!same && this.parameters) this.build(this.parameters, this.role);
   }
 
   /** The world's fluids (state.fluids): rebuilds the panel when their names change. */
@@ -46,7 +55,7 @@ export class ParameterPanel {
     this.values = {};
     this.gui = new GUI({ container: this.container, title: 'Parameters', width: 340 });
     this.gui.domElement.dataset.testid = 'parameter-panel';
-    this.model = panelModel(parameters, role, this.fluids);
+    this.model = panelModel(parameters, role, this.fluids, this.dimensions);
     const live = this.gui.addFolder('Live: change the running world');
     live.domElement.dataset.testid = 'group-live';
     const init = this.gui.addFolder('Set when built: apply with “Restart with these settings”');

@@ -4,11 +4,17 @@ import { el, formatNumber } from '../util/dom.js';
 const vec = (v, unit) => (Array.isArray(v) && v.length === 3 ? `(${v.map((x) => formatNumber(x)).join(', ')}) ${unit}` : '–');
 const num = (x, unit) => (typeof x === 'number' && Number.isFinite(x) ? `${formatNumber(x, 4)} ${unit}` : '–');
 
-/** The card's rows for applied.particle of a pick ack: [field, label, text]. */
-export function pickRows(particle) {
+/** The fluid's name from the world's fluids (state.fluids), or its index when they do not name it. */
+function fluidText(index, fluids) {
+  const fluid = Array.isArray(fluids) ? fluids[index] : undefined;
+  return fluid && fluid.name ? String(fluid.name) : String(index);
+}
+
+/** The card's rows for applied.particle of a pick ack and the world's fluids: [field, label, text]. */
+export function pickRows(particle, fluids = []) {
   return [
     ['id', 'id', String(particle.id)],
-    ['fluid', 'fluid', String(particle.fluid)],
+    ['fluid', 'fluid', fluidText(particle.fluid, fluids)],
     ['position', 'position', vec(particle.position, 'm')],
     ['velocity', 'velocity', vec(particle.velocity, 'm/s')],
     ['speed', 'speed', num(particle.speed, 'm/s')],
@@ -36,13 +42,13 @@ export class PickCard {
     this.show('Particle', [el('div', { className: 'muted', text: `picking near ${vec(position, 'm')}…` })], 'pending');
   }
 
-  /** applied.particle of the ack: an object, or null when the world has no fluid particle. */
-  particle(particle, time = null) {
+  /** applied.particle of the ack: an object, or null when the world has no fluid particle; fluids: state.fluids. */
+  particle(particle, time = null, fluids = []) {
     if (!particle) {
       this.show('Particle', [el('div', { className: 'muted', text: 'no fluid particle in this world' })], 'none');
       return;
     }
-    const rows = pickRows(particle).map(([field, label, text]) => el('div', { className: 'row' }, [
+    const rows = pickRows(particle, fluids).map(([field, label, text]) => el('div', { className: 'row' }, [
       el('span', { className: 'label', text: label }), el('span', { testid: `pick-${field}`, text }),
     ]));
     if (time !== null) rows.push(el('div', { className: 'muted', text: `picked at t = ${formatNumber(time, 4)} s` }));
