@@ -60,37 +60,21 @@ static void test_column_pressure(void)
     CHECK(fabs(w.fluid_mass[0] / (rho0 * s0 * s0) - 1.0) < 0.15, "2D mass %.4g kg/m near rho0 s^2 = %.4g",
           w.fluid_mass[0], rho0 * s0 * s0);
     const double surface = (double)w.particles.count * w.fluid_mass[0] / (rho0 * 0.24);
-    enum { SLABS = 3 };
-    const double depths[SLABS] = {0.15, 0.25, 0.35};
-    double pressure_sum[SLABS] = {0}, depth_sum[SLABS] = {0};
-    long samples[SLABS] = {0};
+    const double depths[] = {0.15, 0.25, 0.35};
+    pressure_line line = {0};
     for (int step = 0; step < 6000; step++) { /* 3 s */
         if (fc_world_step(&w)) break;
         if (step < 3000 || step % 10) continue;
         const fc_particles *p = &w.particles;
         for (size_t i = 0; i < p->count; i++) {
             double depth = surface - p->field[FC_PY][i], x = p->field[FC_PX][i];
-            if (x < 0.06 || x > 0.18) continue;
-            for (int k = 0; k < SLABS; k++) {
-                if (fabs(depth - depths[k]) > s0) continue;
-                pressure_sum[k] += B * (pow(p->field[FC_DENSITY][i] / rho0, 7) - 1.0); /* Tait, the default */
-                depth_sum[k] += depth;
-                samples[k]++;
-            }
+            if (x < 0.06 || x > 0.18 || depth < 0.1 || depth > 0.4) continue;
+            pressure_line_add(&line, depth, B * (pow(p->field[FC_DENSITY][i] / rho0, 7) - 1.0)); /* Tait, the default */
         }
     }
     CHECK(w.step_count == 6000, "6000 steps ran (%llu)", (unsigned long long)w.step_count);
     CHECK(off_plane(&w) == 0, "%zu particles off the plane", off_plane(&w));
-    for (int k = 0; k < SLABS; k++) {
-        CHECK(samples[k] > 0, "slab at depth %.2f has particles", depths[k]);
-        if (!samples[k]) continue;
-        double p_mean = pressure_sum[k] / samples[k], d_mean = depth_sum[k] / samples[k];
-        double expected = rho0 * g * d_mean;
-        printf("2D hydrostatic: depth %.3f m: p = %.1f Pa, rho0 g d = %.1f Pa (%+.2f%%)\n", d_mean, p_mean, expected,
-               100 * (p_mean - expected) / expected);
-        CHECK(fabs(p_mean - expected) < 0.05 * expected, "2D pressure at depth %.3f: %.1f Pa vs rho0 g d = %.1f Pa",
-              d_mean, p_mean, expected);
-    }
+    check_hydrostatic(&line, "2D hydrostatic", rho0, g, depths, 3, 0.05);
     fc_world_free(&w);
 }
 
