@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (Release, with the CUDA part when nvcc is found) and runs every
-# test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the tests there,
+# test, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer, the CUDA sources through
+# the host shim (cuda-host), and runs the tests there,
 # then the server's tests under ThreadSanitizer, the JavaScript tests (decoder and viewer), the
 # viewer's browser tests (headless Debian Chromium against a real server) and a bounded fuzzing run
 # of the frame decoder.
@@ -15,8 +16,10 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== ASan + UBSan build and tests (the 2000-step dam break runs in the Release build only)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=OFF
+echo "== ASan + UBSan build and tests (the 2000-step dam break runs in the Release build only); this"
+echo "   build is also the cuda-host build: the CUDA sources through the host shim, their kernels run on"
+echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=HOST
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break

@@ -1,4 +1,6 @@
 /* nvcc's build of the shared math: a kernel using every function (the device pass must accept each) and a host entry. */
+#include "cuda/runtime.h" /* nvcc's runtime, or the host shim's qualifiers in the cuda-host build */
+
 extern "C" {
 #include "shared_math_eval.h"
 }

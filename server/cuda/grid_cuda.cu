@@ -1,8 +1,7 @@
 /* CUDA grid build: per-particle cell keys with atomic cell counts, CUB exclusive scan, atomic scatter. */
 #include "cuda/grid_cuda.h"
 
-#include <cuda_runtime.h>
-#include <cub/device/device_scan.cuh>
+#include "cuda/runtime.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -192,13 +191,13 @@ extern "C" int fc_cuda_grid_build(fc_cuda_grid *g, const float *d_x, const float
 
     /* 1-3. keys and counts; count[ncells] stays 0 so the exclusive scan ends with cell_start[ncells] = n */
     FC_CU(cudaMemsetAsync(g->d_count, 0, sizeof(uint32_t) * cells1, s));
-    fc_k_keys<<<blocks, kBlock, 0, s>>>(g->geom, d_x, d_y, d_z, n, g->d_unsorted_key, g->d_count);
+    FC_LAUNCH(fc_k_keys, blocks, kBlock, s, g->geom, d_x, d_y, d_z, n, g->d_unsorted_key, g->d_count);
     FC_CU(cudaGetLastError());
     FC_CU(cub::DeviceScan::ExclusiveSum(g->d_scan_tmp, g->scan_tmp_bytes, g->d_count, g->d_cell_start, (int)cells1, s));
 
     /* 4. scatter with the counts array reused as per-cell cursors */
     FC_CU(cudaMemcpyAsync(g->d_count, g->d_cell_start, sizeof(uint32_t) * g->geom.ncells, cudaMemcpyDeviceToDevice, s));
-    fc_k_scatter<<<blocks, kBlock, 0, s>>>(g->d_unsorted_key, n, g->d_count, g->d_order, g->d_key);
+    FC_LAUNCH(fc_k_scatter, blocks, kBlock, s, g->d_unsorted_key, n, g->d_count, g->d_order, g->d_key);
     FC_CU(cudaGetLastError());
     return 0;
 fail:
