@@ -80,7 +80,12 @@ static void check_at_rest(int port)
     }
     /* a layer of 5 particles: its surface lacks neighbours above, which a mean over all of them sees */
     CHECK(worst_error < 0.03, "water at rest stays within 3%% of its rest density (density_error %g)", worst_error);
-    CHECK(worst_speed < 0.5, "water at rest barely moves: max_speed %g m/s, well below the 1.4 m/s of falling its depth",
+    /* max_speed is one particle's: a particle at a corner where two walls meet the surface keeps
+     * circulating at 0.2-0.8 m/s in this settled layer (headless runs of rest_tank at time steps
+     * 0.98-1.02 ms read 0.23-0.82 m/s after 2 s before issue 14's solver changes and 0.24-0.68 after;
+     * the Akinci boundary's corner artifact, README "Physics notes"), so the bound is 1 m/s: below
+     * the 1.4 m/s of falling the layer's depth, and far below a flow (the dam break's 2-3 m/s) */
+    CHECK(worst_speed < 1.0, "water at rest barely moves: max_speed %g m/s, below the 1.4 m/s of falling its depth",
           worst_speed);
 
     sleep_ms(12);
