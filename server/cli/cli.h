@@ -44,6 +44,14 @@ int fc_parse_count(const char *text, long *out);
 /* Strict parsing of a finite number greater than zero ("0.5", "1e-3"; no sign, spaces or suffix). */
 int fc_parse_positive(const char *text, double *out);
 
+/* ---- backend_choice.c: --backend auto|cpu|cuda of run and serve ---- */
+
+/* Resolves --backend `arg` (core/backend.h) for the command `command` ("run", "serve"): returns
+ * FC_EXIT_OK with the line to print ("backend cpu: the CPU (auto: no CUDA device (...))") in
+ * line; FC_EXIT_USAGE for a name that is not a backend, and FC_EXIT_FAILURE when cuda was asked
+ * for and cannot be used, each after printing why on stderr. */
+int fc_cli_backend(const char *command, const char *arg, char *line, size_t linelen);
+
 /* ---- run.c: the run command ---- */
 
 void fc_cli_run_usage(FILE *out);

@@ -21,7 +21,7 @@ static void omp_set_num_threads(int n) { (void)n; }
 enum { NAN_CHECK_EVERY = 50, MAX_THREADS = 4096 };
 
 typedef struct run_args {
-    const char *scene, *solver, *export_dir, *stats_path;
+    const char *scene, *solver, *export_dir, *stats_path, *backend;
     fc_opt_list sets;
     long steps, every, threads;
     double time;
@@ -45,6 +45,7 @@ typedef struct run_state {
     FILE *stats;
     fc_progress progress;
     run_record rec;
+    char backend[700]; /* "backend cpu: ..." (fc_cli_backend) */
     char err[1024];
 } run_state;
 
@@ -62,6 +63,8 @@ void fc_cli_run_usage(FILE *out)
           "      --every K          ... after every K-th step, and the initial state as frame 0\n"
           "      --stats FILE       writes one JSON object per step (JSON lines)\n"
           "      --threads N        OpenMP threads (default: all cores, or OMP_NUM_THREADS)\n"
+          "      --backend B        auto (default), cpu or cuda: where it steps; cuda exits 1 with the\n"
+          "                         reason when it cannot be used\n"
           "      --quiet            no progress on stderr\n",
           out);
 }
@@ -92,6 +95,7 @@ static int parse_args(int argc, char **argv, run_args *a, char *err, size_t errl
         {"--export", FC_OPT_TEXT, &a->export_dir, 0}, {"--every", FC_OPT_COUNT, &a->every, 0},
         {"--stats", FC_OPT_TEXT, &a->stats_path, 0}, {"--threads", FC_OPT_COUNT, &a->threads, 0},
         {"--quiet", FC_OPT_FLAG, &a->quiet, 0},      {"--help", FC_OPT_FLAG, &a->help, 0},
+        {"--backend", FC_OPT_TEXT, &a->backend, 0},
         {"-h", FC_OPT_FLAG, &a->help, 0},
     };
     if (fc_opts_parse(opts, sizeof opts / sizeof opts[0], argc, argv, err, errlen)) return -1;
@@ -315,6 +319,7 @@ static void print_summary(const run_state *s, double wall_seconds)
     const fc_world *w = &s->world;
     const run_record *r = &s->rec;
     printf("scene            %s (solver %s, %d threads)\n", w->name, w->solver->name, omp_get_max_threads());
+    printf("%-16s %s\n", "backend", s->backend + sizeof "backend " - 1);
     printf("steps            %zu\n", r->count);
     printf("simulated time   %.6g s\n", w->time);
     printf("particles        %zu\n", w->particles.count);
@@ -367,8 +372,13 @@ int fc_cli_run(int argc, char **argv)
         fc_cli_run_usage(stdout);
         return FC_EXIT_OK;
     }
-    if (a.threads) omp_set_num_threads((int)a.threads);
     run_state s = {.args = &a};
+    const int chosen = fc_cli_backend("run", a.backend ? a.backend : "auto", s.backend, sizeof s.backend);
+    if (chosen != FC_EXIT_OK) {
+        fc_opt_list_free(&a.sets);
+        return chosen;
+    }
+    if (a.threads) omp_set_num_threads((int)a.threads);
     int status = load_world(&a, &s.world);
     if (status == FC_EXIT_OK && simulate(&s) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", s.err);

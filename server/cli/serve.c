@@ -20,7 +20,7 @@ enum { MAX_CLIENTS = 10000, MAX_TOKEN_CHARS = 256, MAX_FPS = 120, MAX_PARTICLES 
 
 void fc_cli_serve_usage(FILE *out)
 {
-    fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend cpu|cuda]\n"
+    fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend auto|cpu|cuda]\n"
           "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
           "                  [--open] [--fast] [--set NAME=VALUE]... [--solver sph|pbf] [--web DIR]\n"
           "                  [--max-particles N] [--no-wait] [--loop SECONDS]\n"
@@ -31,6 +31,9 @@ void fc_cli_serve_usage(FILE *out)
           "      simulated time (0.1 to 86400; for unattended screens).\n"
           "      --token: only clients that present it may control; the others watch. Binding to an\n"
           "      address other than loopback needs --token, or --open to allow anyone to control.\n"
+          "      --backend: where the worlds step: auto (the GPU when a usable CUDA device exists and the\n"
+          "      solvers run there, else the CPU; the startup line says which and why), cpu, or cuda\n"
+          "      (exit status 1 with the reason when it cannot be used).\n"
           "      --solver: world 1 runs with this solver instead of its scene's.\n"
           "      --fast: world 1 steps as fast as it can instead of following the wall clock.\n"
           "      --fps: frames published per second and world, at most (1-120).\n"
@@ -171,13 +174,8 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     }
     o->solver = a->solver;
     if (parse_port(a->port, &o->port)) return usage_error("--port: expected a number from 0 to 65535");
-    if (strcmp(a->backend, "cpu") != 0 && strcmp(a->backend, "cuda") != 0)
-        return usage_error("--backend: expected cpu or cuda");
-    if (strcmp(a->backend, "cuda") == 0) {
-        fprintf(stderr, "fluidcast serve: --backend cuda: no solver runs on the GPU yet (only the neighbour grid "
-                        "has CUDA kernels); use --backend cpu\n");
-        return FC_EXIT_FAILURE;
-    }
+    const int backend = fc_cli_backend("serve", a->backend, o->backend_line, sizeof o->backend_line);
+    if (backend != FC_EXIT_OK) return backend;
     if (a->fps > MAX_FPS) return usage_error("--fps: expected a number from 1 to 120");
     if (a->fps < 1) return usage_error("--fps: expected a number from 1 to 120");
     if (a->loop != 0.0 && (a->loop < MIN_LOOP_S || a->loop > MAX_LOOP_S)) {
@@ -215,7 +213,7 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
 int fc_cli_serve(int argc, char **argv)
 {
     const char *web_env = getenv("FLUIDCAST_WEB_DIR");
-    serve_args a = {.scene = "dam_break", .port = "8080", .bind = "127.0.0.1", .backend = "cpu",
+    serve_args a = {.scene = "dam_break", .port = "8080", .bind = "127.0.0.1", .backend = "auto",
                     .web = web_env && web_env[0] ? web_env : FLUIDCAST_WEB_DIR, .threads = default_threads(),
                     .max_clients = 256, .max_worlds = 8, .fps = 30.0};
     fc_opt opts[] = {

@@ -72,34 +72,6 @@ static unsigned blocks_for(size_t n)
     return b > kMaxBlocks ? kMaxBlocks : (unsigned)b;
 }
 
-extern "C" int fc_cuda_device_count(void)
-{
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return count > 0 ? count : 0;
-}
-
-extern "C" int fc_cuda_device_name(int index, char *out, size_t len)
-{
-    cudaDeviceProp prop;
-    int count = fc_cuda_device_count();
-    if (index < 0 || index >= count) {
-        if (out && len) snprintf(out, len, "no CUDA device %d (%d present)", index, count);
-        return -1;
-    }
-    cudaError_t e = cudaGetDeviceProperties(&prop, index);
-    if (e != cudaSuccess) {
-        set_cuda_err(out, len, "cudaGetDeviceProperties", e);
-        return -1;
-    }
-    if (out && len) snprintf(out, len, "%s", prop.name);
-    return 0;
-}
-
 extern "C" void fc_cuda_grid_free(fc_cuda_grid *g)
 {
     if (!g) return;

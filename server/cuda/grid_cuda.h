@@ -19,12 +19,7 @@ extern "C" {
 
 #include "core/grid.h" /* plain C without its own guards: give it C linkage from C++ too */
 
-/* Number of usable CUDA devices; 0 when there is no driver, no device, or any other error. */
-int fc_cuda_device_count(void);
-
-/* Copies the name of device `index` into out (always terminated when len > 0). Returns 0, or -1
- * (out then holds a short reason) when the device does not exist or cannot be queried. */
-int fc_cuda_device_name(int index, char *out, size_t len);
+#include "cuda/device.h" /* fc_cuda_device_count, fc_cuda_device_name */
 
 /* A grid built on the device. All d_ arrays are device memory owned by the grid. */
 typedef struct fc_cuda_grid {

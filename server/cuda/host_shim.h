@@ -79,6 +79,7 @@ typedef enum cudaError {
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
+    cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
 } cudaError_t;
 
@@ -95,6 +96,7 @@ static inline const char *cudaGetErrorString(cudaError_t e)
     case cudaSuccess: return "no error";
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     }
     return "unknown error";
@@ -106,6 +108,7 @@ static inline const char *cudaGetErrorName(cudaError_t e)
     case cudaSuccess: return "cudaSuccess";
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
     }
     return "cudaErrorUnknown";

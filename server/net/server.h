@@ -23,6 +23,7 @@ typedef struct fc_server_options {
     int wait;                /* the default world waits at t = 0 for its first subscriber */
     double loop;             /* > 0: the default world is rebuilt every `loop` simulated seconds */
     const char *web_dir;     /* the built viewer (web/dist) */
+    char backend_line[700];  /* which backend the worlds get and why (fc_cli_backend), for the banner */
     fc_param_values values;  /* --set, on top of the scene's */
 } fc_server_options;
 

@@ -1,0 +1,24 @@
+/* Where a world steps: the backend choice (auto, cpu, cuda) and what decides it. */
+#ifndef FC_BACKEND_H
+#define FC_BACKEND_H
+
+#include <stddef.h>
+
+typedef enum fc_backend {
+    FC_BACKEND_AUTO, /* CUDA when a usable device exists and the solvers run there, else the CPU */
+    FC_BACKEND_CPU,
+    FC_BACKEND_CUDA,
+} fc_backend;
+
+/* "auto", "cpu" or "cuda"; anything else is refused with "expected one of auto, cpu, cuda, got 'X'". */
+int fc_backend_parse(const char *name, fc_backend *out, char *err, size_t errlen);
+
+const char *fc_backend_name(fc_backend b);
+
+/* What the backend `asked` gives on this machine and build: *chosen is FC_BACKEND_CPU or
+ * FC_BACKEND_CUDA, device the CPU's or the GPU's name, and why a sentence saying why (for the
+ * startup line and the logs). Returns 0, or -1 when cuda was asked for and cannot be used: why
+ * then names the reason (a build without CUDA, no driver, no device, no solver on the GPU yet). */
+int fc_backend_resolve(fc_backend asked, fc_backend *chosen, char *device, size_t devlen, char *why, size_t whylen);
+
+#endif
