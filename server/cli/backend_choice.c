@@ -16,6 +16,6 @@ int fc_cli_backend(const char *command, const char *arg, char *line, size_t line
         fprintf(stderr, "fluidcast %s: --backend cuda: %s; use --backend cpu or auto\n", command, why);
         return FC_EXIT_FAILURE;
     }
-    snprintf(line, linelen, "backend %s: %s", fc_backend_name(chosen), why);
+    snprintf(line, linelen, "%s: %s", fc_backend_name(chosen), why);
     return FC_EXIT_OK;
 }

@@ -45,7 +45,7 @@ typedef struct run_state {
     FILE *stats;
     fc_progress progress;
     run_record rec;
-    char backend[700]; /* "backend cpu: ..." (fc_cli_backend) */
+    char backend[700]; /* "cpu: the CPU (...)": the backend and why (fc_cli_backend) */
     char err[1024];
 } run_state;
 
@@ -319,7 +319,7 @@ static void print_summary(const run_state *s, double wall_seconds)
     const fc_world *w = &s->world;
     const run_record *r = &s->rec;
     printf("scene            %s (solver %s, %d threads)\n", w->name, w->solver->name, omp_get_max_threads());
-    printf("%-16s %s\n", "backend", s->backend + sizeof "backend " - 1);
+    printf("backend          %s\n", s->backend);
     printf("steps            %zu\n", r->count);
     printf("simulated time   %.6g s\n", w->time);
     printf("particles        %zu\n", w->particles.count);

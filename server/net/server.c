@@ -373,7 +373,7 @@ static void print_banner(fc_server *s, int port)
            FLUIDCAST_VERSION, info.name, info.solver, info.particles, s->options.threads,
            fc_format_count(s->budget.limit.particles, budget, sizeof budget),
            fc_format_bytes(s->budget.limit.bytes, bytes, sizeof bytes));
-    if (s->options.backend_line[0]) printf("fluidcast: %s\n", s->options.backend_line);
+    if (s->options.backend_line[0]) printf("fluidcast: backend %s\n", s->options.backend_line);
     printf("fluidcast: open http://%s%s%s:%d/ in a browser%s\n", ipv6 && host == s->options.bind ? "[" : "", host,
            ipv6 && host == s->options.bind ? "]" : "", port,
            s->options.token ? " (controllers add ?token=... to the URL)" : "");
