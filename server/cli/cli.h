@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/backend.h"
 #include "core/particles.h"
 
 /* Exit statuses of the program. */
@@ -47,9 +48,9 @@ int fc_parse_positive(const char *text, double *out);
 /* ---- backend_choice.c: --backend auto|cpu|cuda of run and serve ---- */
 
 /* Resolves --backend `arg` (core/backend.h) for the command `command` ("run", "serve"): returns
- * FC_EXIT_OK with the choice and why in line ("cpu: the CPU (auto: no CUDA device (...))"); FC_EXIT_USAGE for a name that is not a backend, and FC_EXIT_FAILURE when cuda was asked
- * for and cannot be used, each after printing why on stderr. */
-int fc_cli_backend(const char *command, const char *arg, char *line, size_t linelen);
+ * FC_EXIT_OK with the choice in out; FC_EXIT_USAGE for a name that is not a backend, and
+ * FC_EXIT_FAILURE when cuda was asked for and cannot be used, each after printing why on stderr. */
+int fc_cli_backend(const char *command, const char *arg, fc_backend_choice *out);
 
 /* ---- run.c: the run command ---- */
 

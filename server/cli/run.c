@@ -45,7 +45,7 @@ typedef struct run_state {
     FILE *stats;
     fc_progress progress;
     run_record rec;
-    char backend[700]; /* "cpu: the CPU (...)": the backend and why (fc_cli_backend) */
+    fc_backend_choice backend; /* where it steps and why (fc_cli_backend) */
     char err[1024];
 } run_state;
 
@@ -319,7 +319,7 @@ static void print_summary(const run_state *s, double wall_seconds)
     const fc_world *w = &s->world;
     const run_record *r = &s->rec;
     printf("scene            %s (solver %s, %d threads)\n", w->name, w->solver->name, omp_get_max_threads());
-    printf("backend          %s\n", s->backend);
+    printf("backend          %s on %s: %s\n", fc_backend_name(s->backend.kind), s->backend.device, s->backend.why);
     printf("steps            %zu\n", r->count);
     printf("simulated time   %.6g s\n", w->time);
     printf("particles        %zu\n", w->particles.count);
@@ -373,7 +373,7 @@ int fc_cli_run(int argc, char **argv)
         return FC_EXIT_OK;
     }
     run_state s = {.args = &a};
-    const int chosen = fc_cli_backend("run", a.backend ? a.backend : "auto", s.backend, sizeof s.backend);
+    const int chosen = fc_cli_backend("run", a.backend ? a.backend : "auto", &s.backend);
     if (chosen != FC_EXIT_OK) {
         fc_opt_list_free(&a.sets);
         return chosen;

@@ -174,7 +174,7 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     }
     o->solver = a->solver;
     if (parse_port(a->port, &o->port)) return usage_error("--port: expected a number from 0 to 65535");
-    const int backend = fc_cli_backend("serve", a->backend, o->backend_line, sizeof o->backend_line);
+    const int backend = fc_cli_backend("serve", a->backend, &o->backend);
     if (backend != FC_EXIT_OK) return backend;
     if (a->fps > MAX_FPS) return usage_error("--fps: expected a number from 1 to 120");
     if (a->fps < 1) return usage_error("--fps: expected a number from 1 to 120");

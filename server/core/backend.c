@@ -38,22 +38,40 @@ static int cuda_usable(char *device, size_t devlen, char *why, size_t whylen)
 #endif
 }
 
-int fc_backend_resolve(fc_backend asked, fc_backend *chosen, char *device, size_t devlen, char *why, size_t whylen)
+/* The CPU's model name from /proc/cpuinfo, or "CPU". */
+static void cpu_name(char *out, size_t len)
+{
+    snprintf(out, len, "CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        const char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || !colon) continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t') colon++;
+        snprintf(out, len, "%.*s", (int)strcspn(colon, "\n"), colon);
+        break;
+    }
+    fclose(f);
+}
+
+int fc_backend_resolve(fc_backend asked, fc_backend_choice *out)
 {
     char gpu[256] = "", reason[512] = "";
-    *chosen = FC_BACKEND_CPU;
-    snprintf(device, devlen, "CPU");
+    out->kind = FC_BACKEND_CPU;
+    cpu_name(out->device, sizeof out->device);
     if (asked == FC_BACKEND_CPU) {
-        snprintf(why, whylen, "the CPU, as asked");
+        snprintf(out->why, sizeof out->why, "the CPU, as asked");
         return 0;
     }
     const int usable = cuda_usable(gpu, sizeof gpu, reason, sizeof reason);
     /* the solvers do not run on the GPU yet (issue 15): a device alone does not make a CUDA world */
     if (usable) snprintf(reason, sizeof reason, "CUDA device %s found, but no solver runs on the GPU yet", gpu);
     if (asked == FC_BACKEND_CUDA) {
-        snprintf(why, whylen, "%s", reason);
+        snprintf(out->why, sizeof out->why, "%s", reason);
         return -1;
     }
-    snprintf(why, whylen, "the CPU (auto: %s)", reason);
+    snprintf(out->why, sizeof out->why, "the CPU (auto: %s)", reason);
     return 0;
 }

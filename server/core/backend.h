@@ -10,15 +10,22 @@ typedef enum fc_backend {
     FC_BACKEND_CUDA,
 } fc_backend;
 
+/* What a choice came to: FC_BACKEND_CPU or FC_BACKEND_CUDA, the device's name (the CPU's model, or
+ * the GPU's), and a sentence saying why (for the startup line and the logs). */
+typedef struct fc_backend_choice {
+    fc_backend kind;
+    char device[256];
+    char why[600];
+} fc_backend_choice;
+
 /* "auto", "cpu" or "cuda"; anything else is refused with "expected one of auto, cpu, cuda, got 'X'". */
 int fc_backend_parse(const char *name, fc_backend *out, char *err, size_t errlen);
 
 const char *fc_backend_name(fc_backend b);
 
-/* What the backend `asked` gives on this machine and build: *chosen is FC_BACKEND_CPU or
- * FC_BACKEND_CUDA, device the CPU's or the GPU's name, and why a sentence saying why (for the
- * startup line and the logs). Returns 0, or -1 when cuda was asked for and cannot be used: why
- * then names the reason (a build without CUDA, no driver, no device, no solver on the GPU yet). */
-int fc_backend_resolve(fc_backend asked, fc_backend *chosen, char *device, size_t devlen, char *why, size_t whylen);
+/* What the backend `asked` gives on this machine and build. Returns 0, or -1 when cuda was asked
+ * for and cannot be used: out->why then names the reason (a build without CUDA, no driver, no
+ * device, no solver on the GPU yet) and out->kind is FC_BACKEND_CPU. */
+int fc_backend_resolve(fc_backend asked, fc_backend_choice *out);
 
 #endif

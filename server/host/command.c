@@ -256,6 +256,7 @@ static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd
     string_or_empty(message, "scene", cmd->u.load.scene, sizeof cmd->u.load.scene);
     string_or_empty(message, "name", cmd->u.load.name, sizeof cmd->u.load.name);
     string_or_empty(message, "solver", cmd->u.load.solver, sizeof cmd->u.load.solver);
+    string_or_empty(message, "backend", cmd->u.load.backend, sizeof cmd->u.load.backend);
     const cJSON *realtime = member(message, "realtime");
     cmd->u.load.realtime = type == FC_MSG_CREATE_WORLD ? !cJSON_IsFalse(realtime) : 0;
     return read_values(member(message, "values"), 0, &cmd->u.load.values, err);

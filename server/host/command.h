@@ -69,6 +69,7 @@ typedef struct fc_command {
             char name[256];      /* create_world: "" = the scene's name; up to 63 characters of UTF-8 */
             char solver[36];     /* create_world, load_scene: "" = the scene's solver */
             int realtime;        /* create_world, default 1 */
+            char backend[8];     /* create_world: "auto", "cpu", "cuda", or "" = the server's (--backend) */
             fc_param_values values;
         } load;
         struct { char solver[36]; } set_solver;

@@ -170,6 +170,8 @@ void fc_world_info_add_summary(cJSON *o, const fc_world_info *info)
     cJSON_AddStringToObject(o, "name", info->name);
     cJSON_AddStringToObject(o, "scene", info->scene);
     cJSON_AddStringToObject(o, "solver", info->solver);
+    cJSON_AddStringToObject(o, "backend", info->backend);
+    cJSON_AddStringToObject(o, "device", info->device);
     cJSON_AddBoolToObject(o, "paused", info->paused);
     cJSON_AddBoolToObject(o, "waiting", info->waiting);
     cJSON_AddBoolToObject(o, "realtime", info->realtime);
@@ -642,6 +644,9 @@ static int load_initial_world(fc_world_host *h)
     pthread_mutex_lock(&h->lock);
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
+    snprintf(h->info.backend, sizeof h->info.backend, "%s",
+             fc_backend_name(h->spec.backend.kind == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU));
+    snprintf(h->info.device, sizeof h->info.device, "%s", h->spec.backend.device[0] ? h->spec.backend.device : "CPU");
     pthread_mutex_unlock(&h->lock);
     h->paused = h->waiting = h->spec.wait_for_subscriber;
     restart_clocks(h);

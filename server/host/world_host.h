@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/backend.h"
 #include "core/world.h"
 #include "host/blob.h"
 #include "host/command.h"
@@ -27,11 +28,13 @@ typedef struct fc_world_spec {
     fc_param_values values;
     int wait_for_subscriber; /* 1: waits at t = 0, paused, until its first subscriber (serve's world) */
     double loop;           /* > 0: rebuilt from its scene each time simulated time reaches this (s) */
+    fc_backend_choice backend; /* where it steps (kind and device; a zeroed one reads as the CPU) */
 } fc_world_spec;
 
 /* What the network thread may read of a world at any time (under the host's lock). */
 typedef struct fc_world_info {
     char name[256], scene[260], solver[36];
+    char backend[8], device[256]; /* "cpu" or "cuda", and the device's name */
     int paused, realtime;
     int waiting;                 /* paused until the first subscriber (fc_world_spec.wait_for_subscriber) */
     double time, step_ms, steps_per_s;

@@ -69,6 +69,20 @@ static const struct {
      bytes_per_frame},
 };
 
+/* A label value in the text format: backslash, double quote and newline escaped (Prometheus
+ * exposition format); cut short rather than overflow out. */
+static const char *label_value(const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; *in && k + 3 < len; in++) {
+        if (*in == '\\' || *in == '"') out[k++] = '\\', out[k++] = *in;
+        else if (*in == '\n') out[k++] = '\\', out[k++] = 'n';
+        else out[k++] = *in;
+    }
+    out[k] = '\0';
+    return out;
+}
+
 void fc_metrics_count_error(fc_metrics *m, fc_error_code code)
 {
     if (code > FC_ERR_NONE && code < FC_ERR_COUNT) m->errors[code]++;
@@ -114,6 +128,7 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
     family(&t, "fluidcast_worlds", "gauge", "Worlds running.");
     put(&t, "fluidcast_worlds %d\n", world_count);
     fc_world_info info[64];
+    char device_label[64][512];
     int n = world_count < 64 ? world_count : 64;
     for (int w = 0; w < n; w++) fc_world_host_info(worlds[w], &info[w]);
     for (size_t k = 0; k < sizeof world_metrics / sizeof world_metrics[0]; k++) {
@@ -122,6 +137,10 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
             put(&t, "%s{world=\"%u\"} %.6g\n", world_metrics[k].name, (unsigned)worlds[w]->id,
                 world_metrics[k].value(&info[w]));
     }
+    family(&t, "fluidcast_world_info", "gauge", "Where each world steps: its backend and device (always 1).");
+    for (int w = 0; w < n; w++)
+        put(&t, "fluidcast_world_info{world=\"%u\",backend=\"%s\",device=\"%s\"} 1\n", (unsigned)worlds[w]->id,
+            info[w].backend, label_value(info[w].device, device_label[w], sizeof device_label[w]));
     family(&t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     put(&t, "process_resident_memory_bytes %llu\n", (unsigned long long)fc_process_rss_bytes());
     if (t.failed) {

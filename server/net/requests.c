@@ -238,6 +238,17 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
         fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
         failed = 1;
     }
+    spec.backend = s->options.backend; /* the server's --backend, unless the request names one */
+    if (!failed && cmd->u.load.backend[0]) {
+        fc_backend asked;
+        if (fc_backend_parse(cmd->u.load.backend, &asked, why, sizeof why)) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "%s", why);
+            failed = 1;
+        } else if (fc_backend_resolve(asked, &spec.backend)) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "cuda cannot be used: %s", spec.backend.why);
+            failed = 1;
+        }
+    }
     if (failed) {
         fc_requests_error(c, err);
         fc_command_free(cmd);

@@ -319,6 +319,7 @@ static int start_default_world(fc_server *s)
     spec.budget = &s->budget;
     spec.wait_for_subscriber = s->options.wait;
     spec.loop = s->options.loop;
+    spec.backend = s->options.backend;
     fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
     if (!host) {
         fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
@@ -373,7 +374,8 @@ static void print_banner(fc_server *s, int port)
            FLUIDCAST_VERSION, info.name, info.solver, info.particles, s->options.threads,
            fc_format_count(s->budget.limit.particles, budget, sizeof budget),
            fc_format_bytes(s->budget.limit.bytes, bytes, sizeof bytes));
-    if (s->options.backend_line[0]) printf("fluidcast: backend %s\n", s->options.backend_line);
+    printf("fluidcast: backend %s on %s: %s\n", fc_backend_name(s->options.backend.kind), s->options.backend.device,
+           s->options.backend.why);
     printf("fluidcast: open http://%s%s%s:%d/ in a browser%s\n", ipv6 && host == s->options.bind ? "[" : "", host,
            ipv6 && host == s->options.bind ? "]" : "", port,
            s->options.token ? " (controllers add ?token=... to the URL)" : "");

@@ -3,6 +3,7 @@
 #ifndef FC_SERVER_H
 #define FC_SERVER_H
 
+#include "core/backend.h"
 #include "host/command.h"
 
 #define FC_WORLDS_MAX 64 /* worlds one server runs at most (--max-worlds) */
@@ -23,7 +24,7 @@ typedef struct fc_server_options {
     int wait;                /* the default world waits at t = 0 for its first subscriber */
     double loop;             /* > 0: the default world is rebuilt every `loop` simulated seconds */
     const char *web_dir;     /* the built viewer (web/dist) */
-    char backend_line[700];  /* which backend the worlds get and why (fc_cli_backend), for the banner */
+    fc_backend_choice backend; /* where the worlds step unless create_world asks otherwise (--backend) */
     fc_param_values values;  /* --set, on top of the scene's */
 } fc_server_options;
 

@@ -316,6 +316,14 @@ static void check_reset(peer *p)
     expect_error(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"no_such_scene\"}", "unknown_scene", "scene");
     expect_error(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"frobnicate\":2}}", "unknown_parameter", "values.frobnicate");
     expect_error(p, "{\"type\":\"create_world\",\"scene\":\"no_such_scene\"}", "unknown_scene", "scene");
+    /* a backend that is not one, and cuda where it cannot be used (here: no device, or none of the
+     * solvers runs on one yet), are refused naming the field, before a world starts */
+    expect_error(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"gpu\"}", "bad_value", "backend");
+    expect_error(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"cuda\"}", "bad_value", "backend");
+    cJSON *worlds = fresh_state(p);
+    CHECK(jstr_is(worlds, "backend", "cpu") && jstr(worlds, "device") && jstr(worlds, "device")[0],
+          "world 1's state says where it steps: %s", jtext(worlds));
+    cJSON_Delete(worlds);
 }
 
 /* ---- set_solver ----------------------------------------------------------------------------- */

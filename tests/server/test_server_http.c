@@ -166,6 +166,12 @@ static void check_metrics_values(const char *before, const char *after, const pe
     CHECK(bytes >= (double)p->follow.bytes, "bytes_sent_total grew by at least the %ld frame bytes the client got (%g)",
           p->follow.bytes, bytes);
     CHECK(M(after, "fluidcast_clients") == 1, "fluidcast_clients is 1 (%g)", M(after, "fluidcast_clients"));
+    /* where world 1 steps: the state's backend and device, as labels of a constant 1 */
+    const char *device = jstr(p->state, "device") ? jstr(p->state, "device") : "";
+    char info[600];
+    snprintf(info, sizeof info, "fluidcast_world_info{world=\"1\",backend=\"cpu\",device=\"%s\"} 1\n", device);
+    CHECK(jstr_is(p->state, "backend", "cpu") && device[0] && strstr(after, info),
+          "world_info names the state's backend 'cpu' and device '%s'", device);
     CHECK(M(after, "fluidcast_world_particles{world=\"1\"}") == jnum(p->state, "particles"),
           "world_particles is the state's %g (%g)", jnum(p->state, "particles"), M(after, "fluidcast_world_particles{world=\"1\"}"));
     CHECK(M(after, "fluidcast_world_frames_encoded_total{world=\"1\"}") > M(before, "fluidcast_world_frames_encoded_total{world=\"1\"}"),

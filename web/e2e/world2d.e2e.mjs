@@ -13,6 +13,10 @@ test('a 2D dam break streams flat frames and is shown face-on', { timeout: 24000
   fixture.viewers.push(viewer);
   const first = await viewer.waitStatus((s) => s.connection === 'open' && s.particles > 0, 'a 2D world', 30000);
   assert.equal(first.dimensions, 2, 'the state says the world is 2D');
+  assert.equal(first.backend, 'cpu', 'it steps on the CPU (no GPU here)');
+  assert.ok(typeof first.device === 'string' && first.device.length > 0, `the state names the device: ${first.device}`);
+  await viewer.page.waitForFunction((want) => document.querySelector('[data-testid="backend"]')?.textContent === want,
+    `cpu · ${first.device}`, { timeout: 10000 }); // the overlay says where it steps
   assert.equal(first.camera, 'OrthographicCamera', 'a 2D world is seen through the orthographic camera');
   const start = await viewer.positions(first.particles);
   const frontAtStart = Math.max(...start.map((p) => p[0]));

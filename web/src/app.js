@@ -327,6 +327,8 @@ export class App {
       role: session.role,
       world: session.world,
       worldName: state?.name,
+      backend: state?.backend ?? null,
+      device: state?.device ?? null,
       paused: state?.paused,
       waiting: state?.waiting === true,
       loop: state?.loop ?? null,

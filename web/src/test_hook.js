@@ -24,6 +24,8 @@ export function installTestHook(app, target = window) {
         solver: state ? state.solver : null,
         scene: state ? state.scene : null,
         dimensions: state ? state.dimensions ?? 3 : null,
+        backend: state ? state.backend ?? null : null,
+        device: state ? state.device ?? null : null,
         camera: app.viewer.camera.type, // 'PerspectiveCamera', or 'OrthographicCamera' for a 2D world
         unstable: state ? state.unstable ?? null : null,
         waiting: state ? state.waiting === true : false,

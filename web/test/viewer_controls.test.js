@@ -5,7 +5,7 @@ import { RealtimeFactor } from '../src/util/realtime_factor.js';
 import { busyText } from '../src/ui/busy_indicator.js';
 import { unstableHeadline } from '../src/ui/unstable_banner.js';
 import { worldLabel } from '../src/ui/toolbar.js';
-import { formatConnection, formatRealtime } from '../src/ui/status_overlay.js';
+import { formatBackend, formatConnection, formatRealtime } from '../src/ui/status_overlay.js';
 import { checkNumber, formatBound, prettyUnit } from '../src/ui/field_check.js';
 import { defaultCollider } from '../src/ui/collider_list.js';
 
@@ -82,6 +82,13 @@ describe('texts', () => {
     expect(formatRealtime(1, true)).toBe('paused');
     expect(formatConnection('closed', 2300)).toBe('lost · retry in 3 s');
     expect(formatConnection('open', null)).toBe('open');
+  });
+
+  it('says where the world steps: backend and device', () => {
+    expect(formatBackend('cpu', 'AMD EPYC')).toBe('cpu · AMD EPYC');
+    expect(formatBackend('cuda', 'NVIDIA H100 80GB HBM3')).toBe('cuda · NVIDIA H100 80GB HBM3');
+    expect(formatBackend('cpu', '')).toBe('cpu');
+    expect(formatBackend(null, null)).toBe('–');
   });
 });
 

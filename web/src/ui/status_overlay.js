@@ -1,9 +1,10 @@
-// The status overlay: connection (with the retry countdown), world, particles, render fps, real-time factor, sim steps/s, received bytes/s, frame age.
+// The status overlay: connection (with the retry countdown), world, where it steps (backend and device), particles, render fps, real-time factor, sim steps/s, received bytes/s, frame age.
 import { el, formatNumber } from '../util/dom.js';
 
 const ROWS = [
   ['connection', 'connection', 'connection-state'],
   ['world', 'world', null],
+  ['backend', 'steps on', 'backend'],
   ['particles', 'particles', 'particle-count'],
   ['render', 'render', 'render-fps'],
   ['realtime', 'speed', 'realtime-factor'],
@@ -28,6 +29,12 @@ export function formatConnection(connection, retryInMs) {
   return connection;
 }
 
+/** Where the world steps: "cpu · AMD EPYC", "cuda · NVIDIA H100"; – before the state names it. */
+export function formatBackend(backend, device) {
+  if (!backend) return '–';
+  return device ? `${backend} · ${device}` : backend;
+}
+
 function formatBytes(perSecond) {
   if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} MB/s`;
   if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} kB/s`;
@@ -46,7 +53,7 @@ export class StatusOverlay {
   }
 
   /**
-   * s: {connection, retryInMs, role, world, worldName, paused, waiting, loop, particles, renderFps,
+   * s: {connection, retryInMs, role, world, worldName, backend, device, paused, waiting, loop, particles, renderFps,
    * realtimeFactor, stepsPerS, stepMs, bytesPerSecond, tier, bits, frameAgeMs, time}.
    */
   update(s) {
@@ -56,6 +63,7 @@ export class StatusOverlay {
     const mode = s.waiting ? ' (waiting for a viewer)' : s.paused ? ' (paused)' : '';
     const loop = s.loop ? ` · resets every ${s.loop} s` : '';
     c.world.textContent = s.world === null ? '–' : `${s.world} ${s.worldName || ''}${mode}${loop}${s.role ? ` · ${s.role}` : ''}`;
+    c.backend.textContent = formatBackend(s.backend, s.device);
     c.realtime.textContent = formatRealtime(s.realtimeFactor, s.paused);
     c.particles.textContent = String(s.particles);
     c.render.textContent = `${s.renderFps < 10 ? s.renderFps.toFixed(1) : Math.round(s.renderFps)} fps`;
