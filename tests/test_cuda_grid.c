@@ -302,6 +302,7 @@ int main(int argc, char **argv)
     CHECK(fc_cuda_grid_sort_host(&broken, &p, &p, &p, 1, ord, cs, err, sizeof err) == -1 && err[0],
           "invalid geometry should fail with a message");
 
-    test_timing();
+    /* --no-timing: the checks only (compute-sanitizer runs, scripts/gpu_check.sh) */
+    if (!(argc > 1 && strcmp(argv[1], "--no-timing") == 0)) test_timing();
     return check_summary("test_cuda_grid");
 }
