@@ -11,8 +11,11 @@
 #else
 #include "cuda/host_shim.h"
 /* every (block, thread) of the grid runs kernel(args...) once, as an OpenMP loop (host_shim.h) */
-#define FC_LAUNCH(kernel, blocks, threads, stream, ...) \
-    fc_shim_launch((blocks), (threads), [&] { kernel(__VA_ARGS__); })
+#define FC_LAUNCH(kernel, blocks, threads, stream, ...)                 \
+    do {                                                                 \
+        (void)(stream); /* work runs at once, in order */                \
+        fc_shim_launch((blocks), (threads), [&] { kernel(__VA_ARGS__); }); \
+    } while (0)
 #endif
 
 #endif

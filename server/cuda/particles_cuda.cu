@@ -1,0 +1,145 @@
+/* The particles on the device: registry columns as device arrays; upload, download, reorder. */
+#include "cuda/particles_cuda.h"
+
+#include "cuda/runtime.h"
+
+#include <stdio.h>
+#include <string.h>
+
+namespace {
+
+const int kBlock = 256;
+const unsigned kMaxBlocks = 1u << 16; /* the kernels use grid-stride loops beyond this */
+
+/* Bytes of one element of each column, from the registry itself (no call into the host library). */
+const size_t kColumnSize[FC_COLUMN_COUNT] = {
+#define FC_FIELD_VEC(id, name, prefix, type, ...) sizeof(FC_CTYPE_##type), sizeof(FC_CTYPE_##type), sizeof(FC_CTYPE_##type),
+#define FC_FIELD(id, name, type, ...) sizeof(FC_CTYPE_##type),
+#include "core/particle_fields.def"
+#undef FC_FIELD_VEC
+#undef FC_FIELD
+};
+
+unsigned blocks_for(size_t n)
+{
+    size_t b = (n + kBlock - 1) / kBlock;
+    return b == 0 ? 1u : b > kMaxBlocks ? kMaxBlocks : (unsigned)b;
+}
+
+void set_cuda_err(char *err, size_t errlen, const char *what, cudaError_t e)
+{
+    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+    (void)cudaGetLastError();
+}
+
+} // namespace
+
+#define FC_CU(call)                                  \
+    do {                                             \
+        cudaError_t fc_e_ = (call);                  \
+        if (fc_e_ != cudaSuccess) {                  \
+            set_cuda_err(err, errlen, #call, fc_e_); \
+            goto fail;                               \
+        }                                            \
+    } while (0)
+
+/* out[i] = in[order[i]] for elements of `size` bytes (1 or 4). */
+__global__ void fc_k_gather(const void *__restrict__ in, void *__restrict__ out, const uint32_t *__restrict__ order,
+                            size_t n, size_t size)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        if (size == 1) ((uint8_t *)out)[i] = ((const uint8_t *)in)[order[i]];
+        else ((uint32_t *)out)[i] = ((const uint32_t *)in)[order[i]];
+    }
+}
+
+extern "C" void fc_cuda_particles_free(fc_cuda_particles *d)
+{
+    if (!d) return;
+    cudaFree(d->d_id);
+    cudaFree(d->d_id_scratch);
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) cudaFree(d->d_column[c]), cudaFree(d->d_scratch[c]);
+    memset(d, 0, sizeof *d);
+}
+
+/* Room for n particles (contents are not kept). */
+static int reserve(fc_cuda_particles *d, size_t n, char *err, size_t errlen)
+{
+    if (n <= d->capacity) return 0;
+    const size_t cap = n + n / 4 + 64;
+    fc_cuda_particles_free(d);
+    FC_CU(cudaMalloc((void **)&d->d_id, cap * sizeof(uint32_t)));
+    FC_CU(cudaMalloc((void **)&d->d_id_scratch, cap * sizeof(uint32_t)));
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        FC_CU(cudaMalloc(&d->d_column[c], cap * kColumnSize[c]));
+        FC_CU(cudaMalloc(&d->d_scratch[c], cap * kColumnSize[c]));
+    }
+    d->capacity = cap;
+    return 0;
+fail:
+    fc_cuda_particles_free(d);
+    return -1;
+}
+
+/* The host array of column c (either type). */
+static void *host_column(const fc_particles *h, int c)
+{
+    return kColumnSize[c] == 1 ? (void *)h->u8[c] : (void *)h->field[c];
+}
+
+extern "C" int fc_cuda_particles_upload(fc_cuda_particles *d, const fc_particles *h, char *err, size_t errlen)
+{
+    if (reserve(d, h->count, err, errlen)) return -1;
+    d->count = h->count;
+    if (h->count) {
+        FC_CU(cudaMemcpy(d->d_id, h->id, h->count * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        for (int c = 0; c < FC_COLUMN_COUNT; c++)
+            FC_CU(cudaMemcpy(d->d_column[c], host_column(h, c), h->count * kColumnSize[c], cudaMemcpyHostToDevice));
+    }
+    return 0;
+fail:
+    d->count = 0;
+    return -1;
+}
+
+extern "C" int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen)
+{
+    if (h->capacity < d->count) {
+        if (err && errlen) snprintf(err, errlen, "fc_cuda_particles_download: the host holds room for %zu particles, "
+                                                "the device has %zu", h->capacity, d->count);
+        return -1;
+    }
+    if (d->count) {
+        FC_CU(cudaMemcpy(h->id, d->d_id, d->count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        for (int c = 0; c < FC_COLUMN_COUNT; c++)
+            FC_CU(cudaMemcpy(host_column(h, c), d->d_column[c], d->count * kColumnSize[c], cudaMemcpyDeviceToHost));
+    }
+    h->count = d->count;
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_particles_permute(fc_cuda_particles *d, const uint32_t *d_order, void *stream, char *err,
+                                         size_t errlen)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const size_t n = d->count;
+    const unsigned blocks = blocks_for(n);
+    if (n == 0) return 0;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        FC_LAUNCH(fc_k_gather, blocks, kBlock, s, d->d_column[c], d->d_scratch[c], d_order, n, kColumnSize[c]);
+        FC_CU(cudaGetLastError());
+        void *t = d->d_column[c];
+        d->d_column[c] = d->d_scratch[c], d->d_scratch[c] = t;
+    }
+    FC_LAUNCH(fc_k_gather, blocks, kBlock, s, d->d_id, d->d_id_scratch, d_order, n, sizeof(uint32_t));
+    FC_CU(cudaGetLastError());
+    {
+        uint32_t *t = d->d_id;
+        d->d_id = d->d_id_scratch, d->d_id_scratch = t;
+    }
+    return 0;
+fail:
+    return -1;
+}

@@ -1,0 +1,43 @@
+/* The particles on the device: every column of the fields registry as a device array, with the
+ * id; upload, download and the reorder after a grid sort. Callable from C. */
+#ifndef FC_PARTICLES_CUDA_H
+#define FC_PARTICLES_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "core/particles.h" /* plain C: C linkage from C++ too */
+
+typedef struct fc_cuda_particles {
+    size_t count, capacity;
+    uint32_t *d_id;
+    void *d_column[FC_COLUMN_COUNT];  /* float * or uint8_t *, as the registry declares the column */
+    void *d_scratch[FC_COLUMN_COUNT]; /* the reorder's targets, swapped with d_column */
+    uint32_t *d_id_scratch;
+} fc_cuda_particles;
+
+/* Releases the device memory; safe on a zeroed or already freed store. */
+void fc_cuda_particles_free(fc_cuda_particles *d);
+
+/* Makes the device hold the host's particles: count, ids and every column (the backend seam's
+ * host_changed). 0, or -1 with a reason in err (the store then holds no particles). */
+int fc_cuda_particles_upload(fc_cuda_particles *d, const fc_particles *h, char *err, size_t errlen);
+
+/* Copies the device's particles into the host's arrays (the seam's sync_to_host): h must hold
+ * room for d->count particles; h->count becomes d->count. 0, or -1 with a reason in err. */
+int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen);
+
+/* Reorders every column and the ids on the device so that new index i holds old index
+ * d_order[i] (d_order: a device array of d->count entries, such as fc_cuda_grid's d_order),
+ * as fc_particles_permute does on the host. Queued on `stream` (NULL: the default stream). */
+int fc_cuda_particles_permute(fc_cuda_particles *d, const uint32_t *d_order, void *stream, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
