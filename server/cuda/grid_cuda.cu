@@ -8,33 +8,12 @@
 
 namespace {
 
-const int kBlock = 256;
-const unsigned kMaxBlocks = 1u << 16; /* kernels use grid-stride loops beyond this */
-
 void set_msg(char *err, size_t errlen, const char *msg)
 {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
 
-void set_cuda_err(char *err, size_t errlen, const char *what, cudaError_t e)
-{
-    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
-    (void)cudaGetLastError(); /* clear a non-sticky error so it is not reported again by a later call */
-}
-
 } // namespace
-
-/* Checks a CUDA call; on failure writes the call and the reason to err and jumps to `fail`. Every
- * function using it declares its variables before the first use (C++ forbids jumping over an
- * initialisation). */
-#define FC_CU(call)                                                  \
-    do {                                                             \
-        cudaError_t fc_e_ = (call);                                  \
-        if (fc_e_ != cudaSuccess) {                                  \
-            set_cuda_err(err, errlen, #call, fc_e_);                 \
-            goto fail;                                               \
-        }                                                            \
-    } while (0)
 
 /* 1-2. key every particle (with the CPU grid's fc_grid_key) and count the particles per cell. */
 __global__ void fc_k_keys(fc_grid_geom g, const float *__restrict__ x, const float *__restrict__ y,
@@ -64,12 +43,6 @@ extern "C" void fc_cuda_grid_keys_host(const fc_grid_geom *g, const float *x, co
                                        size_t n, uint32_t *key)
 {
     for (size_t i = 0; i < n; i++) key[i] = fc_grid_key(g, x[i], y[i], z[i]);
-}
-
-static unsigned blocks_for(size_t n)
-{
-    size_t b = (n + kBlock - 1) / kBlock;
-    return b > kMaxBlocks ? kMaxBlocks : (unsigned)b;
 }
 
 extern "C" void fc_cuda_grid_free(fc_cuda_grid *g)
@@ -159,17 +132,17 @@ extern "C" int fc_cuda_grid_build(fc_cuda_grid *g, const float *d_x, const float
         return 0;
     }
     if (ensure_capacity(g, n, err, errlen)) return -1;
-    blocks = blocks_for(n);
+    blocks = fc_cuda_blocks_for(n);
 
     /* 1-3. keys and counts; count[ncells] stays 0 so the exclusive scan ends with cell_start[ncells] = n */
     FC_CU(cudaMemsetAsync(g->d_count, 0, sizeof(uint32_t) * cells1, s));
-    FC_LAUNCH(fc_k_keys, blocks, kBlock, s, g->geom, d_x, d_y, d_z, n, g->d_unsorted_key, g->d_count);
+    FC_LAUNCH(fc_k_keys, blocks, FC_CUDA_BLOCK, s, g->geom, d_x, d_y, d_z, n, g->d_unsorted_key, g->d_count);
     FC_CU(cudaGetLastError());
     FC_CU(cub::DeviceScan::ExclusiveSum(g->d_scan_tmp, g->scan_tmp_bytes, g->d_count, g->d_cell_start, (int)cells1, s));
 
     /* 4. scatter with the counts array reused as per-cell cursors */
     FC_CU(cudaMemcpyAsync(g->d_count, g->d_cell_start, sizeof(uint32_t) * g->geom.ncells, cudaMemcpyDeviceToDevice, s));
-    FC_LAUNCH(fc_k_scatter, blocks, kBlock, s, g->d_unsorted_key, n, g->d_count, g->d_order, g->d_key);
+    FC_LAUNCH(fc_k_scatter, blocks, FC_CUDA_BLOCK, s, g->d_unsorted_key, n, g->d_count, g->d_order, g->d_key);
     FC_CU(cudaGetLastError());
     return 0;
 fail:

@@ -8,9 +8,6 @@
 
 namespace {
 
-const int kBlock = 256;
-const unsigned kMaxBlocks = 1u << 16; /* the kernels use grid-stride loops beyond this */
-
 /* Bytes of one element of each column, from the registry itself (no call into the host library). */
 const size_t kColumnSize[FC_COLUMN_COUNT] = {
 #define FC_FIELD_VEC(id, name, prefix, type, ...) sizeof(FC_CTYPE_##type), sizeof(FC_CTYPE_##type), sizeof(FC_CTYPE_##type),
@@ -20,28 +17,7 @@ const size_t kColumnSize[FC_COLUMN_COUNT] = {
 #undef FC_FIELD
 };
 
-unsigned blocks_for(size_t n)
-{
-    size_t b = (n + kBlock - 1) / kBlock;
-    return b == 0 ? 1u : b > kMaxBlocks ? kMaxBlocks : (unsigned)b;
-}
-
-void set_cuda_err(char *err, size_t errlen, const char *what, cudaError_t e)
-{
-    if (err && errlen) snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
-    (void)cudaGetLastError();
-}
-
 } // namespace
-
-#define FC_CU(call)                                  \
-    do {                                             \
-        cudaError_t fc_e_ = (call);                  \
-        if (fc_e_ != cudaSuccess) {                  \
-            set_cuda_err(err, errlen, #call, fc_e_); \
-            goto fail;                               \
-        }                                            \
-    } while (0)
 
 /* out[i] = in[order[i]] for elements of `size` bytes (1 or 4). */
 __global__ void fc_k_gather(const void *__restrict__ in, void *__restrict__ out, const uint32_t *__restrict__ order,
@@ -125,15 +101,15 @@ extern "C" int fc_cuda_particles_permute(fc_cuda_particles *d, const uint32_t *d
 {
     cudaStream_t s = (cudaStream_t)stream;
     const size_t n = d->count;
-    const unsigned blocks = blocks_for(n);
+    const unsigned blocks = fc_cuda_blocks_for(n);
     if (n == 0) return 0;
     for (int c = 0; c < FC_COLUMN_COUNT; c++) {
-        FC_LAUNCH(fc_k_gather, blocks, kBlock, s, d->d_column[c], d->d_scratch[c], d_order, n, kColumnSize[c]);
+        FC_LAUNCH(fc_k_gather, blocks, FC_CUDA_BLOCK, s, d->d_column[c], d->d_scratch[c], d_order, n, kColumnSize[c]);
         FC_CU(cudaGetLastError());
         void *t = d->d_column[c];
         d->d_column[c] = d->d_scratch[c], d->d_scratch[c] = t;
     }
-    FC_LAUNCH(fc_k_gather, blocks, kBlock, s, d->d_id, d->d_id_scratch, d_order, n, sizeof(uint32_t));
+    FC_LAUNCH(fc_k_gather, blocks, FC_CUDA_BLOCK, s, d->d_id, d->d_id_scratch, d_order, n, sizeof(uint32_t));
     FC_CU(cudaGetLastError());
     {
         uint32_t *t = d->d_id;
