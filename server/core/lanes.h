@@ -2,107 +2,23 @@
 #ifndef FC_LANES_H
 #define FC_LANES_H
 
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 
+#include "core/lane_math.h"
 #include "core/neighbours.h"
 
 /* A loop over a neighbour list reads each neighbour's fields from scattered indices. Compilers
  * vectorize such loops with one load and one insert per field and lane (x86 gathers are slower
  * still on AMD Zen), about 70% of the work of a PBF pass. A neighbour's fields are kept here in one
  * 16-byte record instead, and eight records are gathered with eight loads and a transpose.
- * The vector types are GCC/Clang vector extensions, so a loop written with them compiles for any
- * target; the gather and a few lane functions have an AVX path besides the portable one. Without
- * AVX the compilers warn (-Wpsabi) that 32-byte vectors pass between functions differently: these
- * functions are all inline, so files that include this header build with -Wno-psabi. */
-typedef float fc_f8 __attribute__((vector_size(32)));
-typedef int32_t fc_i8 __attribute__((vector_size(32)));
+ * The lane types and functions are core/lane_math.h's; the gather has an AVX path besides the
+ * portable one. */
 
 /* Four fields of one particle: a position and one more value (which, each user says). */
 typedef struct fc_record4 {
     float x, y, z, w;
 } fc_record4;
-
-static inline fc_f8 fc_f8_splat(float v) { return (fc_f8){v, v, v, v, v, v, v, v}; }
-
-/* mask ? a : b lane by lane, mask lanes all ones or all zeros (a vector comparison). */
-static inline fc_f8 fc_f8_select(fc_i8 mask, fc_f8 a, fc_f8 b)
-{
-#if defined(__AVX__)
-    return (fc_f8)_mm256_blendv_ps((__m256)b, (__m256)a, (__m256)mask);
-#else
-    return (fc_f8)(((fc_i8)a & mask) | ((fc_i8)b & ~mask));
-#endif
-}
-
-/* max(v, 0) */
-static inline fc_f8 fc_f8_positive(fc_f8 v)
-{
-#if defined(__AVX__)
-    return (fc_f8)_mm256_max_ps((__m256)v, _mm256_setzero_ps());
-#else
-    return (fc_f8)((fc_i8)v & (v > fc_f8_splat(0.0f)));
-#endif
-}
-
-static inline fc_f8 fc_f8_sqrt(fc_f8 v)
-{
-#if defined(__AVX__)
-    return (fc_f8)_mm256_sqrt_ps((__m256)v);
-#else
-    fc_f8 r;
-    for (int k = 0; k < 8; k++) r[k] = sqrtf(v[k]);
-    return r;
-#endif
-}
-
-/* 1 / sqrt(v) for v > 0. On x86 the 12-bit estimate refined by one Newton step (relative error
- * below 1e-6): a third of the latency of a square root and a division, which the neighbour loops
- * wait on. */
-static inline fc_f8 fc_f8_rsqrt(fc_f8 v)
-{
-#if defined(__AVX__)
-    const fc_f8 y = (fc_f8)_mm256_rsqrt_ps((__m256)v);
-    return y * (fc_f8_splat(1.5f) - fc_f8_splat(0.5f) * v * y * y);
-#else
-    fc_f8 r;
-    for (int k = 0; k < 8; k++) r[k] = 1.0f / sqrtf(v[k]);
-    return r;
-#endif
-}
-
-/* The sum of the lanes, always in the same order: ((0 + 4) + (2 + 6)) + ((1 + 5) + (3 + 7)). */
-static inline float fc_f8_sum(fc_f8 v)
-{
-#if defined(__AVX__)
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128((__m256)v), _mm256_extractf128_ps((__m256)v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
-#else
-    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
-#endif
-}
-
-/* The sums of the lanes of four vectors at once, out[k] of the k-th (fewer instructions than four
- * fc_f8_sum), each always in the same order: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). */
-static inline void fc_f8_sum4(fc_f8 a, fc_f8 b, fc_f8 c, fc_f8 d, float out[4])
-{
-#if defined(__AVX__)
-    const __m256 ab = _mm256_hadd_ps((__m256)a, (__m256)b), cd = _mm256_hadd_ps((__m256)c, (__m256)d);
-    const __m256 abcd = _mm256_hadd_ps(ab, cd); /* the four half sums of lanes 0-3 | of lanes 4-7 */
-    _mm_storeu_ps(out, _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1)));
-#else
-    const fc_f8 *v[4] = {&a, &b, &c, &d};
-    for (int k = 0; k < 4; k++) {
-        const fc_f8 x = *v[k];
-        out[k] = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
-    }
-#endif
-}
 
 /* The eight indices list[e .. e + 7], those at or past `end` replaced by `pad` (a record whose
  * terms vanish), so that the last lanes of a list cost no separate loop. list must be readable up

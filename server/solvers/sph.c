@@ -73,14 +73,7 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     sph_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
     st->rest_volume = fc_sph_family_start(w, &st->nh);
-    const fc_params *p = &w->params;
-    /* the forces below share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, which is also
-     * the spiky gradient's -3 C): in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5),
-     * so the pressure sums take their ratio (exactly 1 in 3D) with the lattice correction */
-    const double h = p->smoothing_radius;
-    st->gradient_correction = 1.0 / fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions) *
-                              (-fc_spiky_gradient_coefficient(h, w->dimensions) /
-                               fc_viscosity_laplacian_coefficient(h, w->dimensions));
+    st->gradient_correction = fc_wcsph_gradient_correction(w);
     *state = st;
     return 0;
 }
@@ -108,22 +101,6 @@ static double sph_choose_dt(const fc_world *w, const void *state)
     return p->cfl_number * p->smoothing_radius / (sound_speed(p) + sqrt((double)max2));
 }
 
-/* Pressure from the chosen equation of state (core/eos.h) for a fluid of rest density rho0 (Tait's
- * B = rho0 c^2 / 7 that fluid's), negative pressure clamped on request. */
-static float pressure_from_density(const fc_params *p, float rho, float rho0, float B)
-{
-    float pressure;
-    if (p->equation_of_state == FC_EOS_LINEAR) pressure = fc_eos_linear(rho, rho0, (float)p->stiffness);
-    else pressure = fc_eos_tait(rho, rho0, B);
-    return (p->clamp_negative_pressure && pressure < 0.0f) ? 0.0f : pressure;
-}
-
-/* Per fluid: the mass of its particles over fluid 0's, m_f / m_0 (1 for fluid 0, exactly). */
-static void mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS])
-{
-    for (int f = 0; f < FC_MAX_FLUIDS; f++) ratio[f] = f < w->fluid_count ? w->fluid_mass[f] / w->fluid_mass[0] : 1.0f;
-}
-
 /* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles, its sums found with the
  * neighbours) and pressure of every particle, into FC_DENSITY and the records the force pass reads: pressed[i] =
  * (x_i, r_i p_i / rho_i) and vel[i].w = r_i / rho_i, r_i = m_i / m_0 the particle's mass over
@@ -133,17 +110,16 @@ static void mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS])
  * meet), and its pressure its fluid's equation of state. */
 static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
-    const fc_params *prm = &w->params;
     fc_particles *p = &w->particles;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     float *rho = p->field[FC_DENSITY];
     const uint8_t *of = p->u8[FC_FLUID];
-    float rest[FC_MAX_FLUIDS], tait[FC_MAX_FLUIDS], ratio[FC_MAX_FLUIDS];
+    float rest[FC_MAX_FLUIDS], ratio[FC_MAX_FLUIDS];
+    fc_wcsph_eos eos;
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
-    for (int f = 0; f < FC_MAX_FLUIDS; f++)
-        tait[f] = (float)fc_eos_tait_coefficient(w->fluids[f < w->fluid_count ? f : 0].rest_density, prm->speed_of_sound);
-    mass_ratios(w, ratio);
+    fc_wcsph_eos_of(w, &eos);
+    fc_sph_mass_ratios(w, ratio);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -151,34 +127,19 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
         const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
         const float inv_density = 1.0f / density;
         rho[i] = density;
-        st->pressed[i] = (fc_record4){x[i], y[i], z[i], pressure_from_density(prm, density, rest[f], tait[f]) * inv_density * ratio[f]};
+        st->pressed[i] = (fc_record4){x[i], y[i], z[i], fc_wcsph_pressure(&eos, f, density, rest[f]) * inv_density * ratio[f]};
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], inv_density * ratio[f]};
     }
     st->pressed[n] = st->vel[n] = fc_sph_far_away;
 }
 
-/* What the force pass reads besides the records: the constants and the per-fluid tables. */
-typedef struct force_terms {
-    float mu[FC_MAX_FLUIDS];             /* each fluid's dynamic viscosity */
-    float ratio[FC_MAX_FLUIDS];          /* m_f / m_0 */
-    float boundary_coeff[FC_MAX_FLUIDS]; /* rho0_f 45 / (pi h^6): a boundary particle's mass is rho0_f V_b */
-    float fluid_coeff;                   /* m_0 45 / (pi h^6) */
-    float correction;
-    float gx, gy, gz;
-} force_terms;
-
-/* Particle i's acceleration: gravity, pressure (eq. 8 without its 1/2, see the top), viscosity
- * (eq. 9) and the boundary pressure of Akinci et al. 2012, from its lists. With g_ij = (h - r)^2 / r
- * (the spiky gradient without its constant), r_j = m_j / m_0, and m_0 45 / (pi h^6) in front:
- *   pressure   sum_j r_j (p_i + p_j) / (rho_i rho_j) g_ij (x_i - x_j)
- *   viscosity  sum_j mu_ij r_j (v_j - v_i) / (rho_i rho_j) (h - r)
- *   boundary   2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b), times rho0_i instead of m: a boundary
- *              particle acts as a fluid particle of mass rho0_i V_b mirroring p_i and rho_i.
- * A pair of fluids of different viscosities uses the mean, mu_ij = (mu_i + mu_j) / 2, which keeps
- * the viscous forces of a pair equal and opposite (Morris, Fox and Zhu 1997 average the pair's
- * coefficients the same way); mixed = 0 is the case of one viscosity, mu_ij = mu_i, and the
- * compiler drops the second sum. */
-static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const force_terms *t,
+/* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
+ * over its lists: pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the boundary
+ * pressure of Akinci et al. 2012. A pair of fluids of different viscosities uses the mean,
+ * mu_ij = (mu_i + mu_j) / 2, which keeps the viscous forces of a pair equal and opposite (Morris,
+ * Fox and Zhu 1997 average the pair's coefficients the same way); mixed = 0 is the case of one
+ * viscosity, mu_ij = mu_i, and the compiler drops the second sum. */
+static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
                                    long i, const int mixed)
 {
     const fc_particles *p = &w->particles;
@@ -187,77 +148,52 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     const fc_f8 zero = fc_f8_splat(0.0f);
     const int f = p->u8[FC_FLUID][i];
     const fc_record4 at = pressed[i];
-    const float r_over_rho_i = vel[i].w, inv_rho_i = r_over_rho_i / t->ratio[f], p_i = at.w / r_over_rho_i;
+    const float r_over_rho_i = vel[i].w, p_i = at.w / r_over_rho_i;
     const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
     fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
     for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 vxj, vyj, vzj, r_over_rho_j, inv_r;
         fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
         const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-        const fc_f8 pair = (pi * r_over_rho_j + nb.w) * q * q * inv_r; /* w: r_j p_j / rho_j */
+        const fc_f8 pair = fc_wcsph_pressure_pair(pi, r_over_rho_j, nb.w, q, inv_r); /* w: r_j p_j / rho_j */
         px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
-        const fc_f8 visc = r_over_rho_j * q;
+        const fc_f8 visc = fc_wcsph_viscosity_pair(r_over_rho_j, q);
         ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
-        if (mixed) { /* sum_j mu_j r_j / rho_j (v_j - v_i) q, from (M v_j, M) with M = mu_j r_j / rho_j */
+        if (mixed) { /* (M v_j, M) with M = mu_j r_j / rho_j */
             fc_f8 mvx, mvy, mvz, m;
             fc_lanes8_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
-            mx += q * (mvx - m * vxi), my += q * (mvy - m * vyi), mz += q * (mvz - m * vzi);
+            mx += fc_wcsph_mixed_pair(q, mvx, m, vxi), my += fc_wcsph_mixed_pair(q, mvy, m, vyi);
+            mz += fc_wcsph_mixed_pair(q, mvz, m, vzi);
         }
     }
     float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    const float mirrored_pair = 2.0f * (at.w / t->ratio[f]) * inv_rho_i; /* 2 p_i / rho_i^2 */
-    if (mirrored_pair > 0.0f && solid->start[i] < solid->start[i + 1]) {
+    if (p_i > 0.0f && solid->start[i] < solid->start[i + 1]) {
         fc_f8 sx = zero, sy = zero, sz = zero;
         for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 inv_r;
             const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-            const fc_f8 pair = nb.w * q * q * inv_r; /* w: V_b */
+            const fc_f8 pair = fc_wcsph_boundary_pair(nb.w, q, inv_r); /* w: V_b */
             sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
         }
         fc_f8_sum4(sx, sy, sz, zero, wall);
-        wall[0] *= mirrored_pair, wall[1] *= mirrored_pair, wall[2] *= mirrored_pair;
     }
-    const float pressure_scale = t->correction * inv_rho_i;
-    float pressure[4], velocity[4], viscous[3];
+    float pressure[4], velocity[4], mixed_sums[4], a[3];
     fc_f8_sum4(px, py, pz, zero, pressure);
     fc_f8_sum4(ux, uy, uz, zero, velocity);
-    if (mixed) {
-        float mixed_sums[4];
-        fc_f8_sum4(mx, my, mz, zero, mixed_sums);
-        const float half_mu = 0.5f * t->mu[f], half = 0.5f;
-        for (int a = 0; a < 3; a++) viscous[a] = inv_rho_i * (half_mu * velocity[a] + half * mixed_sums[a]);
-    } else {
-        const float viscosity_scale = t->mu[f] * inv_rho_i;
-        for (int a = 0; a < 3; a++) viscous[a] = viscosity_scale * velocity[a];
-    }
-    const float wall_coeff = t->correction * t->boundary_coeff[f];
-    st->ax[i] = t->gx + t->fluid_coeff * (pressure_scale * pressure[0] + viscous[0]) + wall_coeff * wall[0];
-    st->ay[i] = t->gy + t->fluid_coeff * (pressure_scale * pressure[1] + viscous[1]) + wall_coeff * wall[1];
-    st->az[i] = t->gz + t->fluid_coeff * (pressure_scale * pressure[2] + viscous[2]) + wall_coeff * wall[2];
+    if (mixed) fc_f8_sum4(mx, my, mz, zero, mixed_sums);
+    fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL, wall, a);
+    st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
 }
 
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
  * world's fluids differ in viscosity. */
 static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k)
 {
-    const fc_params *prm = &w->params;
     const fc_particles *p = &w->particles;
-    const double laplacian = fc_viscosity_laplacian_coefficient(k->h_scalar, w->dimensions);
-    force_terms t = {
-        .fluid_coeff = (float)(w->fluid_mass[0] * laplacian),
-        .correction = (float)st->gradient_correction,
-        .gx = (float)prm->gravity_x, .gy = (float)prm->gravity_y,
-        .gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z, /* a 2D world stays in z = 0 */
-    };
-    fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t.mu);
-    mass_ratios(w, t.ratio);
-    int mixed = 0;
-    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
-        t.boundary_coeff[f] = (float)(w->fluids[f < w->fluid_count ? f : 0].rest_density * laplacian);
-        mixed |= t.mu[f] != t.mu[0];
-    }
+    fc_wcsph_forces t;
+    fc_wcsph_forces_of(w, st->gradient_correction, &t);
     const long n = (long)p->count;
-    if (mixed) {
+    if (t.mixed) {
         const uint8_t *of = p->u8[FC_FLUID];
         const fc_record4 *vel = st->vel;
 #pragma omp parallel for schedule(static)

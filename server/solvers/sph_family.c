@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/eos.h"
 #include "core/kernels.h"
 
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
@@ -36,15 +37,7 @@ void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS])
 
 void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume)
 {
-    const double h = w->params.smoothing_radius;
-    k->h = fc_f8_splat((float)h);
-    k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, w->dimensions));
-    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
-    k->poly6 = (float)fc_poly6_coefficient(h, w->dimensions);
-    k->volume = (float)volume;
-    k->self_weight = (float)(w->params.initial_sum * pow(h, 6));
-    k->h_scalar = (float)h;
+    fc_sph_kernel_make(k, w->params.smoothing_radius, w->dimensions, volume, w->params.initial_sum);
 }
 
 const fc_record4 fc_sph_far_away = {1e15f, 1e15f, 1e15f, 0.0f};
@@ -121,6 +114,47 @@ double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh)
 {
     const fc_neighbour_list *l = &nh->lists[FC_SPH_FLUID];
     return l->points ? (double)l->pairs / (double)l->points : 0.0;
+}
+
+void fc_sph_mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS])
+{
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) ratio[f] = f < w->fluid_count ? w->fluid_mass[f] / w->fluid_mass[0] : 1.0f;
+}
+
+void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos)
+{
+    const fc_params *p = &w->params;
+    eos->tait = p->equation_of_state == FC_EOS_TAIT;
+    eos->clamp_negative = p->clamp_negative_pressure != 0;
+    eos->stiffness = (float)p->stiffness;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++)
+        eos->tait_coefficient[f] =
+            (float)fc_eos_tait_coefficient(w->fluids[f < w->fluid_count ? f : 0].rest_density, p->speed_of_sound);
+}
+
+double fc_wcsph_gradient_correction(const fc_world *w)
+{
+    const fc_params *p = &w->params;
+    const double h = p->smoothing_radius;
+    return 1.0 / fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions) *
+           (-fc_spiky_gradient_coefficient(h, w->dimensions) / fc_viscosity_laplacian_coefficient(h, w->dimensions));
+}
+
+void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_forces *t)
+{
+    const fc_params *p = &w->params;
+    const double laplacian = fc_viscosity_laplacian_coefficient(p->smoothing_radius, w->dimensions);
+    t->fluid_coeff = (float)(w->fluid_mass[0] * laplacian);
+    t->correction = (float)gradient_correction;
+    t->gx = (float)p->gravity_x, t->gy = (float)p->gravity_y;
+    t->gz = w->dimensions == 2 ? 0.0f : (float)p->gravity_z; /* a 2D world stays in z = 0 */
+    fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t->mu);
+    fc_sph_mass_ratios(w, t->ratio);
+    t->mixed = 0;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        t->boundary_coeff[f] = (float)(w->fluids[f < w->fluid_count ? f : 0].rest_density * laplacian);
+        t->mixed |= t->mu[f] != t->mu[0];
+    }
 }
 
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max)

@@ -8,6 +8,9 @@
 #include "core/lanes.h"
 #include "core/neighbours.h"
 #include "core/solver.h"
+#include "solvers/sph_terms.h"
+
+_Static_assert(FC_SPH_MAX_FLUIDS == FC_MAX_FLUIDS, "sph_terms.h's per-fluid tables hold every fluid");
 
 /* The smoothing radius must be 1.2 to 4 particle spacings: a usable neighbourhood. 0 or -1 with err. */
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
@@ -18,53 +21,14 @@ int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
  * place V0 is derived, for both solvers and the boundary. */
 double fc_sph_rest_volume(const fc_world *w);
 
-/* The density formula of both solvers (Mueller et al. 2003 eq. 3 with m = rho0 V0, plus the Akinci
- * et al. 2012 boundary term), as a ratio to rest density:
- *   rho_i / rho0 = poly6 (V0 (self_weight + sum_j d3_ij) + sum_b V_b d3_ib),   d3 = (h^2 - r^2)^3,
- * where self_weight = initial_sum h^6 is particle i's own term: the lists leave i out, and this is
- * the one place its term enters. fluid = sum_j d3_ij over the fluid neighbours, solid =
- * sum_b V_b d3_ib over the boundary neighbours. */
-typedef struct fc_sph_kernel {
-    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
-    float poly6;               /* 315 / (64 pi h^9) (2D: 4 / (pi h^8)) */
-    float volume;              /* V0 */
-    float self_weight;         /* initial_sum h^6 */
-    float h_scalar;            /* h, for scalar code */
-} fc_sph_kernel;
-
 /* Each fluid's value of a fluid-scoped parameter, as floats indexed by a particle's `fluid` field:
  * FC_SPH_REST_DENSITY or FC_SPH_VISCOSITY (the solvers' per-particle lookups). */
 enum { FC_SPH_REST_DENSITY, FC_SPH_VISCOSITY };
 void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS]);
 
 /* The kernel constants of the world's parameters, V0 = volume (fc_sph_rest_volume, kept by the solver). */
+/* The kernel constants of the world's parameters (fc_sph_kernel_make), V0 = volume (kept by the solver). */
 void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
-
-static inline float fc_sph_density_ratio(const fc_sph_kernel *k, float fluid, float solid)
-{
-    return k->poly6 * (k->volume * (k->self_weight + fluid) + solid);
-}
-
-/* For eight pairs with r2 = |x_i - x_j|^2: q = h - r and 1/r, both 0 beyond h and at r = 0
- * (coincident points, which exert no force). Lists are found once per step, so a pair may have
- * moved beyond h. */
-static inline fc_f8 fc_sph_distance_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *inv_r)
-{
-    const fc_i8 apart = r2 > k->tiny2;
-    *inv_r = fc_f8_select(apart, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
-    return fc_f8_select(apart, fc_f8_positive(k->h - r2 * *inv_r), fc_f8_splat(0.0f));
-}
-
-/* The kernel terms of eight pairs: the poly6 factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with
- * grad_{p_i} W_spiky,ij = -g (x_i - x_j), both 0 beyond h and g 0 at r = 0. */
-static inline void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
-{
-    const fc_f8 d = fc_f8_positive(k->h2 - r2);
-    fc_f8 inv_r;
-    const fc_f8 q = fc_sph_distance_terms(k, r2, &inv_r);
-    *d3 = d * d * d;
-    *g = k->spiky * q * q * inv_r;
-}
 
 /* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
  * neighbours within h found once (seed 001 section 4.4.2), fluid and boundary, read by all the
@@ -124,6 +88,19 @@ static inline float fc_sph_solid_sum(const fc_sph_kernel *k, const fc_sph_neighb
     }
     return fc_f8_sum(sum);
 }
+
+/* Per fluid: the mass of its particles over fluid 0's, m_f / m_0 (1 for fluid 0, exactly). */
+void fc_sph_mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS]);
+
+/* WCSPH's tables for sph_terms.h from the world, for both backends: the equation of state, and the
+ * force constants with the pressure gradient correction (fc_wcsph_gradient_correction). */
+void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos);
+void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_forces *t);
+/* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
+ * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);
+ * in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so the pressure sums take
+ * their ratio with the lattice correction, which makes pressure gradients exact at rest. */
+double fc_wcsph_gradient_correction(const fc_world *w);
 
 /* The density errors of the fluid particles (FC_DENSITY against their fluid's rest_density) and the mean
  * neighbour count of the last step into out: mean_density_error (mean of max(rho - rho0, 0) / rho0,

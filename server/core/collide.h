@@ -1,0 +1,141 @@
+/* The collision response of one particle against solid shapes and the container (seed 001 section
+ * 3.2.2), written once for C and CUDA (FC_HD): the signed distance to a shape and the response. */
+#ifndef FC_COLLIDE_H
+#define FC_COLLIDE_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "core/hd.h"
+#include "core/shape.h"
+
+/* How the container walls treat a particle that crossed them (at particle_radius from the wall). */
+typedef enum {
+    FC_WALLS_CLAMP, /* onto the wall plane: exactly inside (SPH, fc_collide_particles) */
+    FC_WALLS_SOFT   /* back to within min(particle_margin, particle_radius) of the wall plane, by a
+                     * monotonic map of the depth crossed, so that particles that crossed by
+                     * different depths stay apart (position based solvers, see colliders.c) */
+} fc_wall_mode;
+
+/* The collision response of one particle against the world's colliders and container (seed 001
+ * 3.2.2), set up once per pass from the parameters; shared by every solver. */
+typedef struct fc_collision {
+    const fc_shape *colliders;
+    size_t collider_count;
+    float radius, margin, erp, restitution, friction;
+    float wall_lo[3], wall_hi[3]; /* the box the particle centres keep to: domain shrunk by radius */
+    float wall_allowance;         /* FC_WALLS_SOFT: how far beyond wall_lo/hi a particle may end */
+    fc_wall_mode walls;
+    int move_positions;           /* 0: contacts change velocities only (positions already resolved) */
+} fc_collision;
+
+static inline FC_HD float fc_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Signed distance from p to the shape's surface (positive on the fluid side) and the unit
+ * normal pointing to the fluid side. */
+static inline FC_HD float fc_shape_distance(const fc_shape *s, const float p[3], float n[3])
+{
+    switch (s->kind) {
+    case FC_SHAPE_SPHERE: {
+        float d[3] = {p[0] - s->center[0], p[1] - s->center[1], p[2] - s->center[2]};
+        float len = sqrtf(fc_dot3(d, d));
+        if (len > 0.0f) {
+            for (int a = 0; a < 3; a++) n[a] = d[a] / len;
+        } else {
+            n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
+        }
+        return len - s->radius;
+    }
+    case FC_SHAPE_PLANE:
+        for (int a = 0; a < 3; a++) n[a] = s->normal[a];
+        return fc_dot3(s->normal, p) - s->offset;
+    case FC_SHAPE_BOX: {
+        float q[3], outside2 = 0.0f, inside = -INFINITY;
+        int inside_axis = 0;
+        for (int a = 0; a < 3; a++) {
+            float rel = p[a] - s->center[a];
+            q[a] = fabsf(rel) - s->half[a];
+            if (q[a] > inside) inside = q[a], inside_axis = a;
+            n[a] = q[a] > 0.0f ? copysignf(q[a], rel) : 0.0f;
+            if (q[a] > 0.0f) outside2 += q[a] * q[a];
+        }
+        if (outside2 > 0.0f) {
+            float len = sqrtf(outside2);
+            for (int a = 0; a < 3; a++) n[a] /= len;
+            return len;
+        }
+        for (int a = 0; a < 3; a++) n[a] = 0.0f;
+        n[inside_axis] = p[inside_axis] >= s->center[inside_axis] ? 1.0f : -1.0f;
+        return inside;
+    }
+    }
+    return INFINITY;
+}
+
+/* Velocity response at a contact with unit normal n against a solid moving at `solid` (seed 001
+ * 3.2.2, in the solid's frame): of the particle's velocity relative to the solid, reflect
+ * `restitution` of an approaching normal part and remove `friction` of the tangential part. A
+ * solid at rest gives exactly the response without the frame change. */
+static inline FC_HD void fc_contact_response(float v[3], const float solid[3], const float n[3], float restitution, float friction)
+{
+    float rel[3] = {v[0] - solid[0], v[1] - solid[1], v[2] - solid[2]};
+    float vn = fc_dot3(rel, n);
+    float normal_after = vn < 0.0f ? -restitution * vn : vn;
+    for (int a = 0; a < 3; a++) {
+        float tangential = rel[a] - vn * n[a];
+        v[a] = solid[a] + (normal_after * n[a] + (1.0f - friction) * tangential);
+    }
+}
+
+/* Where a particle that crossed the wall plane by `depth` > 0 ends, as a depth beyond the plane.
+ * Clamp: 0, on the plane; two particles that crossed near each other then land on the same
+ * coordinate, and at an edge or corner on the same point, where the kernel gradient between them
+ * vanishes and they never separate (seed 002 section IV, Fig. 4). Soft: a * d / (d + a) with a
+ * the allowance, strictly increasing in d and below a, so particles that crossed by different
+ * depths stay apart and in the same order, and a shallow crossing (d << a) stays nearly as it is. */
+static inline FC_HD float fc_wall_depth_after(const fc_collision *c, float depth)
+{
+    if (c->walls == FC_WALLS_CLAMP || c->wall_allowance <= 0.0f) return 0.0f;
+    return c->wall_allowance * depth / (depth + c->wall_allowance);
+}
+
+/* One particle at x with velocity v (v NULL: positions only). With move_positions, pushes x out of
+ * every collider by boundary_erp of the penetration beyond particle_margin and back inside the
+ * container walls (clamped or soft); with v, at every contact (penetration > 0) reflects
+ * boundary_restitution of the approaching normal velocity and removes boundary_friction of the
+ * tangential velocity, in the collider's frame. */
+static inline FC_HD void fc_collide_point(const fc_collision *c, float x[3], float v[3])
+{
+    const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
+    float normal[3];
+    for (size_t k = 0; k < c->collider_count; k++) {
+        float penetration = c->radius - fc_shape_distance(&c->colliders[k], x, normal);
+        if (penetration <= 0.0f) continue;
+        if (c->move_positions && penetration > c->margin)
+            for (int a = 0; a < 3; a++) x[a] += c->erp * (penetration - c->margin) * normal[a];
+        if (v) fc_contact_response(v, c->colliders[k].velocity, normal, c->restitution, c->friction);
+    }
+    for (int a = 0; a < 3; a++) {
+        float wall_normal[3] = {0, 0, 0};
+        if (x[a] < c->wall_lo[a]) {
+            if (c->move_positions) x[a] = c->wall_lo[a] - fc_wall_depth_after(c, c->wall_lo[a] - x[a]);
+            wall_normal[a] = 1.0f;
+        } else if (x[a] > c->wall_hi[a]) {
+            if (c->move_positions) x[a] = c->wall_hi[a] + fc_wall_depth_after(c, x[a] - c->wall_hi[a]);
+            wall_normal[a] = -1.0f;
+        } else {
+            continue;
+        }
+        if (v) fc_contact_response(v, container_at_rest, wall_normal, c->restitution, c->friction);
+    }
+}
+
+/* Whether fc_collide_point can do anything at x: there are colliders, or x is beyond a wall. For
+ * loops that would otherwise call it for every particle. */
+static inline FC_HD int fc_collision_possible(const fc_collision *c, const float x[3])
+{
+    return c->collider_count > 0 || x[0] < c->wall_lo[0] || x[0] > c->wall_hi[0] || x[1] < c->wall_lo[1] ||
+           x[1] > c->wall_hi[1] || x[2] < c->wall_lo[2] || x[2] > c->wall_hi[2];
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* The SPH family's formulas written once for the CPU (eight neighbours at a time) and CUDA (one per
+ * thread): the kernel constants, the density, and WCSPH's pair and particle terms (FC_HD over the
+ * lanes of core/lane_math.h). Solvers on either side call these and never write them again. */
+#ifndef FC_SPH_TERMS_H
+#define FC_SPH_TERMS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "core/eos.h"
+#include "core/hd.h"
+#include "core/kernels.h"
+#include "core/lane_math.h"
+
+/* The most fluids a world has (core/fluids.h's FC_MAX_FLUIDS, which the per-fluid tables here are
+ * indexed by; sph_family.h checks that they agree). */
+#define FC_SPH_MAX_FLUIDS 16
+
+/* The density formula of both solvers (Mueller et al. 2003 eq. 3 with m = rho0 V0, plus the Akinci
+ * et al. 2012 boundary term), as a ratio to rest density:
+ *   rho_i / rho0 = poly6 (V0 (self_weight + sum_j d3_ij) + sum_b V_b d3_ib),   d3 = (h^2 - r^2)^3,
+ * where self_weight = initial_sum h^6 is particle i's own term: the lists leave i out, and this is
+ * the one place its term enters. fluid = sum_j d3_ij over the fluid neighbours, solid =
+ * sum_b V_b d3_ib over the boundary neighbours. */
+typedef struct fc_sph_kernel {
+    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    float poly6;               /* 315 / (64 pi h^9) (2D: 4 / (pi h^8)) */
+    float volume;              /* V0 */
+    float self_weight;         /* initial_sum h^6 */
+    float h_scalar;            /* h, for scalar code */
+    int dimensions;            /* 2 or 3 */
+} fc_sph_kernel;
+
+/* The kernel constants for smoothing radius h in `dims` dimensions, V0 = volume (fc_sph_rest_volume)
+ * and the self weight initial_sum (the one place they are derived, on either side). */
+static inline FC_HD void fc_sph_kernel_make(fc_sph_kernel *k, double h, int dims, double volume, double initial_sum)
+{
+    k->h = fc_f8_splat((float)h);
+    k->h2 = fc_f8_splat((float)(h * h));
+    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, dims));
+    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
+    k->poly6 = (float)fc_poly6_coefficient(h, dims);
+    k->volume = (float)volume;
+    k->self_weight = (float)(initial_sum * pow(h, 6));
+    k->h_scalar = (float)h;
+    k->dimensions = dims;
+}
+
+static inline FC_HD float fc_sph_density_ratio(const fc_sph_kernel *k, float fluid, float solid)
+{
+    return k->poly6 * (k->volume * (k->self_weight + fluid) + solid);
+}
+
+/* For eight pairs (one in CUDA: core/lane_math.h) with r2 = |x_i - x_j|^2: q = h - r and 1/r, both 0 beyond h and at r = 0
+ * (coincident points, which exert no force). Lists are found once per step, so a pair may have
+ * moved beyond h. */
+static inline FC_HD fc_f8 fc_sph_distance_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *inv_r)
+{
+    const fc_i8 apart = r2 > k->tiny2;
+    *inv_r = fc_f8_select(apart, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
+    return fc_f8_select(apart, fc_f8_positive(k->h - r2 * *inv_r), fc_f8_splat(0.0f));
+}
+
+/* The kernel terms of eight pairs: the poly6 factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with
+ * grad_{p_i} W_spiky,ij = -g (x_i - x_j), both 0 beyond h and g 0 at r = 0. */
+static inline FC_HD void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
+{
+    const fc_f8 d = fc_f8_positive(k->h2 - r2);
+    fc_f8 inv_r;
+    const fc_f8 q = fc_sph_distance_terms(k, r2, &inv_r);
+    *d3 = d * d * d;
+    *g = k->spiky * q * q * inv_r;
+}
+
+/* ---- Weakly compressible SPH (solvers/sph.c explains the equations) --------------------------- */
+
+/* The equation of state of a step: linear p = k (rho - rho0) or Tait (core/eos.h), negative
+ * pressure clamped to 0 on request. */
+typedef struct fc_wcsph_eos {
+    int tait;            /* 1: Tait with each fluid's B; 0: linear with `stiffness` */
+    int clamp_negative;  /* 1: p = max(p, 0) */
+    float stiffness;     /* k of the linear form, Pa m^3/kg */
+    float tait_coefficient[FC_SPH_MAX_FLUIDS]; /* B = rho0 c^2 / 7 of each fluid */
+} fc_wcsph_eos;
+
+/* Pressure of a particle of fluid f at density rho, its fluid's rest density rho0. */
+static inline FC_HD float fc_wcsph_pressure(const fc_wcsph_eos *e, int f, float rho, float rho0)
+{
+    const float p = e->tait ? fc_eos_tait(rho, rho0, e->tait_coefficient[f]) : fc_eos_linear(rho, rho0, e->stiffness);
+    return (e->clamp_negative && p < 0.0f) ? 0.0f : p;
+}
+
+/* What the force pass reads besides the particles: the constants and the per-fluid tables. */
+typedef struct fc_wcsph_forces {
+    float mu[FC_SPH_MAX_FLUIDS];             /* each fluid's dynamic viscosity */
+    float ratio[FC_SPH_MAX_FLUIDS];          /* m_f / m_0 */
+    float boundary_coeff[FC_SPH_MAX_FLUIDS]; /* rho0_f 45 / (pi h^6): a boundary particle's mass is rho0_f V_b */
+    float fluid_coeff;                       /* m_0 45 / (pi h^6) */
+    float correction;                        /* 1 / the lattice moment of the spiky gradient (sph.c) */
+    float gx, gy, gz;
+    int mixed;                               /* the fluids differ in viscosity: the pair uses the mean */
+} fc_wcsph_forces;
+
+/* The pair terms of particle i's acceleration, with q = h - r and 1/r from fc_sph_distance_terms,
+ * r_j = m_j / m_0 and g_ij = q^2 / r (the spiky gradient without its constant):
+ *   pressure   (p_i r_j / rho_j + r_j p_j / rho_j) g_ij, times (x_i - x_j)
+ *   viscosity  r_j / rho_j q, times (v_j - v_i)
+ *   mixed      q (M_j v_j - M_j v_i) with M_j = mu_j r_j / rho_j, for the pair mean of viscosities
+ *   boundary   V_b g_ib, times (x_i - x_b) */
+static inline FC_HD fc_f8 fc_wcsph_pressure_pair(fc_f8 p_i, fc_f8 r_over_rho_j, fc_f8 rp_over_rho_j, fc_f8 q, fc_f8 inv_r)
+{
+    return (p_i * r_over_rho_j + rp_over_rho_j) * q * q * inv_r;
+}
+static inline FC_HD fc_f8 fc_wcsph_viscosity_pair(fc_f8 r_over_rho_j, fc_f8 q) { return r_over_rho_j * q; }
+static inline FC_HD fc_f8 fc_wcsph_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
+static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
+
+/* Particle i's acceleration from its sums of the pair terms (mixed: NULL unless t->mixed): gravity,
+ * pressure and viscosity with m_0 45 / (pi h^6) in front, and the boundary pressure of Akinci et
+ * al. 2012, 2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b) times rho0_i 45 / (pi h^6), only while p_i
+ * is positive. r_over_rho_i = r_i / rho_i. */
+static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, float r_over_rho_i, float p_i,
+                                               const float pressure[3], const float velocity[3], const float *mixed,
+                                               const float wall[3], float a[3])
+{
+    const float inv_rho_i = r_over_rho_i / t->ratio[f];
+    const float mirrored_pair = 2.0f * (p_i * inv_rho_i) * inv_rho_i; /* 2 p_i / rho_i^2 */
+    const float wall_coeff = mirrored_pair > 0.0f ? t->correction * t->boundary_coeff[f] * mirrored_pair : 0.0f;
+    const float pressure_scale = t->correction * inv_rho_i;
+    const float g[3] = {t->gx, t->gy, t->gz};
+    for (int k = 0; k < 3; k++) {
+        const float viscous = mixed ? inv_rho_i * (0.5f * t->mu[f] * velocity[k] + 0.5f * mixed[k])
+                                    : t->mu[f] * inv_rho_i * velocity[k];
+        a[k] = g[k] + t->fluid_coeff * (pressure_scale * pressure[k] + viscous) + wall_coeff * wall[k];
+    }
+}
+
+#endif
