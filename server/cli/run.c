@@ -117,7 +117,7 @@ static int apply_sets(fc_scene *scene, const fc_opt_list *sets)
 }
 
 /* Resolves and parses the scene, applies every --set, builds the world; returns an exit status. */
-static int load_world(const run_args *a, fc_world *w)
+static int load_world(const run_args *a, fc_backend_choice *backend, fc_world *w)
 {
     char path[4096], err[1024];
     if (fc_scene_resolve(a->scene, path, sizeof path) != 0) {
@@ -132,6 +132,8 @@ static int load_world(const run_args *a, fc_world *w)
         return FC_EXIT_FAILURE;
     }
     if (a->solver) snprintf(scene.solver, sizeof scene.solver, "%s", a->solver); /* checked in check_args */
+    fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
+    scene.backend = backend->kind;
     int status = apply_sets(&scene, &a->sets);
     if (status == FC_EXIT_OK && fc_scene_instantiate(&scene, w, err, sizeof err) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", err);
@@ -379,7 +381,7 @@ int fc_cli_run(int argc, char **argv)
         return chosen;
     }
     if (a.threads) omp_set_num_threads((int)a.threads);
-    int status = load_world(&a, &s.world);
+    int status = load_world(&a, &s.backend, &s.world);
     if (status == FC_EXIT_OK && simulate(&s) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", s.err);
         status = FC_EXIT_FAILURE;

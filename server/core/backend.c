@@ -39,7 +39,7 @@ static int cuda_usable(char *device, size_t devlen, char *why, size_t whylen)
 }
 
 /* The CPU's model name from /proc/cpuinfo, or "CPU". */
-static void cpu_name(char *out, size_t len)
+void fc_backend_cpu_name(char *out, size_t len)
 {
     snprintf(out, len, "CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -60,14 +60,27 @@ int fc_backend_resolve(fc_backend asked, fc_backend_choice *out)
 {
     char gpu[256] = "", reason[512] = "";
     out->kind = FC_BACKEND_CPU;
-    cpu_name(out->device, sizeof out->device);
+    out->asked = asked;
+    fc_backend_cpu_name(out->device, sizeof out->device);
     if (asked == FC_BACKEND_CPU) {
         snprintf(out->why, sizeof out->why, "the CPU, as asked");
         return 0;
     }
     const int usable = cuda_usable(gpu, sizeof gpu, reason, sizeof reason);
-    /* the solvers do not run on the GPU yet (issue 15): a device alone does not make a CUDA world */
-    if (usable) snprintf(reason, sizeof reason, "CUDA device %s found, but no solver runs on the GPU yet", gpu);
+#ifdef FLUIDCAST_CUDA_HOST
+    if (usable && asked == FC_BACKEND_AUTO) { /* the shim is no GPU: auto keeps the CPU's own solvers */
+        snprintf(out->why, sizeof out->why, "the CPU (auto: this build's CUDA part is the host shim, %s; "
+                 "--backend cuda runs the kernels through it)", gpu);
+        return 0;
+    }
+#endif
+    if (usable) {
+        out->kind = FC_BACKEND_CUDA;
+        snprintf(out->device, sizeof out->device, "%s", gpu);
+        snprintf(out->why, sizeof out->why, "CUDA device %s (%s)", gpu,
+                 asked == FC_BACKEND_CUDA ? "as asked" : "auto: a usable GPU");
+        return 0;
+    }
     if (asked == FC_BACKEND_CUDA) {
         snprintf(out->why, sizeof out->why, "%s", reason);
         return -1;

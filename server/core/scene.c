@@ -778,6 +778,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
     w->dimensions = scene->dimensions == 2 ? 2 : 3;
     snprintf(w->name, sizeof w->name, "%s", scene->name);
+    w->backend = scene->backend == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
     int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
     if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;
     if (!status) status = fc_world_start(w, msg, sizeof msg);

@@ -19,6 +19,8 @@ typedef struct fc_scene {
     char name[64];
     char description[256];
     char solver[32];
+    fc_backend backend;       /* where its world steps: FC_BACKEND_CUDA, or the CPU (anything else); not in
+                                 the file, the caller's choice (--backend, create_world) */
     fc_params params;         /* defaults overridden by the file's "parameters" */
     fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of params (fc_fluid_from_params) */
     int fluid_count;

@@ -15,6 +15,23 @@ const char *fc_solver_names(char *buf, size_t buflen)
     return buf;
 }
 
+const fc_solver *fc_solver_on_gpu(const fc_solver *s)
+{
+#ifdef FLUIDCAST_HAVE_CUDA
+    if (s == &fc_solver_sph || s == &fc_solver_sph_gpu) return &fc_solver_sph_gpu;
+#endif
+    (void)s;
+    return NULL;
+}
+
+void fc_solver_fit_backend(const fc_solver *s, fc_backend_choice *c)
+{
+    if (c->kind != FC_BACKEND_CUDA || c->asked != FC_BACKEND_AUTO || !s || fc_solver_on_gpu(s)) return;
+    c->kind = FC_BACKEND_CPU;
+    fc_backend_cpu_name(c->device, sizeof c->device);
+    snprintf(c->why, sizeof c->why, "the CPU (auto: solver '%s' does not run on the GPU yet)", s->name);
+}
+
 const fc_solver *fc_solver_find(const char *name)
 {
     for (int i = 0; fc_solvers[i]; i++)

@@ -74,6 +74,16 @@ extern const fc_solver *const fc_solvers[];
 extern const fc_solver fc_solver_sph;
 extern const fc_solver fc_solver_pbf;
 
+/* The twin of solver s that steps on a CUDA device (same name, parameters and statistics), or NULL
+ * when s has none (yet) or the build has no CUDA part. */
+const fc_solver *fc_solver_on_gpu(const fc_solver *s);
+/* Where solver s steps under the choice c: a CUDA choice made by auto gives way to the CPU when s
+ * has no GPU twin (c then says so); one asked for stays, and fc_world_set_solver refuses it. */
+void fc_solver_fit_backend(const fc_solver *s, fc_backend_choice *c);
+#ifdef FLUIDCAST_HAVE_CUDA
+extern const fc_solver fc_solver_sph_gpu; /* solvers/sph_gpu.c */
+#endif
+
 /* Shared by solvers: collision response against colliders and the container (seed 001 3.2.2).
  * Pushes particles out of solids (by boundary_erp of the penetration beyond particle_margin; the
  * container fully), reflects boundary_restitution of the normal velocity, removes

@@ -21,6 +21,7 @@ void fc_world_init(fc_world *w)
     fc_particles_init(&w->particles);
     for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;
     w->dimensions = 3;
+    w->backend = FC_BACKEND_CPU;
     w->solver = &fc_solver_sph;
     w->next_object_id = 1;
     w->boundary_dirty = 1;
@@ -43,6 +44,15 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
     const fc_solver *s = fc_solver_lookup(name, err, errlen);
     if (!s) return -1;
+    if (w->backend == FC_BACKEND_CUDA) {
+        const fc_solver *twin = fc_solver_on_gpu(s);
+        if (!twin) {
+            snprintf(err, errlen, "solver '%s' does not run on the GPU yet (sph does); use the CPU backend for it",
+                     s->name);
+            return -1;
+        }
+        s = twin;
+    }
     w->solver = s;
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/backend.h"
 #include "core/budget.h"
 #include "core/fluids.h"
 #include "core/grid.h"
@@ -66,6 +67,8 @@ typedef struct fc_world {
     fc_boundary boundary;         /* empty unless the solver has FC_NEEDS_BOUNDARY */
     int boundary_dirty;           /* colliders changed: resample before the next step */
 
+    fc_backend backend;           /* FC_BACKEND_CPU (fc_world_init) or FC_BACKEND_CUDA: where the solver steps;
+                                     set before the solver (fc_world_set_solver picks its GPU twin) */
     const struct fc_solver *solver;
     void *solver_state;
     float fluid_mass[FC_MAX_FLUIDS]; /* kg, a particle of each fluid (fc_world_derive_masses) */
@@ -96,7 +99,8 @@ typedef struct fc_world {
 void fc_world_init(fc_world *w);
 void fc_world_free(fc_world *w);
 
-/* Selects the solver by name; 0, or -1 with the known names in err. */
+/* Selects the solver by name (on a CUDA world its GPU twin, fc_solver_on_gpu); 0, or -1 with the
+ * known names in err, or with the reason when the solver has no GPU twin. */
 int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen);
 
 /* Switches a world (started or not) to the solver `name`, keeping its particles (count, ids,

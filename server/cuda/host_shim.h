@@ -64,6 +64,14 @@ static inline unsigned atomicAdd(unsigned *address, unsigned value)
 
 static inline int atomicAdd(int *address, int value) { return __atomic_fetch_add(address, value, __ATOMIC_RELAXED); }
 
+static inline unsigned atomicMax(unsigned *address, unsigned value)
+{
+    unsigned old = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (old < value && !__atomic_compare_exchange_n(address, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+}
+
 static inline float atomicAdd(float *address, float value)
 {
     float old, sum;
@@ -162,6 +170,13 @@ static inline cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cuda
 }
 
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+/* A stream is a name only: work runs at once, in order. */
+static inline cudaError_t cudaStreamCreate(cudaStream_t *s)
+{
+    *s = NULL;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 
 /* Events time host work with the wall clock (informational, as on a device). */
 struct fc_shim_event {

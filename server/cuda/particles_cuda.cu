@@ -78,6 +78,41 @@ fail:
     return -1;
 }
 
+extern "C" int fc_cuda_particles_append(fc_cuda_particles *d, const fc_particles *h, size_t from, char *err,
+                                        size_t errlen)
+{
+    const size_t n = h->count, added = n > from ? n - from : 0;
+    fc_cuda_particles grown;
+    memset(&grown, 0, sizeof grown);
+    if (from != d->count || from > n) {
+        if (err && errlen) snprintf(err, errlen, "fc_cuda_particles_append: the device holds %zu particles, not %zu",
+                                    d->count, from);
+        return -1;
+    }
+    if (n > d->capacity) { /* a larger store, the device's particles copied over */
+        if (reserve(&grown, n, err, errlen)) return -1;
+        FC_CU(cudaMemcpy(grown.d_id, d->d_id, from * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+        for (int c = 0; c < FC_COLUMN_COUNT; c++)
+            FC_CU(cudaMemcpy(grown.d_column[c], d->d_column[c], from * kColumnSize[c], cudaMemcpyDeviceToDevice));
+        grown.count = from;
+        fc_cuda_particles_free(d);
+        *d = grown;
+        memset(&grown, 0, sizeof grown);
+    }
+    if (added) {
+        FC_CU(cudaMemcpy(d->d_id + from, h->id + from, added * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        for (int c = 0; c < FC_COLUMN_COUNT; c++)
+            FC_CU(cudaMemcpy((char *)d->d_column[c] + from * kColumnSize[c],
+                             (const char *)host_column(h, c) + from * kColumnSize[c], added * kColumnSize[c],
+                             cudaMemcpyHostToDevice));
+    }
+    d->count = n;
+    return 0;
+fail:
+    fc_cuda_particles_free(&grown);
+    return -1;
+}
+
 extern "C" int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen)
 {
     if (h->capacity < d->count) {

@@ -27,6 +27,11 @@ void fc_cuda_particles_free(fc_cuda_particles *d);
  * host_changed). 0, or -1 with a reason in err (the store then holds no particles). */
 int fc_cuda_particles_upload(fc_cuda_particles *d, const fc_particles *h, char *err, size_t errlen);
 
+/* Appends the host's particles [from, h->count) to the device's, which must hold `from` of them (the
+ * seam's host_changed after emitting): those on the device are kept, not copied again. 0, or -1
+ * with a reason in err (the store then unchanged, or empty when a copy failed). */
+int fc_cuda_particles_append(fc_cuda_particles *d, const fc_particles *h, size_t from, char *err, size_t errlen);
+
 /* Copies the device's particles into the host's arrays (the seam's sync_to_host): h must hold
  * room for d->count particles; h->count becomes d->count. 0, or -1 with a reason in err. */
 int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen);

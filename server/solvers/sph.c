@@ -78,12 +78,6 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     return 0;
 }
 
-/* Speed of sound of the chosen equation of state: c for Tait, sqrt(k) for p = k (rho - rho0). */
-static double sound_speed(const fc_params *p)
-{
-    return p->equation_of_state == FC_EOS_TAIT ? p->speed_of_sound : sqrt(p->stiffness);
-}
-
 static double sph_choose_dt(const fc_world *w, const void *state)
 {
     (void)state;
@@ -98,7 +92,7 @@ static double sph_choose_dt(const fc_world *w, const void *state)
         float s2 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i];
         if (s2 > max2) max2 = s2;
     }
-    return p->cfl_number * p->smoothing_radius / (sound_speed(p) + sqrt((double)max2));
+    return fc_wcsph_cfl_step(p, sqrt((double)max2));
 }
 
 /* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles, its sums found with the
@@ -273,7 +267,7 @@ const fc_solver fc_solver_sph = {
     .check_params = fc_sph_family_check_params,
     .init = sph_init,
     .choose_dt = sph_choose_dt,
-    .sound_speed = sound_speed,
+    .sound_speed = fc_wcsph_sound_speed,
     .step = sph_step,
     .density = sph_density,
     .stats = sph_stats,

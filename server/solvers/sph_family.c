@@ -132,6 +132,17 @@ void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos)
             (float)fc_eos_tait_coefficient(w->fluids[f < w->fluid_count ? f : 0].rest_density, p->speed_of_sound);
 }
 
+double fc_wcsph_sound_speed(const fc_params *p)
+{
+    return p->equation_of_state == FC_EOS_TAIT ? p->speed_of_sound : sqrt(p->stiffness);
+}
+
+double fc_wcsph_cfl_step(const fc_params *p, double max_speed)
+{
+    if (p->cfl_number <= 0.0) return p->time_step;
+    return p->cfl_number * p->smoothing_radius / (fc_wcsph_sound_speed(p) + max_speed);
+}
+
 double fc_wcsph_gradient_correction(const fc_world *w)
 {
     const fc_params *p = &w->params;

@@ -96,6 +96,11 @@ void fc_sph_mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS]);
  * force constants with the pressure gradient correction (fc_wcsph_gradient_correction). */
 void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos);
 void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_forces *t);
+/* Speed of sound of WCSPH's equation of state: c for Tait, sqrt(k) for p = k (rho - rho0). */
+double fc_wcsph_sound_speed(const fc_params *p);
+/* The CFL step cfl_number h / (c + max |v|) (time_step when cfl_number is 0). */
+double fc_wcsph_cfl_step(const fc_params *p, double max_speed);
+
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);
  * in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so the pressure sums take
