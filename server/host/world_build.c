@@ -46,7 +46,7 @@ static int parse_scene(const char *path, const char *document, fc_scene *scene, 
 }
 
 int fc_world_build(const char *path, const char *document, const fc_param_values *values, const char *solver,
-                   fc_budget *budget, fc_cost *held, const fc_build_progress *progress, fc_world *out,
+                   fc_backend_choice *backend, fc_budget *budget, fc_cost *held, const fc_build_progress *progress, fc_world *out,
                    fc_message_error *err)
 {
     char msg[1024];
@@ -63,6 +63,10 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
         } else {
             snprintf(scene.solver, sizeof scene.solver, "%s", solver);
         }
+    }
+    if (backend) { /* auto gives way to the CPU for a solver without a GPU twin (fc_solver_fit_backend) */
+        fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
+        scene.backend = backend->kind;
     }
     const fc_cost before = *held;
     fc_cost reserved = before;

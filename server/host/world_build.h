@@ -15,7 +15,7 @@
  * "scene.KEY.PATH" of the offending value; the values), unknown_solver, over_budget, internal (out
  * of memory). progress (NULL: none) hears how far the build got. 0 or -1. */
 int fc_world_build(const char *path, const char *document, const fc_param_values *values, const char *solver,
-                   fc_budget *budget, fc_cost *held, const struct fc_build_progress *progress, fc_world *out,
+                   fc_backend_choice *backend, fc_budget *budget, fc_cost *held, const struct fc_build_progress *progress, fc_world *out,
                    fc_message_error *err);
 
 #endif

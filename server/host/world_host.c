@@ -465,6 +465,16 @@ static const fc_build_progress *watch_build(build_watch *b, fc_world_host *h, ui
 
 /* ---- commands ------------------------------------------------------------------------------ */
 
+/* The world's backend and device into its summary (the choice its build came to). */
+static void show_backend(fc_world_host *h, const fc_backend_choice *c)
+{
+    pthread_mutex_lock(&h->lock);
+    snprintf(h->info.backend, sizeof h->info.backend, "%s",
+             fc_backend_name(h->world.backend == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU));
+    snprintf(h->info.device, sizeof h->info.device, "%s", c->device[0] ? c->device : "CPU");
+    pthread_mutex_unlock(&h->lock);
+}
+
 /* reset: the world's scene (file or uploaded document) and solver again; load_scene: a shipped
  * scene or an uploaded document, with its solver unless the request names one. */
 static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
@@ -487,12 +497,14 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     fc_world fresh;
     build_watch watch;
     const fc_build_progress *progress = watch_build(&watch, h, cmd->client, reset ? h->spec.scene : cmd->u.load.scene);
-    if (fc_world_build(document ? NULL : path, document, &cmd->u.load.values, solver, h->spec.budget,
+    fc_backend_choice backend = h->spec.backend;
+    if (fc_world_build(document ? NULL : path, document, &cmd->u.load.values, solver, &backend, h->spec.budget,
                        &h->world.budget_held, progress, &fresh, err)) {
         free(kept);
         return -1;
     }
     adopt_world(h, &fresh);
+    show_backend(h, &backend);
     if (!reset) { /* an uploaded scene is named by its "name" ("uploaded" without one) */
         const char *scene = document ? h->world.name : cmd->u.load.scene;
         snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", document ? "" : path);
@@ -519,7 +531,7 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
         return -1;
     }
     fc_world *w = &h->world;
-    if (next != w->solver) {
+    if (strcmp(next->name, w->solver->name) != 0) { /* a CUDA world runs the GPU twin of the same name */
         char msg[600];
         if (fc_world_switch_solver(w, next->name, msg, sizeof msg)) {
             fc_message_error_set(err, FC_ERR_BAD_VALUE, "solver", "%s", msg);
@@ -632,7 +644,8 @@ static int load_initial_world(fc_world_host *h)
     fc_cost none = {0.0, 0.0};
     build_watch watch;
     const fc_build_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
-    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, h->spec.budget, &none, progress,
+    fc_backend_choice backend = h->spec.backend; /* the server's or the request's; the world's may be the CPU */
+    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, &backend, h->spec.budget, &none, progress,
                        &h->world, &err)) {
         fc_mailbox_post_error(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, &err, h);
         return -1;
@@ -644,10 +657,8 @@ static int load_initial_world(fc_world_host *h)
     pthread_mutex_lock(&h->lock);
     snprintf(h->info.name, sizeof h->info.name, "%s", h->spec.name[0] ? h->spec.name : h->world.name);
     snprintf(h->info.scene, sizeof h->info.scene, "%s", h->spec.scene);
-    snprintf(h->info.backend, sizeof h->info.backend, "%s",
-             fc_backend_name(h->spec.backend.kind == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU));
-    snprintf(h->info.device, sizeof h->info.device, "%s", h->spec.backend.device[0] ? h->spec.backend.device : "CPU");
     pthread_mutex_unlock(&h->lock);
+    show_backend(h, &backend);
     h->paused = h->waiting = h->spec.wait_for_subscriber;
     restart_clocks(h);
     publish_state(h);
@@ -660,6 +671,8 @@ static int load_initial_world(fc_world_host *h)
         cJSON_AddStringToObject(applied, "name", info.name);
         cJSON_AddStringToObject(applied, "scene", info.scene);
         cJSON_AddStringToObject(applied, "solver", info.solver);
+        cJSON_AddStringToObject(applied, "backend", info.backend);
+        cJSON_AddStringToObject(applied, "device", info.device);
         cJSON_AddBoolToObject(applied, "realtime", info.realtime);
         ack = fc_reply_ack(h->create_id, "create_world", applied, 1);
         cJSON_Delete(applied);

@@ -266,6 +266,33 @@ static void check_pause_step_resume(peer *p)
     expect_error(p, "{\"type\":\"step\",\"world\":42}", "unknown_world", "world");
 }
 
+#ifdef FLUIDCAST_CUDA_HOST
+/* create_world with "backend": "cuda" on the shim device: the ack and the world's state name the
+ * backend and the device, and the world steps: its frames decode, with every particle, at
+ * simulated times going on. World 1 is followed again afterwards. */
+static void check_cuda_world(peer *p)
+{
+    cJSON *ack = expect_ack(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"cuda\","
+                               "\"values\":{\"particle_spacing\":0.04,\"smoothing_radius\":0.08}}");
+    const double id = jnum(ack, "applied.world");
+    CHECK(jstr_is(ack, "applied.backend", "cuda") && jstr_has(ack, "applied.device", "cuda-host shim"),
+          "the CUDA world's ack names its backend and device: %s", jtext(ack));
+    cJSON *state = id > 1 ? peer_fresh_state(p, (uint32_t)id) : NULL; /* follows its frames from now */
+    CHECK(state && jstr_is(state, "backend", "cuda") && jnum(state, "particles") > 1000,
+          "the CUDA world's state names its backend: %s", jtext(state));
+    const int64_t deadline = ws_now_ms() + 20000;
+    while (p->follow.max_time < 0.05 && ws_now_ms() < deadline) cJSON_Delete(peer_next_text(p, 100));
+    CHECK(p->follow.max_time >= 0.05 && p->follow.corrupt == 0 && p->follow.last_count == jnum(state, "particles"),
+          "the CUDA world's frames decode with all %g particles at times going on (to %g s; %s)",
+          jnum(state, "particles"), p->follow.max_time, p->follow.last_error);
+    char close[96];
+    snprintf(close, sizeof close, "{\"type\":\"close_world\",\"world\":%.0f}", id);
+    cJSON_Delete(expect_ack(p, close));
+    cJSON_Delete(peer_fresh_state(p, 1));
+    cJSON_Delete(state), cJSON_Delete(ack);
+}
+#endif
+
 /* ---- colliders, reset, scenes -------------------------------------------------------------------- */
 
 static int state_collider_moved(const cJSON *state, const void *id)
@@ -316,10 +343,15 @@ static void check_reset(peer *p)
     expect_error(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"no_such_scene\"}", "unknown_scene", "scene");
     expect_error(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"frobnicate\":2}}", "unknown_parameter", "values.frobnicate");
     expect_error(p, "{\"type\":\"create_world\",\"scene\":\"no_such_scene\"}", "unknown_scene", "scene");
-    /* a backend that is not one, and cuda where it cannot be used (here: no device, or none of the
-     * solvers runs on one yet), are refused naming the field, before a world starts */
+    /* a backend that is not one is refused naming the field, before a world starts */
     expect_error(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"gpu\"}", "bad_value", "backend");
+#ifdef FLUIDCAST_CUDA_HOST
+    /* the cuda-host build's device is the shim: a CUDA world steps through the kernel sources */
+    check_cuda_world(p);
+#else
+    /* and cuda where it cannot be used (here: no device) */
     expect_error(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"cuda\"}", "bad_value", "backend");
+#endif
     cJSON *worlds = fresh_state(p);
     CHECK(jstr_is(worlds, "backend", "cpu") && jstr(worlds, "device") && jstr(worlds, "device")[0],
           "world 1's state says where it steps: %s", jtext(worlds));
