@@ -83,16 +83,7 @@ typedef struct pbf_state {
     double rest_denominator;          /* D0 = sum_k |grad_k C_i|^2 at a particle of the rest lattice */
 } pbf_state;
 
-/* Constants of one step, from the parameters (most are live), as lanes where the loops use them. */
-typedef struct pbf_constants {
-    fc_sph_kernel kernel;        /* h, the kernel constants, V0 and the self term (sph_family.h) */
-    fc_f8 scorr_scale;           /* k / (D0 + epsilon), m^2 */
-    fc_f8 inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
-    float epsilon;               /* relaxation, 1/m^2 */
-    int scorr_n;
-    float vorticity;             /* epsilon of eq. 17, m/s */
-    float xsph;                  /* c of eq. 18 */
-} pbf_constants;
+typedef fc_pbf_constants pbf_constants; /* sph_terms.h */
 
 /* Room for n particles and the far record. */
 static int pbf_reserve(pbf_state *st, size_t n)
@@ -152,21 +143,9 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
 static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state *st)
 {
     const fc_params *p = &w->params;
-    const double h = p->smoothing_radius, dq = p->scorr_dq * h;
-    fc_sph_kernel_init(&k->kernel, w, st->rest_volume);
-    k->scorr_scale = fc_f8_splat((float)(p->scorr_k / (st->rest_denominator + p->relaxation_epsilon)));
-    k->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
-    k->epsilon = (float)p->relaxation_epsilon;
-    k->scorr_n = p->scorr_n;
-    k->vorticity = (float)p->vorticity_epsilon;
-    k->xsph = (float)p->xsph_c;
-}
-
-/* x^n for n in [1, 15] without a loop that depends on n. */
-static inline fc_f8 power_n(fc_f8 x, int n)
-{
-    const fc_f8 one = fc_f8_splat(1.0f), x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
-    return ((n & 1) ? x : one) * ((n & 2) ? x2 : one) * ((n & 4) ? x4 : one) * ((n & 8) ? x8 : one);
+    fc_pbf_constants_make(k, p->smoothing_radius, w->dimensions, st->rest_volume, p->initial_sum, p->scorr_k,
+                          p->scorr_dq, p->scorr_n, st->rest_denominator, p->relaxation_epsilon, p->vorticity_epsilon,
+                          p->xsph_c);
 }
 
 /* ---- Algorithm 1, lines 1-7 ---------------------------------------------------------------- */
@@ -178,15 +157,17 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const fc_params *prm = &w->params;
-    const float gx = (float)prm->gravity_x, gy = (float)prm->gravity_y;
-    const float gz = w->dimensions == 2 ? 0.0f : (float)prm->gravity_z; /* a 2D world stays in z = 0 */
+    const float g[3] = {(float)prm->gravity_x, (float)prm->gravity_y,
+                        w->dimensions == 2 ? 0.0f : (float)prm->gravity_z}; /* a 2D world stays in z = 0 */
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        vx[i] += dt * gx, vy[i] += dt * gy, vz[i] += dt * gz;
-        float predicted[3] = {x[i] + dt * vx[i], y[i] + dt * vy[i], z[i] + dt * vz[i]};
+        const float at[3] = {x[i], y[i], z[i]};
+        float v[3] = {vx[i], vy[i], vz[i]}, predicted[3];
+        fc_pbf_predict(g, dt, at, v, predicted);
+        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         if (fc_collision_possible(&c, predicted)) fc_collide_point(&c, predicted, NULL);
         st->px[i] = predicted[0], st->py[i] = predicted[1], st->pz[i] = predicted[2];
     }
@@ -225,7 +206,6 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_sph_kernel *kernel = &k->kernel;
     fc_record4 *pos = st->pos;
-    const float V0 = kernel->volume;
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
@@ -249,12 +229,9 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
         float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sums[4];
         if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
         fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
-        const float C = fc_sph_density_ratio(kernel, sums[3], walls[3]) - 1.0f;
-        /* grad W = -g (x_i - x_j): grad_{p_i} C_i = -(V0 (gx, gy, gz) + (sx, sy, sz)) */
-        const float cx = V0 * sums[0] + walls[0], cy = V0 * sums[1] + walls[1], cz = V0 * sums[2] + walls[2];
-        const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * fc_f8_sum(neighbour_gradients2) + k->epsilon;
-        pos[i].w = denominator > 0.0f ? -C / denominator : 0.0f;
-        st->bx[i] = -walls[0], st->by[i] = -walls[1], st->bz[i] = -walls[2];
+        float boundary_gradient[3];
+        pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, boundary_gradient);
+        st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
     }
 }
 
@@ -270,8 +247,7 @@ static inline void correction_sum(const fc_world *w, const pbf_state *st, const 
     for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 d3, g;
         fc_sph_kernel_terms(&k->kernel, nb.r2, &d3, &g);
-        const fc_f8 s_corr = -k->scorr_scale * power_n(d3 * k->inv_w_dq, exponent);
-        const fc_f8 weight = (lambda_i + nb.w + s_corr) * g; /* w: lambda_j */
+        const fc_f8 weight = fc_pbf_correction_weight(k, lambda_i, nb.w, d3, g, exponent); /* w: lambda_j */
         sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
     }
     fc_f8_sum4(sx, sy, sz, zero, sum);
@@ -284,7 +260,6 @@ static inline void correction_sum(const fc_world *w, const pbf_state *st, const 
  * Jacobi: every particle reads the positions and lambdas of the same iteration. */
 static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_constants *k)
 {
-    const float V0 = k->kernel.volume;
     const int exponent = k->scorr_n;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
@@ -297,8 +272,9 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
         else correction_sum(w, st, k, i, exponent, sum);
         /* grad W_ij = -g (x_i - x_j); st->b holds sum_b V_b grad W_ib */
         const fc_record4 p = st->pos[i];
-        float next[3] = {p.x - V0 * sum[0] + p.w * st->bx[i], p.y - V0 * sum[1] + p.w * st->by[i],
-                         p.z - V0 * sum[2] + p.w * st->bz[i]};
+        const float x[3] = {p.x, p.y, p.z}, boundary_gradient[3] = {st->bx[i], st->by[i], st->bz[i]};
+        float next[3];
+        fc_pbf_corrected(k, x, p.w, sum, boundary_gradient, next);
         if (fc_collision_possible(&c, next)) fc_collide_point(&c, next, NULL);
         st->next[i] = (fc_record4){next[0], next[1], next[2], 0.0f};
     }
@@ -322,7 +298,9 @@ static void update_velocities(fc_world *w, pbf_state *st, float dt)
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
         float position[3] = {st->pos[i].x, st->pos[i].y, st->pos[i].z};
-        float v[3] = {(position[0] - x[i]) * inv_dt, (position[1] - y[i]) * inv_dt, (position[2] - z[i]) * inv_dt};
+        const float before[3] = {x[i], y[i], z[i]};
+        float v[3];
+        fc_pbf_velocity(position, before, inv_dt, v);
         if (fc_collision_possible(&c, position)) fc_collide_point(&c, position, v);
         x[i] = position[0], y[i] = position[1], z[i] = position[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
@@ -342,7 +320,6 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
     fc_record4 *pos = st->pos;
     const fc_record4 *vel = st->vel;
     float *rho = p->field[FC_DENSITY];
-    const float V0 = kernel->volume, xsph = k->xsph * V0 * kernel->poly6;
     const uint8_t *of = p->u8[FC_FLUID];
     float rest[FC_MAX_FLUIDS]; /* the density of a particle is its fluid's rest density times the ratio (sph.c) */
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
@@ -352,26 +329,23 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         const fc_record4 at = pos[i];
         const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
         const fc_f8 zero = fc_f8_splat(0.0f);
-        fc_f8 fluid_d3 = zero, ox = zero, oy = zero, oz = zero, ux = zero, uy = zero, uz = zero;
+        fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero};
         for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 vxj, vyj, vzj, unused, d3, g;
             fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
             fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-            const fc_f8 dvx = vxj - vxi, dvy = vyj - vyi, dvz = vzj - vzi;
+            const fc_f8 dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
             fluid_d3 += d3;
-            /* (v_j - v_i) x grad_{p_j} W_ij, with grad_{p_j} W_ij = g (x_i - x_j) */
-            ox += g * (dvy * nb.dz - dvz * nb.dy), oy += g * (dvz * nb.dx - dvx * nb.dz);
-            oz += g * (dvx * nb.dy - dvy * nb.dx);
-            ux += d3 * dvx, uy += d3 * dvy, uz += d3 * dvz;
+            fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
-        float omega[4], u[4];
-        fc_f8_sum4(ox, oy, oz, fluid_d3, omega);
-        fc_f8_sum4(ux, uy, uz, zero, u);
-        rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega[3], solid);
-        st->wx[i] = V0 * omega[0], st->wy[i] = V0 * omega[1], st->wz[i] = V0 * omega[2];
-        pos[i].w = sqrtf(st->wx[i] * st->wx[i] + st->wy[i] * st->wy[i] + st->wz[i] * st->wz[i]);
-        st->ux[i] = xsph * u[0], st->uy[i] = xsph * u[1], st->uz[i] = xsph * u[2];
+        float omega_sum[4], u_sum[4], omega[3], du[3];
+        fc_f8_sum4(o[0], o[1], o[2], fluid_d3, omega_sum);
+        fc_f8_sum4(u[0], u[1], u[2], zero, u_sum);
+        rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega_sum[3], solid);
+        pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
+        st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
+        st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
     }
 }
 
@@ -388,21 +362,13 @@ static inline void confinement(const fc_world *w, const pbf_state *st, const pbf
     for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 d3, g;
         fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-        const fc_f8 weight = (nb.w - wi) * g;
+        const fc_f8 weight = fc_pbf_confinement_weight(nb.w, wi, g);
         ex += weight * nb.dx, ey += weight * nb.dy, ez += weight * nb.dz;
     }
-    /* grad W_ij = -g (x_i - x_j) */
     float e[4];
     fc_f8_sum4(ex, ey, ez, zero, e);
-    const float gx = -kernel->volume * e[0], gy = -kernel->volume * e[1], gz = -kernel->volume * e[2];
-    const float eta = sqrtf(gx * gx + gy * gy + gz * gz);
-    f[0] = f[1] = f[2] = 0.0f;
-    if (!(eta * kernel->h_scalar > 1e-4f * at.w)) return;
-    const float nx = gx / eta, ny = gy / eta, nz = gz / eta;
-    const float wx = st->wx[i], wy = st->wy[i], wz = st->wz[i];
-    f[0] = k->vorticity * (ny * wz - nz * wy);
-    f[1] = k->vorticity * (nz * wx - nx * wz);
-    f[2] = k->vorticity * (nx * wy - ny * wx);
+    const float omega[3] = {st->wx[i], st->wy[i], st->wz[i]};
+    fc_pbf_confinement(k, e, omega, at.w, f);
 }
 
 /* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28). */

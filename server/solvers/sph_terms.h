@@ -135,4 +135,131 @@ static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, 
     }
 }
 
+/* ---- Position Based Fluids (solvers/pbf.c explains the equations and the units) --------------- */
+
+/* The constants of one PBF step, as lanes where the neighbour loops use them. */
+typedef struct fc_pbf_constants {
+    fc_sph_kernel kernel;        /* h, the kernel constants, V0 and the self term */
+    fc_f8 scorr_scale;           /* k / (D0 + epsilon), m^2 */
+    fc_f8 inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
+    float epsilon;               /* relaxation, 1/m^2 */
+    int scorr_n;
+    float vorticity;             /* epsilon of eq. 17, m/s */
+    float xsph;                  /* c of eq. 18 */
+} fc_pbf_constants;
+
+/* From the parameters: scorr_dq as a fraction of h, and D0 = sum_k |grad_k C|^2 at a particle of the
+ * rest lattice (pbf.c's lattice_denominator). */
+static inline FC_HD void fc_pbf_constants_make(fc_pbf_constants *c, double h, int dims, double volume,
+                                               double initial_sum, double scorr_k, double scorr_dq, int scorr_n,
+                                               double rest_denominator, double epsilon, double vorticity,
+                                               double xsph)
+{
+    const double dq = scorr_dq * h;
+    fc_sph_kernel_make(&c->kernel, h, dims, volume, initial_sum);
+    c->scorr_scale = fc_f8_splat((float)(scorr_k / (rest_denominator + epsilon)));
+    c->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
+    c->epsilon = (float)epsilon;
+    c->scorr_n = scorr_n;
+    c->vorticity = (float)vorticity;
+    c->xsph = (float)xsph;
+}
+
+/* Algorithm 1 lines 2-3: v += dt g, and the predicted position x* = x + dt v. */
+static inline FC_HD void fc_pbf_predict(const float g[3], float dt, const float x[3], float v[3], float predicted[3])
+{
+    for (int a = 0; a < 3; a++) v[a] += dt * g[a], predicted[a] = x[a] + dt * v[a];
+}
+
+/* Algorithm 1 line 24: v = (x* - x) / dt, as inv_dt = 1 / dt. */
+static inline FC_HD void fc_pbf_velocity(const float predicted[3], const float x[3], float inv_dt, float v[3])
+{
+    for (int a = 0; a < 3; a++) v[a] = (predicted[a] - x[a]) * inv_dt;
+}
+
+/* x^n for n in [1, 15] without a loop that depends on n. */
+static inline FC_HD fc_f8 fc_pbf_power_n(fc_f8 x, int n)
+{
+    const fc_f8 one = fc_f8_splat(1.0f), x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
+    return ((n & 1) ? x : one) * ((n & 2) ? x2 : one) * ((n & 4) ? x4 : one) * ((n & 8) ? x8 : one);
+}
+
+/* Macklin and Mueller 2013 eq. 11 at particle i from the sums over its neighbours (grad W = -g (x_i -
+ * x_j), g and d3 from fc_sph_kernel_terms):
+ *   fluid_d3 = sum_j d3_ij,  grad = sum_j g_ij (x_i - x_j),  gradients2 = sum_j |grad W_ij|^2 = sum_j g^2 r^2,
+ *   solid_d3 = sum_b V_b d3_ib,  walls = sum_b V_b g_ib (x_i - x_b);
+ *   C_i = rho_i / rho0 - 1 (eq. 1, fc_sph_density_ratio), grad_{p_i} C_i = -(V0 grad + walls),
+ *   lambda_i = -C_i / (|grad_{p_i} C_i|^2 + V0^2 gradients2 + epsilon).
+ * Returns lambda_i; *boundary_gradient gets sum_b V_b grad W_ib = -walls, which delta p_i needs. */
+static inline FC_HD float fc_pbf_lambda(const fc_pbf_constants *c, float fluid_d3, const float grad[3], float gradients2,
+                                        float solid_d3, const float walls[3], float boundary_gradient[3])
+{
+    const float V0 = c->kernel.volume;
+    const float C = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) - 1.0f;
+    const float cx = V0 * grad[0] + walls[0], cy = V0 * grad[1] + walls[1], cz = V0 * grad[2] + walls[2];
+    const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * gradients2 + c->epsilon;
+    for (int a = 0; a < 3; a++) boundary_gradient[a] = -walls[a];
+    return denominator > 0.0f ? -C / denominator : 0.0f;
+}
+
+/* The weight of neighbour j in delta p_i (eqs. 12-14), to multiply with (x_i - x_j):
+ *   (lambda_i + lambda_j + s_corr) g_ij,  s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon). */
+static inline FC_HD fc_f8 fc_pbf_correction_weight(const fc_pbf_constants *c, fc_f8 lambda_i, fc_f8 lambda_j, fc_f8 d3,
+                                                   fc_f8 g, int n)
+{
+    const fc_f8 s_corr = -c->scorr_scale * fc_pbf_power_n(d3 * c->inv_w_dq, n);
+    return (lambda_i + lambda_j + s_corr) * g;
+}
+
+/* x* + delta p_i: delta p_i = V0 sum_j (...) grad W_ij + lambda_i sum_b V_b grad W_ib, with sum the
+ * sum of the correction weights times (x_i - x_j) (grad W = -g (x_i - x_j)). */
+static inline FC_HD void fc_pbf_corrected(const fc_pbf_constants *c, const float x[3], float lambda, const float sum[3],
+                                          const float boundary_gradient[3], float next[3])
+{
+    for (int a = 0; a < 3; a++) next[a] = x[a] - c->kernel.volume * sum[a] + lambda * boundary_gradient[a];
+}
+
+/* Vorticity and XSPH terms of neighbour j (eqs. 15, 18), with dv = v_j - v_i and d = x_i - x_j:
+ * omega += g (dv x d) (grad_{p_j} W_ij = g (x_i - x_j)), xsph += d3 dv. */
+static inline FC_HD void fc_pbf_vorticity_xsph_pair(fc_f8 g, fc_f8 d3, const fc_f8 dv[3], const fc_f8 d[3],
+                                                    fc_f8 omega[3], fc_f8 xsph[3])
+{
+    omega[0] += g * (dv[1] * d[2] - dv[2] * d[1]);
+    omega[1] += g * (dv[2] * d[0] - dv[0] * d[2]);
+    omega[2] += g * (dv[0] * d[1] - dv[1] * d[0]);
+    for (int a = 0; a < 3; a++) xsph[a] += d3 * dv[a];
+}
+
+/* From those sums: omega_i = V0 sum (eq. 15) and the XSPH velocity change c V0 poly6 sum (eq. 18);
+ * returns |omega_i|. */
+static inline FC_HD float fc_pbf_vorticity_xsph(const fc_pbf_constants *c, const float omega_sum[3],
+                                                const float xsph_sum[3], float omega[3], float dv[3])
+{
+    const float V0 = c->kernel.volume, xsph = c->xsph * V0 * c->kernel.poly6;
+    for (int a = 0; a < 3; a++) omega[a] = V0 * omega_sum[a], dv[a] = xsph * xsph_sum[a];
+    return sqrtf(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]);
+}
+
+/* The weight of neighbour j in e below, to multiply with (x_i - x_j). */
+static inline FC_HD fc_f8 fc_pbf_confinement_weight(fc_f8 omega_norm_j, fc_f8 omega_norm_i, fc_f8 g)
+{
+    return (omega_norm_j - omega_norm_i) * g;
+}
+
+/* Vorticity confinement (eqs. 16-17) from e = sum_j (|omega_j| - |omega_i|) g_ij (x_i - x_j):
+ *   eta = grad |omega| = -V0 e, N = eta / |eta| (none where |eta| h < 1e-4 |omega_i|: rounding
+ *   noise, pbf.c), f = epsilon (N x omega_i). */
+static inline FC_HD void fc_pbf_confinement(const fc_pbf_constants *c, const float e[3], const float omega[3],
+                                            float omega_norm, float f[3])
+{
+    const float gx = -c->kernel.volume * e[0], gy = -c->kernel.volume * e[1], gz = -c->kernel.volume * e[2];
+    const float eta = sqrtf(gx * gx + gy * gy + gz * gz);
+    f[0] = f[1] = f[2] = 0.0f;
+    if (!(eta * c->kernel.h_scalar > 1e-4f * omega_norm)) return;
+    const float nx = gx / eta, ny = gy / eta, nz = gz / eta;
+    f[0] = c->vorticity * (ny * omega[2] - nz * omega[1]);
+    f[1] = c->vorticity * (nz * omega[0] - nx * omega[2]);
+    f[2] = c->vorticity * (nx * omega[1] - ny * omega[0]);
+}
+
 #endif
