@@ -19,6 +19,7 @@ const fc_solver *fc_solver_on_gpu(const fc_solver *s)
 {
 #ifdef FLUIDCAST_HAVE_CUDA
     if (s == &fc_solver_sph || s == &fc_solver_sph_gpu) return &fc_solver_sph_gpu;
+    if (s == &fc_solver_pbf || s == &fc_solver_pbf_gpu) return &fc_solver_pbf_gpu;
 #endif
     (void)s;
     return NULL;

@@ -81,7 +81,7 @@ const fc_solver *fc_solver_on_gpu(const fc_solver *s);
  * has no GPU twin (c then says so); one asked for stays, and fc_world_set_solver refuses it. */
 void fc_solver_fit_backend(const fc_solver *s, fc_backend_choice *c);
 #ifdef FLUIDCAST_HAVE_CUDA
-extern const fc_solver fc_solver_sph_gpu; /* solvers/sph_gpu.c */
+extern const fc_solver fc_solver_sph_gpu, fc_solver_pbf_gpu; /* solvers/gpu_twins.c */
 #endif
 
 /* Shared by solvers: collision response against colliders and the container (seed 001 3.2.2).

@@ -115,7 +115,7 @@ static void pbf_destroy(void *state)
 
 /* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic lattice of spacing s:
  * V0^2 sum_j |grad W(r_j)|^2 (the sum of the gradients, grad_{p_i} C_i, vanishes by symmetry). */
-static double lattice_denominator(double h, double s, double volume, int dims)
+double fc_pbf_lattice_denominator(double h, double s, double volume, int dims)
 {
     const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n; /* 2D: the square lattice */
     double sum = 0.0;
@@ -135,7 +135,7 @@ static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
     if (!st) return -1;
     st->rest_volume = fc_sph_family_start(w, &st->nh);
     const fc_params *p = &w->params;
-    st->rest_denominator = lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
+    st->rest_denominator = fc_pbf_lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
     *state = st;
     return 0;
 }

@@ -11,4 +11,8 @@
  * with the PBF solver. Returns 0, or -1 (other solver, out of memory). */
 int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az);
 
+/* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic (2D: square) lattice of
+ * spacing s with smoothing radius h and rest volume V0 = volume: s_corr's scale (pbf.c). */
+double fc_pbf_lattice_denominator(double h, double s, double volume, int dims);
+
 #endif

@@ -1,9 +1,9 @@
-/* WCSPH on the CUDA backend (solvers/sph_gpu.c, cuda/sph_cuda.cu) against the CPU solver (sph.c):
- * one step from the same state agrees in positions and velocities (relative L2 <= 1e-4) in 3D, 2D,
- * with colliders and with two fluids; 200 steps of the dam break keep count, ids and domain and
- * the mean density within 0.5% of the CPU run; emitters and sinks add and remove what they do on the
- * CPU. Runs on a GPU, or through the CUDA host shim (cuda-host build, CI); skips (77) without
- * either. */
+/* The solvers on the CUDA backend (solvers/gpu_twins.c, cuda/sph_cuda.cu, cuda/pbf_cuda.cu) against
+ * the CPU solvers (sph.c, pbf.c), WCSPH and PBF alike: one step from the same state agrees in
+ * positions and velocities (relative L2 <= 1e-4) in 3D, 2D, with colliders and with two fluids; 200
+ * steps of the dam break keep count, ids and domain and the mean density within 0.5% of the CPU
+ * run; emitters and sinks add and remove what they do on the CPU. Runs on a GPU, or through the
+ * CUDA host shim (cuda-host build, CI); skips (77) without either. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,10 @@
 #include "cuda/device.h"
 #include "world_checks.h"
 
-/* The scene `name` built as a world stepped on `backend`. */
+/* The solver every world below runs ("sph" or "pbf"). */
+static const char *solver_now = "sph";
+
+/* The scene `name` built as a world of solver_now stepped on `backend`. */
 static int build(const char *name, fc_backend backend, fc_world *w)
 {
     char path[4096], err[1024] = "";
@@ -25,6 +28,7 @@ static int build(const char *name, fc_backend backend, fc_world *w)
         return -1;
     }
     scene.backend = backend;
+    snprintf(scene.solver, sizeof scene.solver, "%s", solver_now);
     const int rc = fc_scene_instantiate(&scene, w, err, sizeof err);
     fc_scene_free(&scene);
     CHECK(rc == 0, "%s builds on %s: %s", name, fc_backend_name(backend), err);
@@ -79,7 +83,8 @@ static void one_step_agrees(const char *name, int warmup)
         fc_world_free(&cpu);
         return;
     }
-    CHECK(gpu.solver == &fc_solver_sph_gpu, "%s: the CUDA world steps with the GPU twin", name);
+    CHECK(gpu.solver == fc_solver_on_gpu(cpu.solver) && gpu.solver && !strcmp(gpu.solver->name, solver_now),
+          "%s: the CUDA world steps with the GPU twin of %s", name, solver_now);
     for (int s = 0; s < warmup; s++) fc_world_step(&cpu);
     fc_world_sync_to_host(&cpu, FC_SYNC_ALL);
     CHECK(fc_particles_copy(&gpu.particles, &cpu.particles) == 0, "%s: copy", name);
@@ -91,7 +96,7 @@ static void one_step_agrees(const char *name, int warmup)
     fc_world_sync_to_host(&gpu, FC_SYNC_ALL);
     CHECK(gpu.particles.count == n, "%s: count %zu after the step, %zu before", name, gpu.particles.count, n);
     const double dx = relative_l2(&gpu, &cpu, FC_PX, n), dv = relative_l2(&gpu, &cpu, FC_VX, n);
-    printf("%s: one step after %d: relative L2 positions %.2e, velocities %.2e (%zu particles)\n", name, warmup, dx,
+    printf("%s %s: one step after %d: relative L2 positions %.2e, velocities %.2e (%zu particles)\n", solver_now, name, warmup, dx,
            dv, n);
     CHECK(dx <= 1e-4, "%s: positions agree: relative L2 %.3e", name, dx);
     CHECK(dv <= 1e-4, "%s: velocities agree: relative L2 %.3e", name, dv);
@@ -114,9 +119,9 @@ static void dam_break_200_steps(void)
     CHECK(!failed, "dam_break: 200 steps on both");
     fc_world_sync_to_host(&gpu, FC_SYNC_ALL);
     const double rho_cpu = mean_density(&cpu), rho_gpu = mean_density(&gpu);
-    printf("dam_break 200 steps (%.3f s): mean density %.3f kg/m^3 on the device, %.3f on the CPU (%+.4f%%); "
+    printf("%s dam_break 200 steps (%.3f s): mean density %.3f kg/m^3 on the device, %.3f on the CPU (%+.4f%%); "
            "relative L2 of positions %.2e\n",
-           gpu.time, rho_gpu, rho_cpu, 100.0 * (rho_gpu / rho_cpu - 1.0), relative_l2(&gpu, &cpu, FC_PX, n));
+           solver_now, gpu.time, rho_gpu, rho_cpu, 100.0 * (rho_gpu / rho_cpu - 1.0), relative_l2(&gpu, &cpu, FC_PX, n));
     CHECK(gpu.particles.count == n, "dam_break: %zu particles after 200 steps, %zu at the start", gpu.particles.count, n);
     CHECK(bad_ids(&gpu, n) == 0, "dam_break: every id once");
     CHECK(outside_distance(&gpu) == 0.0, "dam_break: every particle in the domain (worst %g m outside)",
@@ -149,8 +154,8 @@ static void emitters_and_sinks(void)
     for (int s = 0; s < 60; s++)
         for (int b = 0; b < 2; b++) CHECK(fc_world_step(&w[b]) == FC_STEP_DONE, "fountain steps");
     fc_world_sync_to_host(&w[1], FC_SYNC_ALL);
-    printf("fountain 60 steps: emitted %llu / %llu, removed %llu / %llu (device / CPU), %zu / %zu particles\n",
-           (unsigned long long)w[1].emitted_total, (unsigned long long)w[0].emitted_total,
+    printf("%s fountain 60 steps: emitted %llu / %llu, removed %llu / %llu (device / CPU), %zu / %zu particles\n",
+           solver_now, (unsigned long long)w[1].emitted_total, (unsigned long long)w[0].emitted_total,
            (unsigned long long)w[1].removed_total, (unsigned long long)w[0].removed_total, w[1].particles.count,
            w[0].particles.count);
     CHECK(w[1].emitted_total == w[0].emitted_total && w[1].emitted_total > 0, "the same particles emitted");
@@ -167,8 +172,10 @@ static void emitters_and_sinks(void)
     CHECK(bad == 0, "each id at most once (%zu bad)", bad);
     CHECK(outside_distance(&w[1]) == 0.0, "every particle in the domain");
     const double dv = relative_l2(&w[1], &w[0], FC_VX, ids);
-    printf("fountain: relative L2 of velocities %.2e\n", dv);
-    CHECK(dv < 0.05, "the same particles, moving alike: relative L2 of velocities %.3e", dv);
+    printf("%s fountain: relative L2 of velocities after 60 steps %.2e\n", solver_now, dv);
+    /* WCSPH's trajectories stay close over 60 steps; PBF's surface jitter (pbf.c) makes two runs that
+     * differ in the last bits part within a few steps, so only the counts above are compared */
+    if (!strcmp(solver_now, "sph")) CHECK(dv < 0.05, "the same particles, moving alike: relative L2 of velocities %.3e", dv);
     fc_world_free(&w[0]), fc_world_free(&w[1]);
 }
 
@@ -181,11 +188,16 @@ int main(void)
     char device[256] = "";
     fc_cuda_device_name(0, device, sizeof device);
     printf("device: %s\n", device);
-    one_step_agrees("dam_break", 40);
-    one_step_agrees("dam_break_2d", 40);
-    one_step_agrees("pool_colliders", 40);
-    one_step_agrees("two_fluids", 40);
-    dam_break_200_steps();
-    emitters_and_sinks();
-    return check_summary("test_cuda_sph");
+    static const char *const solvers[] = {"sph", "pbf"};
+    for (int s = 0; s < 2; s++) {
+        solver_now = solvers[s];
+        one_step_agrees("dam_break", 40);
+        one_step_agrees("dam_break_2d", 40);
+        one_step_agrees("pool_colliders", 40);
+        one_step_agrees("two_fluids", 40);
+        one_step_agrees("fountain", 40);
+        dam_break_200_steps();
+        emitters_and_sinks();
+    }
+    return check_summary("test_cuda_solvers");
 }

@@ -1,0 +1,88 @@
+/* A world's particles on a CUDA device and the solvers' steps there, callable from C: the GPU twins of
+ * solvers/sph.c (WCSPH) and solvers/pbf.c (PBF), with the same formulas (solvers/sph_terms.h,
+ * core/collide.h) run one neighbour per thread.
+ *
+ * A device world keeps its particles (every registry column and the ids), the boundary particles and
+ * the colliders on the device; its passes are queued on a stream of its own, so worlds sharing a GPU
+ * overlap. Every function that can fail returns 0, or -1 with the reason in err, and never aborts.
+ * solvers/gpu_twins.c holds the fc_solvers that drive it. */
+#ifndef FC_WORLD_CUDA_H
+#define FC_WORLD_CUDA_H
+
+#include <math.h> /* before the C block: C++'s math.h declares templates */
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* plain C headers without guards of their own: C linkage from C++ too */
+#include "core/collide.h"
+#include "core/grid.h"
+#include "core/particles.h"
+#include "solvers/sph_terms.h"
+
+typedef struct fc_cuda_world fc_cuda_world;
+
+/* What every pass reads of the world (solvers/gpu_twins.c fills it from the parameters each step,
+ * so that a `set` takes effect at the next step as on the CPU). */
+typedef struct fc_cuda_setup {
+    double h, volume, initial_sum; /* smoothing radius, V0, the self weight (fc_sph_kernel_make) */
+    int dimensions;
+    float rest_density[FC_SPH_MAX_FLUIDS];
+    float gravity[3];       /* gz 0 in 2D */
+    fc_collision collision; /* its colliders are host memory: a step copies them to the device */
+} fc_cuda_setup;
+
+/* WCSPH's: the equation of state and the force constants (sph_terms.h), collision FC_WALLS_CLAMP. */
+typedef struct fc_cuda_sph_setup {
+    fc_cuda_setup common;
+    fc_wcsph_eos eos;
+    fc_wcsph_forces forces;
+} fc_cuda_sph_setup;
+
+/* PBF's: the scalars of fc_pbf_constants_make and the iterations, collision FC_WALLS_SOFT. */
+typedef struct fc_cuda_pbf_setup {
+    fc_cuda_setup common;
+    double scorr_k, scorr_dq, rest_denominator, epsilon, vorticity, xsph;
+    int scorr_n, iterations;
+} fc_cuda_pbf_setup;
+
+/* A device world for the grid geometry `geom` (the world's), on a new stream of the current device. */
+fc_cuda_world *fc_cuda_world_create(const fc_grid_geom *geom, char *err, size_t errlen);
+void fc_cuda_world_destroy(fc_cuda_world *s);
+
+/* The host's particles to the device: all of them (from = 0), or those appended since the device's
+ * count (from = that count; the others on the device are kept). */
+int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, size_t from, char *err, size_t errlen);
+/* The device's particles into the host's arrays (room for fc_cuda_world_count of them). */
+int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, char *err, size_t errlen);
+size_t fc_cuda_world_count(const fc_cuda_world *s);
+
+/* The boundary particles (sorted by cell of the same geometry, with its cell_start of ncells + 1). */
+int fc_cuda_world_set_boundary(fc_cuda_world *s, size_t count, const float *x, const float *y, const float *z,
+                               const float *volume, const uint32_t *cell_start, char *err, size_t errlen);
+
+/* The largest |v|^2 of the particles (for the CFL step). */
+int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen);
+/* Mean number of fluid neighbours within h at the last sort. */
+int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen);
+
+/* WCSPH (sph_cuda.cu). density: sorts the particles into the grid and computes density (the
+ * FC_DENSITY column) and pressure at their present positions. step: one step of dt (sort, density
+ * and pressure, accelerations, semi-implicit Euler, collisions), queued; the next call on s (or a
+ * download) waits for it. */
+int fc_cuda_sph_density(fc_cuda_world *s, const fc_cuda_sph_setup *setup, char *err, size_t errlen);
+int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup, float dt, char *err, size_t errlen);
+
+/* PBF (pbf_cuda.cu): Algorithm 1 of Macklin and Mueller 2013 as pbf.c steps it, and density,
+ * vorticity and XSPH at the present positions. */
+int fc_cuda_pbf_density(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, char *err, size_t errlen);
+int fc_cuda_pbf_step(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,104 @@
+/* What the CUDA sources of a device world share (C++ only): the world's layout, the neighbourhood loop
+ * over the grid's nine bars, and the steps every solver takes (sort, colliders, scratch). */
+#ifndef FC_WORLD_CUDA_INTERNAL_H
+#define FC_WORLD_CUDA_INTERNAL_H
+
+#include "cuda/grid_cuda.h"
+#include "cuda/particles_cuda.h"
+#include "cuda/runtime.h"
+#include "cuda/world_cuda.h"
+
+/* Per-particle float scratch columns; each solver names the ones it uses. */
+enum { FC_CUDA_SCRATCH = 24 };
+
+struct fc_cuda_world {
+    cudaStream_t stream;
+    fc_grid_geom geom;
+    fc_cuda_grid grid;           /* the particles' grid, rebuilt every step */
+    fc_cuda_particles particles; /* every registry column and the ids */
+    /* boundary particles, sorted by cell, and their cell_start */
+    float *d_bx, *d_by, *d_bz, *d_bvolume;
+    uint32_t *d_bcell_start;
+    size_t boundary_count, boundary_capacity;
+    float *d_f[FC_CUDA_SCRATCH];
+    uint32_t *d_neighbours; /* per particle: fluid neighbours within h at the last sort */
+    size_t scratch_capacity;
+    fc_shape *d_colliders;
+    size_t collider_capacity;
+    unsigned *d_word; /* one word for reductions */
+};
+
+/* The columns of the registry as typed device arrays. */
+static inline float *fc_cuda_column(fc_cuda_world *s, int c) { return (float *)s->particles.d_column[c]; }
+static inline const uint8_t *fc_cuda_fluid_column(fc_cuda_world *s)
+{
+    return (const uint8_t *)s->particles.d_column[FC_FLUID];
+}
+
+/* Calls visit(j) for every point j of the grid with cell_start in the nine bars around cell `key`
+ * (core/grid.h's bars, the CPU's): the candidates of a neighbourhood. */
+template <class Visit>
+__device__ inline void fc_for_each_candidate(const fc_grid_geom &g, uint32_t key, const uint32_t *cell_start, Visit visit)
+{
+    fc_bar bars[9];
+    const int nbars = fc_grid_bars(&g, key, bars);
+    for (int b = 0; b < nbars; b++)
+        for (uint32_t j = cell_start[bars[b].first], end = cell_start[bars[b].last + 1]; j < end; j++) visit(j);
+}
+
+/* The neighbours of a step as the CPU's lists hold them (core/neighbours.h): the points within h of
+ * particle i at the positions (lx, ly, lz) they were sorted at, i itself left out. Calls
+ * fluid(j) for the particles and, with solid, solid(b) for the boundary particles. Later passes of
+ * the step test the same positions, so a pair keeps to its list as particles move (PBF's
+ * iterations), as on the CPU. */
+struct fc_cuda_lists {
+    fc_grid_geom g;
+    const uint32_t *key, *cell_start, *bcell_start;
+    const float *lx, *ly, *lz;           /* positions at the sort */
+    const float *bx, *by, *bz, *bvolume; /* the boundary particles */
+    float h2;
+
+    template <class Fluid> __device__ inline void fluid(size_t i, Fluid visit) const
+    {
+        const float xi = lx[i], yi = ly[i], zi = lz[i];
+        fc_for_each_candidate(g, key[i], cell_start, [&](uint32_t j) {
+            const float dx = xi - lx[j], dy = yi - ly[j], dz = zi - lz[j];
+            if (j != i && dx * dx + dy * dy + dz * dz < h2) visit(j);
+        });
+    }
+    template <class Solid> __device__ inline void solid(size_t i, Solid visit) const
+    {
+        const float xi = lx[i], yi = ly[i], zi = lz[i];
+        fc_for_each_candidate(g, key[i], bcell_start, [&](uint32_t b) {
+            const float dx = xi - bx[b], dy = yi - by[b], dz = zi - bz[b];
+            if (dx * dx + dy * dy + dz * dz < h2) visit(b);
+        });
+    }
+};
+
+/* The lists of the last sort, at the positions (lx, ly, lz). */
+fc_cuda_lists fc_cuda_lists_of(fc_cuda_world *s, const fc_sph_kernel &k, const float *lx, const float *ly,
+                               const float *lz);
+
+/* Sorts the particles by the points (x, y, z) (given in the particles' order: their positions or
+ * predicted ones) and reorders every column with the grid's order. */
+int fc_cuda_world_sort(fc_cuda_world *s, const float *x, const float *y, const float *z, char *err, size_t errlen);
+
+/* dst[i] = src[order[i]] for three float columns (predicted positions into the sorted order). */
+int fc_cuda_gather3(fc_cuda_world *s, const float *const src[3], float *const dst[3], char *err, size_t errlen);
+
+/* The setup's collision with its colliders copied to the device. */
+int fc_cuda_device_collision(fc_cuda_world *s, const fc_cuda_setup *setup, fc_collision *c, char *err, size_t errlen);
+
+/* Room for n particles in the scratch columns (contents not kept). */
+int fc_cuda_reserve_scratch(fc_cuda_world *s, size_t n, char *err, size_t errlen);
+
+/* The kernel constants on the device's side of sph_terms.h (fc_f8 is a float here). */
+static inline fc_sph_kernel fc_cuda_kernel_of(const fc_cuda_setup *setup)
+{
+    fc_sph_kernel k;
+    fc_sph_kernel_make(&k, setup->h, setup->dimensions, setup->volume, setup->initial_sum);
+    return k;
+}
+
+#endif

@@ -1,0 +1,211 @@
+/* The solvers' GPU twins: WCSPH and PBF stepped on a CUDA device (cuda/world_cuda.h), with sph.c's and
+ * pbf.c's names, parameters, formulas (sph_terms.h) and statistics, and the backend seam that keeps
+ * the host's copy.
+ *
+ * The particles live on the device between steps. The host arrays are brought up to date only when
+ * something reads them (fc_world_sync_to_host: snapshots, exports, statistics, sinks), and what the
+ * host changes goes to the device through host_changed: emitted particles are appended, a compaction
+ * or a checkpoint uploads them all, and a resampled boundary is uploaded before the next step. The
+ * two twins share all of this and differ in their step, density and CFL step only. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/colliders.h"
+#include "core/solver.h"
+#include "cuda/world_cuda.h"
+#include "solvers/pbf.h"
+#include "solvers/sph_family.h"
+
+typedef struct gpu_state {
+    fc_cuda_world *device;
+    double rest_volume;         /* V0 (fc_sph_rest_volume) */
+    double gradient_correction; /* WCSPH: fc_wcsph_gradient_correction */
+    double rest_denominator;    /* PBF: D0 (fc_pbf_lattice_denominator) */
+    int host_behind;            /* the device stepped since the host arrays were last brought up to date */
+    int boundary_behind;        /* the world resampled its boundary: upload it before the next step */
+    int failed;                 /* a device call failed: every step fails from now on */
+} gpu_state;
+
+static void report(const fc_world *w, const char *what, const char *why)
+{
+    fprintf(stderr, "fluidcast: world '%s' on the GPU: %s: %s\n", w->name, what, why);
+}
+
+static int upload_boundary(const fc_world *w, gpu_state *st)
+{
+    char err[512];
+    const fc_boundary *b = &w->boundary;
+    if (fc_cuda_world_set_boundary(st->device, b->count, b->x, b->y, b->z, b->volume, b->grid.cell_start, err,
+                                   sizeof err)) {
+        report(w, "boundary upload", err);
+        return -1;
+    }
+    st->boundary_behind = 0;
+    return 0;
+}
+
+static void gpu_destroy(void *state)
+{
+    gpu_state *st = state;
+    if (!st) return;
+    fc_cuda_world_destroy(st->device);
+    free(st);
+}
+
+static int gpu_init(fc_world *w, void **state, char *err, size_t errlen)
+{
+    gpu_state *st = calloc(1, sizeof *st);
+    if (!st) return -1;
+    if (errlen) err[0] = '\0';
+    const fc_params *p = &w->params;
+    st->rest_volume = fc_sph_rest_volume(w);
+    fc_world_derive_masses(w, st->rest_volume);
+    st->gradient_correction = fc_wcsph_gradient_correction(w);
+    st->rest_denominator =
+        fc_pbf_lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
+    st->device = fc_cuda_world_create(&w->grid_geom, err, errlen);
+    if (!st->device || fc_cuda_world_upload(st->device, &w->particles, 0, err, errlen) || upload_boundary(w, st)) {
+        if (st->device && !err[0]) snprintf(err, errlen, "the boundary particles could not be put on the device");
+        gpu_destroy(st);
+        return -1;
+    }
+    *state = st;
+    return 0;
+}
+
+/* What every device pass reads of the world now (parameters are live, as on the CPU). */
+static void common_setup(const fc_world *w, const gpu_state *st, fc_wall_mode walls, fc_cuda_setup *s)
+{
+    const fc_params *p = &w->params;
+    s->h = p->smoothing_radius;
+    s->volume = st->rest_volume;
+    s->initial_sum = p->initial_sum;
+    s->dimensions = w->dimensions;
+    fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, s->rest_density);
+    s->gravity[0] = (float)p->gravity_x, s->gravity[1] = (float)p->gravity_y;
+    s->gravity[2] = w->dimensions == 2 ? 0.0f : (float)p->gravity_z; /* a 2D world stays in z = 0 */
+    fc_collision_init(&s->collision, w, walls, 1);
+}
+
+/* Runs one device call (a step of dt, or with dt NULL the density at the present positions). */
+static int run_on_device(fc_world *w, gpu_state *st, const double *dt)
+{
+    char err[512] = "";
+    if (st->failed || (st->boundary_behind && upload_boundary(w, st))) return -1;
+    const fc_params *p = &w->params;
+    int failed;
+    if (w->solver == &fc_solver_pbf_gpu) {
+        fc_cuda_pbf_setup s = {.scorr_k = p->scorr_k, .scorr_dq = p->scorr_dq, .rest_denominator = st->rest_denominator,
+                               .epsilon = p->relaxation_epsilon, .vorticity = p->vorticity_epsilon, .xsph = p->xsph_c,
+                               .scorr_n = p->scorr_n, .iterations = p->solver_iterations};
+        common_setup(w, st, FC_WALLS_SOFT, &s.common); /* pbf.c's soft walls */
+        failed = dt ? fc_cuda_pbf_step(st->device, &s, (float)*dt, err, sizeof err)
+                    : fc_cuda_pbf_density(st->device, &s, err, sizeof err);
+    } else {
+        fc_cuda_sph_setup s;
+        common_setup(w, st, FC_WALLS_CLAMP, &s.common); /* as fc_collide_particles */
+        fc_wcsph_eos_of(w, &s.eos);
+        fc_wcsph_forces_of(w, st->gradient_correction, &s.forces);
+        failed = dt ? fc_cuda_sph_step(st->device, &s, (float)*dt, err, sizeof err)
+                    : fc_cuda_sph_density(st->device, &s, err, sizeof err);
+    }
+    st->host_behind = 1;
+    if (failed) {
+        report(w, dt ? "step" : "density", err);
+        st->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int gpu_step(fc_world *w, void *state, double dt)
+{
+    return run_on_device(w, state, &dt) ? FC_STEP_FAILED : FC_STEP_DONE;
+}
+
+static int gpu_density(fc_world *w, void *state) { return run_on_device(w, state, NULL); }
+
+/* WCSPH's CFL step from the device's largest speed. */
+static double sph_gpu_choose_dt(const fc_world *w, const void *state)
+{
+    const gpu_state *st = state; /* the reduction's scratch word is the device world's, not the state */
+    if (w->params.cfl_number <= 0.0 || st->failed) return w->params.time_step;
+    float max2 = 0.0f;
+    char err[512];
+    if (fc_cuda_world_max_speed2((fc_cuda_world *)st->device, &max2, err, sizeof err)) {
+        report(w, "max speed", err);
+        return w->params.time_step;
+    }
+    return fc_wcsph_cfl_step(&w->params, sqrt((double)max2));
+}
+
+/* Every field comes back at once: the device's reorder moved them all. */
+static void gpu_sync_to_host(fc_world *w, void *state, unsigned fields)
+{
+    gpu_state *st = state;
+    char err[512];
+    if (!fields || !st->host_behind || st->failed) return;
+    if (fc_cuda_world_download(st->device, &w->particles, err, sizeof err)) {
+        report(w, "download", err);
+        st->failed = 1;
+        return;
+    }
+    st->host_behind = 0;
+}
+
+static void gpu_host_changed(fc_world *w, void *state, unsigned what)
+{
+    gpu_state *st = state;
+    char err[512];
+    if (what & FC_CHANGED_COLLIDERS) st->boundary_behind = 1; /* the world resamples it before the step */
+    if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
+    /* appended only: the device keeps its particles (the host's copies of them may be behind) */
+    const size_t from = (what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED)) ? 0 : fc_cuda_world_count(st->device);
+    if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
+        report(w, "upload", err);
+        st->failed = 1;
+    }
+}
+
+static int gpu_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
+{
+    const gpu_state *st = state;
+    double mean = 0.0;
+    char err[512];
+    if (!st->failed && fc_cuda_world_mean_neighbours((fc_cuda_world *)st->device, &mean, err, sizeof err))
+        report(w, "statistics", err);
+    return fc_sph_family_stats(w, mean, out, max);
+}
+
+const fc_solver fc_solver_sph_gpu = {
+    .name = "sph",
+    .description = "weakly compressible SPH (Mueller 2003, Bullet-Fluids) on a CUDA device",
+    .param_bit = FC_SOLVER_SPH,
+    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
+    .check_params = fc_sph_family_check_params,
+    .init = gpu_init,
+    .choose_dt = sph_gpu_choose_dt,
+    .sound_speed = fc_wcsph_sound_speed,
+    .step = gpu_step,
+    .density = gpu_density,
+    .stats = gpu_stats,
+    .sync_to_host = gpu_sync_to_host,
+    .host_changed = gpu_host_changed,
+    .destroy = gpu_destroy,
+};
+
+const fc_solver fc_solver_pbf_gpu = {
+    .name = "pbf",
+    .description = "position based fluids (Macklin and Mueller 2013) on a CUDA device",
+    .param_bit = FC_SOLVER_PBF,
+    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
+    .check_params = fc_sph_family_check_params,
+    .init = gpu_init,
+    .step = gpu_step,
+    .density = gpu_density,
+    .stats = gpu_stats,
+    .sync_to_host = gpu_sync_to_host,
+    .host_changed = gpu_host_changed,
+    .destroy = gpu_destroy,
+};
