@@ -2,7 +2,8 @@
  * the CPU solvers (sph.c, pbf.c), WCSPH and PBF alike: one step from the same state agrees in
  * positions and velocities (relative L2 <= 1e-4) in 3D, 2D, with colliders and with two fluids; 200
  * steps of the dam break keep count, ids and domain and the mean density within 0.5% of the CPU
- * run; emitters and sinks add and remove what they do on the CPU. Runs on a GPU, or through the
+ * run; emitters and sinks add and remove what they do on the CPU; a frame's snapshot quantized on the
+ * device encodes to the same bytes as the CPU's snapshot of the same particles. Runs on a GPU, or through the
  * CUDA host shim (cuda-host build, CI); skips (77) without either. */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 
 #include "check.h"
 #include "core/scene.h"
+#include "frame_encoder.h"
+#include "host/snapshot.h"
 #include "core/solver.h"
 #include "cuda/device.h"
 #include "world_checks.h"
@@ -179,6 +182,72 @@ static void emitters_and_sinks(void)
     fc_world_free(&w[0]), fc_world_free(&w[1]);
 }
 
+/* Scene `name` after `warmup` CPU steps, given to a CUDA world: the snapshot the device quantizes
+ * (positions at 16 and 10 bits, every streamed attribute) encodes to the bytes of the CPU world's
+ * float snapshot, key frame and delta frame alike, and only the ids and quantized values cross. */
+static void frames_agree(const char *name, int warmup)
+{
+    fc_world cpu, gpu;
+    if (build(name, FC_BACKEND_CPU, &cpu)) return;
+    if (build(name, FC_BACKEND_CUDA, &gpu)) {
+        fc_world_free(&cpu);
+        return;
+    }
+    fc_snapshot_buffer cpu_buffer, gpu_buffer;
+    memset(&cpu_buffer, 0, sizeof cpu_buffer), memset(&gpu_buffer, 0, sizeof gpu_buffer);
+    uint32_t attributes = 0;
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        if (fc_field_streamed_as(fc_attribute_names[a])) attributes |= 1u << a;
+    static const unsigned bit_depths[2] = {16, 10};
+    fc_frame_encoder *enc[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [backend][depth] */
+    fc_bytes frame[2] = {{0}, {0}};
+    for (int round = 0; round < 2; round++) { /* a key frame, then a delta after more steps */
+        for (int s = 0; s < warmup; s++) fc_world_step(&cpu);
+        fc_world_sync_to_host(&cpu, FC_SYNC_ALL);
+        CHECK(fc_particles_copy(&gpu.particles, &cpu.particles) == 0, "%s: copy", name);
+        gpu.time = cpu.time;
+        fc_world_host_changed(&gpu, FC_CHANGED_REPLACED);
+        fc_snapshot snap[2];
+        CHECK(fc_snapshot_take(&cpu_buffer, &cpu, attributes, 0, 7, &snap[0]) == 0, "%s: CPU snapshot", name);
+        CHECK(fc_snapshot_take(&gpu_buffer, &gpu, attributes, 1u << 16 | 1u << 10, 7, &snap[1]) == 0,
+              "%s: device snapshot", name);
+        CHECK(snap[1].quantized_count == 2 && !snap[1].position[0] && snap[1].attribute_q[FC_ATTR_SPEED] &&
+                  !snap[1].attribute[FC_ATTR_SPEED],
+              "%s: the device's snapshot is quantized (%u position sets), no floats crossed", name,
+              snap[1].quantized_count);
+        for (int d = 0; d < 2; d++) {
+            for (int b = 0; b < 2; b++) {
+                if (!enc[b][d]) {
+                    fc_stream_config c;
+                    memset(&c, 0, sizeof c);
+                    c.world = 1, c.bits = bit_depths[d], c.tier = 1, c.attributes = attributes;
+                    memcpy(c.lo, cpu.domain_lo, sizeof c.lo), memcpy(c.hi, cpu.domain_hi, sizeof c.hi);
+                    for (int a = 0; a < FC_ATTR_COUNT; a++)
+                        if (attributes & (1u << a)) fc_snapshot_attribute_range(&cpu, (fc_attribute)a, &c.attr_lo[a], &c.attr_hi[a]);
+                    char err[200] = "";
+                    enc[b][d] = fc_frame_encoder_new(&c, err, sizeof err);
+                    CHECK(enc[b][d] != NULL, "encoder: %s", err);
+                }
+                char err[200] = "";
+                CHECK(enc[b][d] && fc_frame_encoder_push(enc[b][d], &snap[b], &frame[b], err, sizeof err) == FC_CODEC_OK,
+                      "%s: %s snapshot encodes at %u bits: %s", name, b ? "device" : "CPU", bit_depths[d], err);
+            }
+            const int same = frame[0].size == frame[1].size && !memcmp(frame[0].data, frame[1].data, frame[0].size);
+            printf("%s %s: %s frame at %u bits of %zu particles: %zu bytes from the CPU's snapshot, %zu from the "
+                   "device's, %s\n", solver_now, name, round ? "delta" : "key", bit_depths[d], snap[0].count,
+                   frame[0].size, frame[1].size, same ? "identical" : "DIFFERENT");
+            CHECK(same, "%s: the device's quantized snapshot gives the CPU's frame (%u bits, round %d)", name,
+                  bit_depths[d], round);
+        }
+    }
+    for (int b = 0; b < 2; b++) {
+        for (int d = 0; d < 2; d++) fc_frame_encoder_free(enc[b][d]);
+        fc_bytes_free(&frame[b]);
+    }
+    fc_snapshot_buffer_free(&cpu_buffer), fc_snapshot_buffer_free(&gpu_buffer);
+    fc_world_free(&cpu), fc_world_free(&gpu);
+}
+
 int main(void)
 {
     if (fc_cuda_device_count() <= 0) {
@@ -196,6 +265,7 @@ int main(void)
         one_step_agrees("pool_colliders", 40);
         one_step_agrees("two_fluids", 40);
         one_step_agrees("fountain", 40);
+        frames_agree("two_fluids", 30);
         dam_break_200_steps();
         emitters_and_sinks();
     }

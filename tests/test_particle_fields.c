@@ -120,7 +120,7 @@ static void test_streamed(fc_world *w)
     fc_snapshot_buffer buffer = {0};
     fc_snapshot snap;
     const uint32_t attributes = 1u << FC_ATTR_EXTRA | 1u << FC_ATTR_FLUID;
-    CHECK(fc_snapshot_take(&buffer, w, attributes, 1, &snap) == 0, "snapshot taken");
+    CHECK(fc_snapshot_take(&buffer, w, attributes, 0, 1, &snap) == 0, "snapshot taken");
     int in_order = snap.attribute[FC_ATTR_EXTRA] != NULL;
     for (size_t i = 0; in_order && i < snap.count; i++) in_order &= snap.attribute[FC_ATTR_EXTRA][i] == tag_of(snap.id[i]);
     CHECK(in_order, "the snapshot carries the tag of each particle, in id order");

@@ -71,9 +71,9 @@ fc_frame_encoder *fc_frame_encoder_new(const fc_stream_config *config, char *err
     if (!e->config.max_particles) e->config.max_particles = FC_FRAME_DEFAULT_MAX_PARTICLES;
     e->max_q = (1u << c->bits) - 1;
     for (int a = 0; a < 3; a++) /* a flat axis quantizes everything to 0 */
-        e->scale[a] = c->hi[a] > c->lo[a] ? e->max_q / ((double)c->hi[a] - c->lo[a]) : 0.0;
+        e->scale[a] = fc_quantize_scale(c->lo[a], c->hi[a], e->max_q);
     for (int a = 0; a < FC_ATTR_COUNT; a++)
-        if (c->attributes >> a & 1) e->attr_scale[a] = 255.0 / ((double)c->attr_hi[a] - c->attr_lo[a]);
+        if (c->attributes >> a & 1) e->attr_scale[a] = fc_quantize_scale(c->attr_lo[a], c->attr_hi[a], 255);
     return e;
 }
 
@@ -345,6 +345,24 @@ static fc_codec_status write_delta(fc_frame_encoder *e, uint32_t sequence, doubl
     return FC_CODEC_OK;
 }
 
+/* The snapshot's positions quantized for this stream's bits and bounds, or NULL. */
+static const fc_quantized_positions *quantized_for(const fc_frame_encoder *e, const fc_snapshot *s)
+{
+    for (unsigned k = 0; k < s->quantized_count && k < FC_SNAPSHOT_MAX_QUANTIZED; k++) {
+        const fc_quantized_positions *q = &s->quantized[k];
+        if (q->bits == e->config.bits && !memcmp(q->lo, e->config.lo, sizeof q->lo) &&
+            !memcmp(q->hi, e->config.hi, sizeof q->hi) && q->q[0] && q->q[1] && q->q[2])
+            return q;
+    }
+    return NULL;
+}
+
+/* Whether attribute a is in the snapshot quantized in this stream's range. */
+static int attribute_quantized(const fc_frame_encoder *e, const fc_snapshot *s, int a)
+{
+    return s->attribute_q[a] && s->attribute_lo[a] == e->config.attr_lo[a] && s->attribute_hi[a] == e->config.attr_hi[a];
+}
+
 /* ---- push -------------------------------------------------------------------------------- */
 
 static fc_codec_status check_snapshot(const fc_frame_encoder *e, const fc_snapshot *s, char *err, size_t errlen)
@@ -353,12 +371,17 @@ static fc_codec_status check_snapshot(const fc_frame_encoder *e, const fc_snapsh
         snprintf(err, errlen, "count: %zu particles, above the stream's limit %u", s->count, e->config.max_particles);
         return FC_CODEC_BAD_INPUT;
     }
-    if (s->count && (!s->id || !s->position[0] || !s->position[1] || !s->position[2])) {
-        snprintf(err, errlen, "snapshot: ids and positions are required");
+    if (s->count && !s->id) {
+        snprintf(err, errlen, "snapshot: ids are required");
+        return FC_CODEC_BAD_INPUT;
+    }
+    if (s->count && !quantized_for(e, s) && (!s->position[0] || !s->position[1] || !s->position[2])) {
+        snprintf(err, errlen, "snapshot: no positions, and none quantized for %u bits in the stream's bounds",
+                 e->config.bits);
         return FC_CODEC_BAD_INPUT;
     }
     for (int a = 0; a < FC_ATTR_COUNT; a++)
-        if ((e->config.attributes >> a & 1) && s->count && !s->attribute[a]) {
+        if ((e->config.attributes >> a & 1) && s->count && !s->attribute[a] && !attribute_quantized(e, s, a)) {
             snprintf(err, errlen, "snapshot: attribute %s is carried by the stream but missing", fc_attribute_names[a]);
             return FC_CODEC_BAD_INPUT;
         }
@@ -377,7 +400,12 @@ static void quantize_snapshot(fc_frame_encoder *e, const fc_snapshot *s)
     size_t n = s->count;
     now->count = n;
     if (n) memcpy(now->id, s->id, n * sizeof *now->id); /* s->id may be NULL when n is 0 */
+    const fc_quantized_positions *ready = quantized_for(e, s);
     for (int a = 0; a < 3; a++) {
+        if (ready) {
+            if (n) memcpy(now->q[a], ready->q[a], n * sizeof *now->q[a]);
+            continue;
+        }
         const float *x = s->position[a];
         uint16_t *q = now->q[a];
         float lo = e->config.lo[a];
@@ -390,6 +418,10 @@ static void quantize_snapshot(fc_frame_encoder *e, const fc_snapshot *s)
         now->attr_lo[a] = e->config.attr_lo[a];
         now->attr_hi[a] = e->config.attr_hi[a];
         if (!(e->config.attributes >> a & 1)) continue;
+        if (attribute_quantized(e, s, a)) {
+            if (n) memcpy(now->attr[a], s->attribute_q[a], n);
+            continue;
+        }
         const float *x = s->attribute[a];
         uint8_t *q = now->attr[a];
         float lo = e->config.attr_lo[a];

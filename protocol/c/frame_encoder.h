@@ -15,14 +15,31 @@ typedef struct {
     uint32_t max_particles; /* 0: FC_FRAME_DEFAULT_MAX_PARTICLES */
 } fc_stream_config;
 
-/* One snapshot of a world, particles in strictly increasing id order. */
+/* Positions quantized already (a GPU does it, server/cuda/world_cuda.cu): q[a] is fc_quantize of
+ * position a with max_q 2^bits - 1 in the bounds [lo, hi], exactly as the encoder of a stream with
+ * these bits and bounds would compute it. */
+typedef struct {
+    unsigned bits;
+    float lo[3], hi[3];
+    const uint16_t *q[3];
+} fc_quantized_positions;
+
+enum { FC_SNAPSHOT_MAX_QUANTIZED = 4 };
+
+/* One snapshot of a world, particles in strictly increasing id order. A stream takes its positions
+ * from `quantized` when a set there has its bits and bounds, else it quantizes `position`; an
+ * attribute likewise from attribute_q when quantized in the stream's range, else from attribute. */
 typedef struct {
     uint32_t sequence;
     double time;
     size_t count;
     const uint32_t *id;
-    const float *position[3];
-    const float *attribute[FC_ATTR_COUNT]; /* required for every attribute the stream carries */
+    const float *position[3];              /* NULL when every stream finds its quantized set */
+    const float *attribute[FC_ATTR_COUNT]; /* for every attribute the stream carries, unless attribute_q */
+    fc_quantized_positions quantized[FC_SNAPSHOT_MAX_QUANTIZED];
+    unsigned quantized_count;
+    const uint8_t *attribute_q[FC_ATTR_COUNT]; /* fc_quantize to 255 in [attribute_lo, attribute_hi] */
+    float attribute_lo[FC_ATTR_COUNT], attribute_hi[FC_ATTR_COUNT];
 } fc_snapshot;
 
 typedef struct fc_frame_encoder fc_frame_encoder;

@@ -129,14 +129,33 @@ static inline void fc_put_f64(uint8_t *p, double d)
 static inline uint32_t fc_zigzag(int32_t r) { return ((uint32_t)r << 1) ^ (uint32_t)(r >> 31); }
 static inline int32_t fc_unzigzag(uint32_t z) { return (int32_t)(z >> 1) ^ -(int32_t)(z & 1); }
 
+/* Host and device (a CUDA source quantizes a frame's snapshot on the GPU, server/cuda/world_cuda.cu). */
+#ifdef __CUDACC__
+#define FC_FRAME_HD __host__ __device__
+#else
+#define FC_FRAME_HD
+#endif
+
 /* Quantization of PROTOCOL.md 4.2: q = clamp(floor((x - lo) * scale + 0.5), 0, max_q) in f64,
- * scale = max_q / (hi - lo); NaN gives 0. Written without branches so that loops vectorize. */
-static inline uint32_t fc_quantize(float x, float lo, double scale, uint32_t max_q)
+ * scale = max_q / (hi - lo); NaN gives 0. Written without branches so that loops vectorize. Each
+ * operation rounds on its own (on the device the _rn intrinsics forbid FMA contraction), so the GPU
+ * gives the CPU's bits. */
+static inline FC_FRAME_HD uint32_t fc_quantize(float x, float lo, double scale, uint32_t max_q)
 {
+#ifdef __CUDA_ARCH__
+    double t = __dadd_rn(__dmul_rn(__dsub_rn((double)x, (double)lo), scale), 0.5);
+#else
     double t = ((double)x - (double)lo) * scale + 0.5;
+#endif
     t = t >= 0.0 ? t : 0.0;
     t = t <= (double)max_q ? t : (double)max_q;
     return (uint32_t)(int32_t)t; /* t >= 0: truncation is floor */
+}
+
+/* The scale of fc_quantize for the range [lo, hi] and max_q (0 for a flat range: everything is 0). */
+static inline FC_FRAME_HD double fc_quantize_scale(float lo, float hi, uint32_t max_q)
+{
+    return hi > lo ? (double)max_q / ((double)hi - lo) : 0.0;
 }
 
 /* One particle's term of the checksum (PROTOCOL.md 4.8). */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/frame_request.h"
 #include "core/world.h"
 
 /* What a solver needs the world to build before it starts (fc_solver.needs); nothing else is built. */
@@ -50,6 +51,10 @@ typedef struct fc_solver {
     /* Brings the FC_SYNC_* fields up to date in w->particles (before a snapshot, an export, a
      * checkpoint or statistics). NULL: the host arrays are the solver's own (CPU solvers). */
     void (*sync_to_host)(fc_world *w, void *state, unsigned fields);
+
+    /* Fills a frame's snapshot where the particles are (fc_frame_request), without bringing the host
+     * arrays up to date: 0, or -1 (the host then syncs and takes it from its arrays). NULL: none. */
+    int (*frame_snapshot)(fc_world *w, void *state, fc_frame_request *req);
 
     /* The host changed particles, colliders or parameters (FC_CHANGED_* in what): the solver
      * takes them again from w. NULL: nothing to do (CPU solvers). */

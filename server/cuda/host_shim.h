@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #ifdef _OPENMP
 #include <omp.h>
 #else /* a build without OpenMP (ThreadSanitizer's): one thread, and a clock */
@@ -226,6 +230,25 @@ struct DeviceScan {
             out[k] = sum;
             sum += v;
         }
+        return cudaSuccess;
+    }
+};
+
+struct DeviceRadixSort {
+    /* (keys, values) sorted by key into the outputs (keys here are unique: a stable sort is not
+     * needed); with tmp == nullptr only sets tmp_bytes, as CUB does */
+    template <class K, class V>
+    static cudaError_t SortPairs(void *tmp, size_t &tmp_bytes, const K *keys_in, K *keys_out, const V *values_in,
+                                 V *values_out, int n, int = 0, int = (int)(sizeof(K) * 8), cudaStream_t = 0)
+    {
+        if (!tmp) {
+            tmp_bytes = 1;
+            return cudaSuccess;
+        }
+        std::vector<std::pair<K, V>> pairs((size_t)n);
+        for (int k = 0; k < n; k++) pairs[(size_t)k] = {keys_in[k], values_in[k]};
+        std::sort(pairs.begin(), pairs.end());
+        for (int k = 0; k < n; k++) keys_out[k] = pairs[(size_t)k].first, values_out[k] = pairs[(size_t)k].second;
         return cudaSuccess;
     }
 };

@@ -5,6 +5,7 @@
 #define FC_CUDA_RUNTIME_H
 
 #ifdef __CUDACC__
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 /* kernel<<<blocks, threads, 0, stream>>>(args...) */

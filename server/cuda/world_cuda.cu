@@ -1,6 +1,8 @@
 /* A world's particles on the device: create, upload and download, boundary, colliders, sort, reductions. */
 #include "cuda/world_cuda_internal.h"
 
+#include "frame_format.h" /* fc_quantize, fc_quantize_scale: the encoder's quantization */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +45,60 @@ __global__ void fc_k_gather3(size_t n, const uint32_t *__restrict__ order, const
     }
 }
 
+__global__ void fc_k_iota(size_t n, uint32_t *__restrict__ out)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        out[i] = (uint32_t)i;
+}
+
+/* What the quantize kernel reads of a frame request, by value. */
+struct fc_frame_plan {
+    float lo[3];
+    double scale[FC_FRAME_MAX_POSITION_SETS][3];
+    uint32_t max_q[FC_FRAME_MAX_POSITION_SETS];
+    int sets, fields;
+    const float *x, *y, *z;
+    struct {
+        const void *column[3];
+        int components, is_u8;
+        float lo;
+        double scale;
+    } field[FC_FRAME_MAX_FIELDS];
+};
+
+/* Particle order[i] (the i-th smallest id) quantized as the encoder quantizes it: positions into
+ * q[(set * 3 + axis) * n + i], field f into a[f * n + i]. A vector field streams its magnitude
+ * (fc_norm3_rn, as the host's snapshot). */
+__global__ void fc_k_frame_quantize(size_t n, fc_frame_plan plan, const uint32_t *__restrict__ order,
+                                    uint16_t *__restrict__ q, uint8_t *__restrict__ a)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const uint32_t k = order[i];
+        const float p[3] = {plan.x[k], plan.y[k], plan.z[k]};
+        for (int set = 0; set < plan.sets; set++)
+            for (int axis = 0; axis < 3; axis++)
+                q[((size_t)set * 3 + axis) * n + i] =
+                    (uint16_t)fc_quantize(p[axis], plan.lo[axis], plan.scale[set][axis], plan.max_q[set]);
+        for (int f = 0; f < plan.fields; f++) {
+            float v;
+            if (plan.field[f].components == 3)
+                v = fc_norm3_rn(((const float *)plan.field[f].column[0])[k], ((const float *)plan.field[f].column[1])[k],
+                                ((const float *)plan.field[f].column[2])[k]);
+            else if (plan.field[f].is_u8)
+                v = (float)((const uint8_t *)plan.field[f].column[0])[k];
+            else
+                v = ((const float *)plan.field[f].column[0])[k];
+            a[(size_t)f * n + i] = (uint8_t)fc_quantize(v, plan.field[f].lo, plan.field[f].scale, 255);
+        }
+    }
+}
+
 extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
 {
     if (!s) return;
+    void *frame[] = {s->d_frame_id, s->d_frame_index, s->d_sorted_id, s->d_sorted_index, s->d_frame_q, s->d_frame_a,
+                     s->d_sort_tmp};
+    for (size_t a = 0; a < sizeof frame / sizeof frame[0]; a++) cudaFree(frame[a]);
     fc_cuda_grid_free(&s->grid);
     fc_cuda_particles_free(&s->particles);
     void *arrays[] = {s->d_bx, s->d_by, s->d_bz, s->d_bvolume, s->d_bcell_start, s->d_neighbours, s->d_colliders,
@@ -229,6 +282,75 @@ extern "C" int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char
     FC_CU(cudaMemcpyAsync(&total, s->d_word, sizeof total, cudaMemcpyDeviceToHost, s->stream));
     FC_CU(cudaStreamSynchronize(s->stream));
     *out = (double)total / (double)n;
+    return 0;
+fail:
+    return -1;
+}
+
+/* Room for a frame of n particles. */
+static int reserve_frame(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+{
+    if (n <= s->frame_capacity) return 0;
+    const size_t cap = n + n / 4 + 64;
+    void **arrays[] = {(void **)&s->d_frame_id, (void **)&s->d_frame_index, (void **)&s->d_sorted_id,
+                       (void **)&s->d_sorted_index, (void **)&s->d_frame_q, (void **)&s->d_frame_a, &s->d_sort_tmp};
+    const size_t bytes[] = {4 * cap, 4 * cap, 4 * cap, 4 * cap, sizeof(uint16_t) * 3 * FC_FRAME_MAX_POSITION_SETS * cap,
+                            (size_t)FC_FRAME_MAX_FIELDS * cap, 0};
+    for (size_t a = 0; a < 7; a++) cudaFree(*arrays[a]), *arrays[a] = NULL;
+    s->frame_capacity = 0;
+    s->sort_tmp_bytes = 0;
+    FC_CU(cub::DeviceRadixSort::SortPairs((void *)NULL, s->sort_tmp_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+                                          (const uint32_t *)NULL, (uint32_t *)NULL, (int)cap, 0, 32, s->stream));
+    for (size_t a = 0; a < 6; a++) FC_CU(cudaMalloc(arrays[a], bytes[a]));
+    FC_CU(cudaMalloc(&s->d_sort_tmp, s->sort_tmp_bytes ? s->sort_tmp_bytes : 1));
+    s->frame_capacity = cap;
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char *err, size_t errlen)
+{
+    const size_t n = s->particles.count;
+    fc_frame_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (req->count != n) {
+        set_msg(err, errlen, "fc_cuda_world_frame: the host's count is not the device's");
+        return -1;
+    }
+    if (n == 0) return 0;
+    if (reserve_frame(s, n, err, errlen)) return -1;
+    plan.sets = req->position_sets, plan.fields = req->field_count;
+    plan.x = fc_cuda_column(s, FC_PX), plan.y = fc_cuda_column(s, FC_PY), plan.z = fc_cuda_column(s, FC_PZ);
+    for (int a = 0; a < 3; a++) plan.lo[a] = req->lo[a];
+    for (int set = 0; set < plan.sets; set++) {
+        plan.max_q[set] = (1u << req->bits[set]) - 1;
+        for (int a = 0; a < 3; a++) plan.scale[set][a] = fc_quantize_scale(req->lo[a], req->hi[a], plan.max_q[set]);
+    }
+    for (int f = 0; f < plan.fields; f++) {
+        const fc_frame_field *ff = &req->fields[f];
+        for (int c = 0; c < ff->components; c++) plan.field[f].column[c] = s->particles.d_column[ff->column + c];
+        plan.field[f].components = ff->components, plan.field[f].is_u8 = ff->is_u8;
+        plan.field[f].lo = ff->lo;
+        plan.field[f].scale = fc_quantize_scale(ff->lo, ff->hi, 255);
+    }
+    FC_CU(cudaMemcpyAsync(s->d_frame_id, s->particles.d_id, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, s->stream));
+    FC_LAUNCH(fc_k_iota, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, s->d_frame_index);
+    FC_CU(cudaGetLastError());
+    FC_CU(cub::DeviceRadixSort::SortPairs(s->d_sort_tmp, s->sort_tmp_bytes, s->d_frame_id, s->d_sorted_id,
+                                          s->d_frame_index, s->d_sorted_index, (int)n, 0, 32, s->stream));
+    FC_LAUNCH(fc_k_frame_quantize, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, plan, s->d_sorted_index,
+              s->d_frame_q, s->d_frame_a);
+    FC_CU(cudaGetLastError());
+    /* what crosses to the host: the ids, 6 bytes per position set and 1 per field */
+    FC_CU(cudaMemcpyAsync(req->id, s->d_sorted_id, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->stream));
+    for (int set = 0; set < plan.sets; set++)
+        for (int a = 0; a < 3; a++)
+            FC_CU(cudaMemcpyAsync(req->q[set][a], s->d_frame_q + ((size_t)set * 3 + a) * n, n * sizeof(uint16_t),
+                                  cudaMemcpyDeviceToHost, s->stream));
+    for (int f = 0; f < plan.fields; f++)
+        FC_CU(cudaMemcpyAsync(req->fields[f].q, s->d_frame_a + (size_t)f * n, n, cudaMemcpyDeviceToHost, s->stream));
+    FC_CU(cudaStreamSynchronize(s->stream));
     return 0;
 fail:
     return -1;

@@ -19,6 +19,7 @@ extern "C" {
 
 /* plain C headers without guards of their own: C linkage from C++ too */
 #include "core/collide.h"
+#include "core/frame_request.h"
 #include "core/grid.h"
 #include "core/particles.h"
 #include "solvers/sph_terms.h"
@@ -68,6 +69,11 @@ int fc_cuda_world_set_boundary(fc_cuda_world *s, size_t count, const float *x, c
 int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen);
 /* Mean number of fluid neighbours within h at the last sort. */
 int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen);
+
+/* A frame's snapshot (core/frame_request.h): the particles sorted by id and quantized on the device,
+ * then only the ids and the quantized values copied to the host arrays of req (req->count must be
+ * the device's count). Synchronous. */
+int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char *err, size_t errlen);
 
 /* WCSPH (sph_cuda.cu). density: sorts the particles into the grid and computes density (the
  * FC_DENSITY column) and pressure at their present positions. step: one step of dt (sort, density

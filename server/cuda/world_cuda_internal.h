@@ -26,6 +26,12 @@ struct fc_cuda_world {
     fc_shape *d_colliders;
     size_t collider_capacity;
     unsigned *d_word; /* one word for reductions */
+    /* a frame's snapshot: (id, index) sorted by id, the quantized positions and fields */
+    uint32_t *d_frame_id, *d_frame_index, *d_sorted_id, *d_sorted_index;
+    uint16_t *d_frame_q;
+    uint8_t *d_frame_a;
+    void *d_sort_tmp;
+    size_t sort_tmp_bytes, frame_capacity;
 };
 
 /* The columns of the registry as typed device arrays. */

@@ -2,6 +2,7 @@
 #include "host/snapshot.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,10 @@ void fc_snapshot_buffer_free(fc_snapshot_buffer *s)
     free(s->sort_id);
     free(s->sort_order);
     for (int a = 0; a < 3; a++) free(s->position[a]);
-    for (int a = 0; a < FC_ATTR_COUNT; a++) free(s->attribute[a]);
+    for (int a = 0; a < FC_ATTR_COUNT; a++) free(s->attribute[a]), free(s->attribute_q[a]);
+    free(s->q_id);
+    for (int k = 0; k < FC_SNAPSHOT_MAX_QUANTIZED; k++)
+        for (int a = 0; a < 3; a++) free(s->q[k][a]);
     memset(s, 0, sizeof *s);
 }
 
@@ -35,6 +39,20 @@ static int reserve(fc_snapshot_buffer *s, size_t n)
     for (int a = 0; a < FC_ATTR_COUNT && !failed; a++) failed = grow((void **)&s->attribute[a], cap * sizeof(float));
     if (failed) return -1;
     s->capacity = cap;
+    return 0;
+}
+
+/* Room for n particles in the quantized arrays. */
+static int reserve_quantized(fc_snapshot_buffer *s, size_t n)
+{
+    if (n <= s->q_capacity) return 0;
+    size_t cap = n + n / 4 + 64;
+    int failed = grow((void **)&s->q_id, cap * sizeof(uint32_t));
+    for (int k = 0; k < FC_SNAPSHOT_MAX_QUANTIZED && !failed; k++)
+        for (int a = 0; a < 3 && !failed; a++) failed = grow((void **)&s->q[k][a], cap * sizeof(uint16_t));
+    for (int a = 0; a < FC_ATTR_COUNT && !failed; a++) failed = grow((void **)&s->attribute_q[a], cap);
+    if (failed) return -1;
+    s->q_capacity = cap;
     return 0;
 }
 
@@ -92,7 +110,7 @@ static void attribute_values(const fc_particles *p, fc_attribute a, const uint32
         const float *x = p->field[f->column], *y = p->field[f->column + 1], *z = p->field[f->column + 2];
         for (size_t i = 0; i < n; i++) {
             uint32_t k = order[i];
-            out[i] = sqrtf(x[k] * x[k] + y[k] * y[k] + z[k] * z[k]);
+            out[i] = fc_norm3_rn(x[k], y[k], z[k]); /* as a GPU's frame_snapshot computes it */
         }
     } else if (f->type == FC_FIELD_U8) {
         const uint8_t *v = p->u8[f->column];
@@ -103,9 +121,64 @@ static void attribute_values(const fc_particles *p, fc_attribute a, const uint32
     }
 }
 
-int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t sequence,
+/* The snapshot quantized by the solver (fc_solver.frame_snapshot): 1 when taken, 0 when the solver
+ * has none or cannot (the float path then), -1 out of memory. */
+static int take_quantized(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t bits, fc_snapshot *out)
+{
+    if (!w->solver || !w->solver->frame_snapshot || !w->solver_state || !bits) return 0;
+    fc_frame_request req;
+    memset(&req, 0, sizeof req);
+    req.count = w->particles.count;
+    memcpy(req.lo, w->domain_lo, sizeof req.lo);
+    memcpy(req.hi, w->domain_hi, sizeof req.hi);
+    for (unsigned b = FC_FRAME_MIN_BITS; b <= FC_FRAME_MAX_BITS; b++)
+        if (bits & (1u << b)) {
+            if (req.position_sets == FC_FRAME_MAX_POSITION_SETS) return 0;
+            req.bits[req.position_sets++] = b;
+        }
+    int field_of[FC_ATTR_COUNT];
+    for (int a = 0; a < FC_ATTR_COUNT; a++) {
+        field_of[a] = -1;
+        if (!(attributes & (1u << a))) continue;
+        const fc_field_desc *f = fc_field_streamed_as(fc_attribute_names[a]);
+        if (!f || req.field_count == FC_FRAME_MAX_FIELDS) return 0;
+        fc_frame_field *ff = &req.fields[req.field_count];
+        ff->column = f->column, ff->components = f->components, ff->is_u8 = f->type == FC_FIELD_U8;
+        fc_snapshot_attribute_range(w, (fc_attribute)a, &ff->lo, &ff->hi);
+        field_of[a] = req.field_count++;
+    }
+    if (reserve_quantized(s, req.count)) return -1;
+    req.id = s->q_id;
+    for (int k = 0; k < req.position_sets; k++)
+        for (int a = 0; a < 3; a++) req.q[k][a] = s->q[k][a];
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        if (field_of[a] >= 0) req.fields[field_of[a]].q = s->attribute_q[a];
+    if (w->solver->frame_snapshot(w, w->solver_state, &req)) return 0;
+    out->count = req.count;
+    out->id = s->q_id;
+    out->quantized_count = (unsigned)req.position_sets;
+    for (int k = 0; k < req.position_sets; k++) {
+        fc_quantized_positions *q = &out->quantized[k];
+        q->bits = req.bits[k];
+        memcpy(q->lo, req.lo, sizeof q->lo), memcpy(q->hi, req.hi, sizeof q->hi);
+        for (int a = 0; a < 3; a++) q->q[a] = s->q[k][a];
+    }
+    for (int a = 0; a < FC_ATTR_COUNT; a++)
+        if (field_of[a] >= 0) {
+            out->attribute_q[a] = s->attribute_q[a];
+            out->attribute_lo[a] = req.fields[field_of[a]].lo, out->attribute_hi[a] = req.fields[field_of[a]].hi;
+        }
+    return 1;
+}
+
+int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t bits, uint32_t sequence,
                      fc_snapshot *out)
 {
+    memset(out, 0, sizeof *out);
+    out->sequence = sequence;
+    out->time = w->time;
+    const int quantized = take_quantized(s, w, attributes, bits, out);
+    if (quantized) return quantized < 0 ? -1 : 0;
     fc_world_sync_to_host(w, FC_SYNC_ALL);
     const fc_particles *p = &w->particles;
     size_t n = p->count;
@@ -119,14 +192,11 @@ int fc_snapshot_take(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, ui
         s->position[1][i] = p->field[FC_PY][from];
         s->position[2][i] = p->field[FC_PZ][from];
     }
-    memset(out, 0, sizeof *out);
     for (int a = 0; a < FC_ATTR_COUNT; a++) {
         if (!(attributes & (1u << a))) continue;
         attribute_values(p, (fc_attribute)a, s->order, n, s->attribute[a]);
         out->attribute[a] = s->attribute[a];
     }
-    out->sequence = sequence;
-    out->time = w->time;
     out->count = n;
     out->id = s->id;
     for (int a = 0; a < 3; a++) out->position[a] = s->position[a];

@@ -98,6 +98,16 @@ uint32_t fc_streams_attributes_wanted(fc_streams *s)
     return attributes;
 }
 
+uint32_t fc_streams_bits_wanted(fc_streams *s)
+{
+    uint32_t wanted = 0;
+    pthread_mutex_lock(&s->lock);
+    FOR_EACH_STREAM(s, st, bits, tier)
+        if (st->demand.subscribers > 0) wanted |= 1u << bits;
+    pthread_mutex_unlock(&s->lock);
+    return wanted;
+}
+
 /* The configuration the stream needs now: the world's epoch and bounds, at least the attributes
  * its subscribers want. */
 static fc_stream_config wanted_config(const fc_stream *st, unsigned bits, unsigned tier, uint32_t attributes,
@@ -115,7 +125,7 @@ static fc_stream_config wanted_config(const fc_stream *st, unsigned bits, unsign
     c.attributes = attributes | (st->encoder && st->config.epoch == src->epoch ? st->config.attributes : 0);
     /* a subscriber that asked for an attribute after the snapshot was taken gets it next time */
     for (int a = 0; a < FC_ATTR_COUNT; a++)
-        if (snap->count && !snap->attribute[a]) c.attributes &= ~(1u << a);
+        if (snap->count && !snap->attribute[a] && !snap->attribute_q[a]) c.attributes &= ~(1u << a);
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (c.attributes & (1u << a)) c.attr_lo[a] = src->attr_lo[a], c.attr_hi[a] = src->attr_hi[a];
     return c;

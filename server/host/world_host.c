@@ -232,7 +232,8 @@ static void publish_frame(fc_world_host *h)
     uint32_t attributes = fc_streams_attributes_wanted(&h->streams);
     if (!watched(h)) return;
     fc_snapshot snap;
-    if (fc_snapshot_take(&h->snapshot, &h->world, attributes, h->sequence + 1, &snap)) {
+    if (fc_snapshot_take(&h->snapshot, &h->world, attributes, fc_streams_bits_wanted(&h->streams), h->sequence + 1,
+                         &snap)) {
         fprintf(stderr, "fluidcast: world %u: out of memory for a snapshot\n", (unsigned)h->id);
         return;
     }

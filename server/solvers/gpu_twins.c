@@ -154,6 +154,19 @@ static void gpu_sync_to_host(fc_world *w, void *state, unsigned fields)
     st->host_behind = 0;
 }
 
+/* The frame's snapshot quantized on the device: only ids and quantized values cross to the host. */
+static int gpu_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
+{
+    gpu_state *st = state;
+    char err[512];
+    if (st->failed || req->count != fc_cuda_world_count(st->device)) return -1;
+    if (fc_cuda_world_frame(st->device, req, err, sizeof err)) {
+        report(w, "frame", err);
+        return -1;
+    }
+    return 0;
+}
+
 static void gpu_host_changed(fc_world *w, void *state, unsigned what)
 {
     gpu_state *st = state;
@@ -191,6 +204,7 @@ const fc_solver fc_solver_sph_gpu = {
     .density = gpu_density,
     .stats = gpu_stats,
     .sync_to_host = gpu_sync_to_host,
+    .frame_snapshot = gpu_frame_snapshot,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };
@@ -206,6 +220,7 @@ const fc_solver fc_solver_pbf_gpu = {
     .density = gpu_density,
     .stats = gpu_stats,
     .sync_to_host = gpu_sync_to_host,
+    .frame_snapshot = gpu_frame_snapshot,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };

@@ -60,7 +60,7 @@ static void test_streams_fluid(fc_world *w)
     fc_frame_encoder *enc = fc_frame_encoder_new(&config, err, sizeof err);
     fc_frame_decoder *dec = fc_frame_decoder_new(0);
     fc_bytes frame = {0};
-    int ok = fc_snapshot_take(&buffer, w, config.attributes, 1, &snap) == 0 && enc && dec &&
+    int ok = fc_snapshot_take(&buffer, w, config.attributes, 0, 1, &snap) == 0 && enc && dec &&
              fc_frame_encoder_push(enc, &snap, &frame, err, sizeof err) == FC_CODEC_OK &&
              fc_frame_decode(dec, frame.data, frame.size, err, sizeof err) == FC_CODEC_OK;
     CHECK(ok, "a frame with the fluid attribute encodes and decodes: %s", err);
