@@ -72,6 +72,13 @@ static inline FC_HD float fc_shape_distance(const fc_shape *s, const float p[3],
     return INFINITY;
 }
 
+/* Whether p lies inside (or on) a box or sphere (a sink takes such particles). */
+static inline FC_HD int fc_shape_inside(const fc_shape *s, const float p[3])
+{
+    float n[3];
+    return s->kind != FC_SHAPE_PLANE && fc_shape_distance(s, p, n) <= 0.0f;
+}
+
 /* Velocity response at a contact with unit normal n against a solid moving at `solid` (seed 001
  * 3.2.2, in the solid's frame): of the particle's velocity relative to the solid, reflect
  * `restitution` of an approaching normal part and remove `friction` of the tangential part. A

@@ -6,11 +6,7 @@
 #include "core/kernels.h"
 #include "core/solver.h"
 
-int fc_shape_contains(const fc_shape *s, const float p[3])
-{
-    float n[3];
-    return s->kind != FC_SHAPE_PLANE && fc_shape_distance(s, p, n) <= 0.0f;
-}
+int fc_shape_contains(const fc_shape *s, const float p[3]) { return fc_shape_inside(s, p); }
 
 int fc_shape_near(const fc_shape *s, const float p[3], float clearance)
 {

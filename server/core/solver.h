@@ -56,6 +56,12 @@ typedef struct fc_solver {
      * arrays up to date: 0, or -1 (the host then syncs and takes it from its arrays). NULL: none. */
     int (*frame_snapshot)(fc_world *w, void *state, fc_frame_request *req);
 
+    /* Removes the particles inside any of the `count` shapes (fc_shape_inside: sinks) where the particles
+     * are, without the host's copy: how many went (the world then lowers its count; the host arrays
+     * come up to date at the next sync_to_host), or -1 (the host then syncs and removes them). NULL:
+     * none. */
+    long (*remove_inside)(fc_world *w, void *state, const fc_shape *shapes, size_t count);
+
     /* The host changed particles, colliders or parameters (FC_CHANGED_* in what): the solver
      * takes them again from w. NULL: nothing to do (CPU solvers). */
     void (*host_changed)(fc_world *w, void *state, unsigned what);

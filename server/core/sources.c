@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/colliders.h"
+#include "core/solver.h"
 
 /* Two unit vectors perpendicular to d (unit) and to each other; in 2D t1 is d turned a quarter
  * turn in the plane z = 0 (t2 is then unused). */
@@ -100,9 +101,28 @@ size_t fc_emitters_step(fc_world *w, double dt)
     return added;
 }
 
+/* The sinks applied by the solver where it keeps the particles (fc_solver.remove_inside): how many
+ * went, or -1 when it cannot. */
+static long sinks_apply_in_solver(fc_world *w)
+{
+    if (!w->solver_state || !w->solver->remove_inside) return -1;
+    fc_shape *shapes = malloc(w->sink_count * sizeof *shapes);
+    if (!shapes) return -1;
+    for (size_t s = 0; s < w->sink_count; s++) shapes[s] = w->sinks[s].shape;
+    const long removed = w->solver->remove_inside(w, w->solver_state, shapes, w->sink_count);
+    free(shapes);
+    if (removed > 0) {
+        w->particles.count -= (size_t)removed;
+        w->removed_total += (uint64_t)removed;
+    }
+    return removed;
+}
+
 size_t fc_sinks_apply(fc_world *w)
 {
     if (w->sink_count == 0 || w->particles.count == 0) return 0;
+    const long in_solver = sinks_apply_in_solver(w);
+    if (in_solver >= 0) return (size_t)in_solver;
     fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
     fc_particles *p = &w->particles;
     uint8_t *keep = malloc(p->count);

@@ -29,6 +29,17 @@ __global__ void fc_k_gather(const void *__restrict__ in, void *__restrict__ out,
     }
 }
 
+/* out[kept[i]] = in[i] for the kept particles, elements of `size` bytes (1 or 4). */
+__global__ void fc_k_compact(const void *__restrict__ in, void *__restrict__ out, const uint32_t *__restrict__ keep,
+                             const uint32_t *__restrict__ kept, size_t n, size_t size)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        if (!keep[i]) continue;
+        if (size == 1) ((uint8_t *)out)[kept[i]] = ((const uint8_t *)in)[i];
+        else ((uint32_t *)out)[kept[i]] = ((const uint32_t *)in)[i];
+    }
+}
+
 extern "C" void fc_cuda_particles_free(fc_cuda_particles *d)
 {
     if (!d) return;
@@ -150,6 +161,32 @@ extern "C" int fc_cuda_particles_permute(fc_cuda_particles *d, const uint32_t *d
         uint32_t *t = d->d_id;
         d->d_id = d->d_id_scratch, d->d_id_scratch = t;
     }
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_particles_compact(fc_cuda_particles *d, const uint32_t *d_keep, const uint32_t *d_kept,
+                                         size_t kept, void *stream, char *err, size_t errlen)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const size_t n = d->count;
+    const unsigned blocks = fc_cuda_blocks_for(n);
+    if (n == 0) return 0;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        FC_LAUNCH(fc_k_compact, blocks, FC_CUDA_BLOCK, s, d->d_column[c], d->d_scratch[c], d_keep, d_kept, n,
+                  kColumnSize[c]);
+        FC_CU(cudaGetLastError());
+        void *t = d->d_column[c];
+        d->d_column[c] = d->d_scratch[c], d->d_scratch[c] = t;
+    }
+    FC_LAUNCH(fc_k_compact, blocks, FC_CUDA_BLOCK, s, d->d_id, d->d_id_scratch, d_keep, d_kept, n, sizeof(uint32_t));
+    FC_CU(cudaGetLastError());
+    {
+        uint32_t *t = d->d_id;
+        d->d_id = d->d_id_scratch, d->d_id_scratch = t;
+    }
+    d->count = kept;
     return 0;
 fail:
     return -1;

@@ -41,6 +41,12 @@ int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char
  * as fc_particles_permute does on the host. Queued on `stream` (NULL: the default stream). */
 int fc_cuda_particles_permute(fc_cuda_particles *d, const uint32_t *d_order, void *stream, char *err, size_t errlen);
 
+/* Keeps the particles i with keep[i] != 0, in order: kept[i] is their exclusive prefix sum (the new
+ * index of a kept particle; kept[count] the number kept), both device arrays of count + 1. Every
+ * column and the ids move, as fc_particles_compact does on the host. Queued on `stream`. */
+int fc_cuda_particles_compact(fc_cuda_particles *d, const uint32_t *d_keep, const uint32_t *d_kept, size_t kept,
+                              void *stream, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

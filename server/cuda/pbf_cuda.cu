@@ -247,6 +247,9 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_world *s, const fc_cuda_pbf_setup *setup
                   fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ));
         FC_CU(cudaGetLastError());
     }
+    /* a step ends on the device before the call returns: step times are device times, and a
+     * failed kernel fails its own step */
+    FC_CU(cudaStreamSynchronize(s->stream));
     return 0;
 fail:
     return -1;

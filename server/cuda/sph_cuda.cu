@@ -144,6 +144,9 @@ extern "C" int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup
               fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX),
               fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), c);
     FC_CU(cudaGetLastError());
+    /* a step ends on the device before the call returns: step times are device times, and a
+     * failed kernel fails its own step */
+    FC_CU(cudaStreamSynchronize(s->stream));
     return 0;
 fail:
     return -1;

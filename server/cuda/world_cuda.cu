@@ -93,9 +93,27 @@ __global__ void fc_k_frame_quantize(size_t n, fc_frame_plan plan, const uint32_t
     }
 }
 
+/* keep[i] = 0 for the particles inside any shape, 1 for the others; keep[n] = 0. */
+__global__ void fc_k_mark_outside(size_t n, const float *__restrict__ x, const float *__restrict__ y,
+                                  const float *__restrict__ z, const fc_shape *__restrict__ shapes, size_t count,
+                                  uint32_t *__restrict__ keep)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += (size_t)gridDim.x * blockDim.x) {
+        if (i == n) {
+            keep[n] = 0;
+            continue;
+        }
+        const float p[3] = {x[i], y[i], z[i]};
+        uint32_t outside = 1;
+        for (size_t k = 0; k < count && outside; k++) outside = !fc_shape_inside(&shapes[k], p);
+        keep[i] = outside;
+    }
+}
+
 extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
 {
     if (!s) return;
+    cudaFree(s->d_shapes), cudaFree(s->d_keep), cudaFree(s->d_kept), cudaFree(s->d_keep_tmp);
     void *frame[] = {s->d_frame_id, s->d_frame_index, s->d_sorted_id, s->d_sorted_index, s->d_frame_q, s->d_frame_a,
                      s->d_sort_tmp};
     for (size_t a = 0; a < sizeof frame / sizeof frame[0]; a++) cudaFree(frame[a]);
@@ -351,6 +369,56 @@ extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char
     for (int f = 0; f < plan.fields; f++)
         FC_CU(cudaMemcpyAsync(req->fields[f].q, s->d_frame_a + (size_t)f * n, n, cudaMemcpyDeviceToHost, s->stream));
     FC_CU(cudaStreamSynchronize(s->stream));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Room for the keep flags of n particles. */
+static int reserve_keep(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+{
+    if (n + 1 <= s->keep_capacity) return 0;
+    const size_t cap = n + n / 4 + 64;
+    cudaFree(s->d_keep), cudaFree(s->d_kept), cudaFree(s->d_keep_tmp);
+    s->d_keep = s->d_kept = NULL, s->d_keep_tmp = NULL, s->keep_capacity = 0, s->keep_tmp_bytes = 0;
+    FC_CU(cub::DeviceScan::ExclusiveSum((void *)NULL, s->keep_tmp_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+                                        (int)cap, s->stream));
+    FC_CU(cudaMalloc((void **)&s->d_keep, cap * sizeof(uint32_t)));
+    FC_CU(cudaMalloc((void **)&s->d_kept, cap * sizeof(uint32_t)));
+    FC_CU(cudaMalloc(&s->d_keep_tmp, s->keep_tmp_bytes ? s->keep_tmp_bytes : 1));
+    s->keep_capacity = cap;
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed,
+                                           char *err, size_t errlen)
+{
+    const size_t n = s->particles.count;
+    uint32_t kept = 0;
+    *removed = 0;
+    if (n == 0 || count == 0) return 0;
+    if (reserve_keep(s, n, err, errlen)) return -1;
+    if (count > s->shape_capacity) {
+        FC_CU(cudaStreamSynchronize(s->stream));
+        cudaFree(s->d_shapes);
+        s->d_shapes = NULL, s->shape_capacity = 0;
+        FC_CU(cudaMalloc((void **)&s->d_shapes, count * sizeof(fc_shape)));
+        s->shape_capacity = count;
+    }
+    FC_CU(cudaMemcpyAsync(s->d_shapes, shapes, count * sizeof(fc_shape), cudaMemcpyHostToDevice, s->stream));
+    FC_LAUNCH(fc_k_mark_outside, fc_cuda_blocks_for(n + 1), FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
+              fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), s->d_shapes, count, s->d_keep);
+    FC_CU(cudaGetLastError());
+    FC_CU(cub::DeviceScan::ExclusiveSum(s->d_keep_tmp, s->keep_tmp_bytes, s->d_keep, s->d_kept, (int)(n + 1), s->stream));
+    FC_CU(cudaMemcpyAsync(&kept, s->d_kept + n, sizeof kept, cudaMemcpyDeviceToHost, s->stream));
+    FC_CU(cudaStreamSynchronize(s->stream)); /* also: the host's shapes are no longer read */
+    if (kept < n) {
+        if (fc_cuda_particles_compact(&s->particles, s->d_keep, s->d_kept, kept, s->stream, err, errlen)) return -1;
+        FC_CU(cudaStreamSynchronize(s->stream));
+    }
+    *removed = n - kept;
     return 0;
 fail:
     return -1;

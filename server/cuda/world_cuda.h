@@ -70,6 +70,11 @@ int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t err
 /* Mean number of fluid neighbours within h at the last sort. */
 int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen);
 
+/* Removes the particles inside any of the `count` shapes (host memory; a sink's, fc_shape_inside) on
+ * the device, compacting the rest in order; *removed gets how many went. Synchronous. */
+int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed, char *err,
+                                size_t errlen);
+
 /* A frame's snapshot (core/frame_request.h): the particles sorted by id and quantized on the device,
  * then only the ids and the quantized values copied to the host arrays of req (req->count must be
  * the device's count). Synchronous. */
@@ -77,13 +82,12 @@ int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char *err, size
 
 /* WCSPH (sph_cuda.cu). density: sorts the particles into the grid and computes density (the
  * FC_DENSITY column) and pressure at their present positions. step: one step of dt (sort, density
- * and pressure, accelerations, semi-implicit Euler, collisions), queued; the next call on s (or a
- * download) waits for it. */
+ * and pressure, accelerations, semi-implicit Euler, collisions); returns when the device is done. */
 int fc_cuda_sph_density(fc_cuda_world *s, const fc_cuda_sph_setup *setup, char *err, size_t errlen);
 int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup, float dt, char *err, size_t errlen);
 
-/* PBF (pbf_cuda.cu): Algorithm 1 of Macklin and Mueller 2013 as pbf.c steps it, and density,
- * vorticity and XSPH at the present positions. */
+/* PBF (pbf_cuda.cu): Algorithm 1 of Macklin and Mueller 2013 as pbf.c steps it (returning when the
+ * device is done), and density, vorticity and XSPH at the present positions. */
 int fc_cuda_pbf_density(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, char *err, size_t errlen);
 int fc_cuda_pbf_step(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen);
 

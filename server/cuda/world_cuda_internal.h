@@ -32,6 +32,12 @@ struct fc_cuda_world {
     uint8_t *d_frame_a;
     void *d_sort_tmp;
     size_t sort_tmp_bytes, frame_capacity;
+    /* removing particles: the shapes, keep flags and their prefix sums (count + 1), the scan's scratch */
+    fc_shape *d_shapes;
+    size_t shape_capacity;
+    uint32_t *d_keep, *d_kept;
+    void *d_keep_tmp;
+    size_t keep_tmp_bytes, keep_capacity;
 };
 
 /* The columns of the registry as typed device arrays. */

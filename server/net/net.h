@@ -159,7 +159,7 @@ void fc_server_on_wake(fc_server *s);
 /* Delivers what world threads posted (replies, worlds ready or failed). */
 void fc_server_take_posts(fc_server *s);
 fc_world_host *fc_server_find_world(fc_server *s, uint32_t id);
-/* Gives each world its share of the threads. */
+/* Gives each CPU world its share of the threads (a CUDA world takes one: its work is on the device). */
 void fc_server_share_threads(fc_server *s);
 /* Recomputes a world's stream demands from every subscription to it. */
 void fc_server_update_demands(fc_server *s, fc_world_host *host);

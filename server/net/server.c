@@ -39,13 +39,20 @@ fc_world_host *fc_server_find_world(fc_server *s, uint32_t id)
     return NULL;
 }
 
+/* A CUDA world steps on its device: its own thread only queues work there, so it takes one
+ * OpenMP thread (for the host's share: emitters, statistics) and no share of the rest. */
+static int steps_on_gpu(const fc_world_host *h) { return h->spec.backend.kind == FC_BACKEND_CUDA; }
+
 void fc_server_share_threads(fc_server *s)
 {
-    int worlds = s->world_count + s->starting_count;
-    int share = worlds ? s->options.threads / worlds : s->options.threads;
+    int cpu_worlds = 0;
+    for (int i = 0; i < s->world_count; i++) cpu_worlds += !steps_on_gpu(s->worlds[i]);
+    for (int i = 0; i < s->starting_count; i++) cpu_worlds += !steps_on_gpu(s->starting[i]);
+    int share = cpu_worlds ? s->options.threads / cpu_worlds : s->options.threads;
     if (share < 1) share = 1;
-    for (int i = 0; i < s->world_count; i++) atomic_store(&s->worlds[i]->threads, share);
-    for (int i = 0; i < s->starting_count; i++) atomic_store(&s->starting[i]->threads, share);
+    for (int i = 0; i < s->world_count; i++) atomic_store(&s->worlds[i]->threads, steps_on_gpu(s->worlds[i]) ? 1 : share);
+    for (int i = 0; i < s->starting_count; i++)
+        atomic_store(&s->starting[i]->threads, steps_on_gpu(s->starting[i]) ? 1 : share);
 }
 
 void fc_server_update_demands(fc_server *s, fc_world_host *host)

@@ -167,6 +167,22 @@ static int gpu_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
     return 0;
 }
 
+/* Sinks on the device: the particles inside go, the rest are compacted there. */
+static long gpu_remove_inside(fc_world *w, void *state, const fc_shape *shapes, size_t count)
+{
+    gpu_state *st = state;
+    char err[512];
+    size_t removed = 0;
+    if (st->failed) return -1;
+    if (fc_cuda_world_remove_inside(st->device, shapes, count, &removed, err, sizeof err)) {
+        report(w, "sinks", err);
+        st->failed = 1;
+        return -1;
+    }
+    if (removed) st->host_behind = 1;
+    return (long)removed;
+}
+
 static void gpu_host_changed(fc_world *w, void *state, unsigned what)
 {
     gpu_state *st = state;
@@ -205,6 +221,7 @@ const fc_solver fc_solver_sph_gpu = {
     .stats = gpu_stats,
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
+    .remove_inside = gpu_remove_inside,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };
@@ -221,6 +238,7 @@ const fc_solver fc_solver_pbf_gpu = {
     .stats = gpu_stats,
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
+    .remove_inside = gpu_remove_inside,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };
