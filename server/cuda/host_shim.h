@@ -129,6 +129,14 @@ static inline const char *cudaGetErrorName(cudaError_t e)
 static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 
 /* The shim is one "device": the host, its OpenMP threads standing for the GPU's. */
+/* The fake device's memory: 16 GiB, or FC_SHIM_DEVICE_MEMORY_MB megabytes (tests of a device that is
+ * too small for a scene). */
+static inline size_t fc_shim_device_memory(void)
+{
+    const char *mb = getenv("FC_SHIM_DEVICE_MEMORY_MB");
+    return mb && atol(mb) > 0 ? (size_t)atol(mb) << 20 : (size_t)1 << 34;
+}
+
 static inline cudaError_t cudaGetDeviceCount(int *count)
 {
     *count = 1;
@@ -140,7 +148,7 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int devi
     if (device != 0) return cudaErrorInvalidValue;
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "cuda-host shim (%d OpenMP threads)", omp_get_max_threads());
-    prop->totalGlobalMem = (size_t)1 << 34;
+    prop->totalGlobalMem = fc_shim_device_memory();
     return cudaSuccess;
 }
 
@@ -174,6 +182,12 @@ static inline cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cuda
 }
 
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+/* The fake device's memory, all of it free (host memory is what runs out): cudaMemGetInfo. */
+static inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = fc_shim_device_memory();
+    return cudaSuccess;
+}
 /* A stream is a name only: work runs at once, in order. */
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s)
 {

@@ -40,6 +40,13 @@ __global__ void fc_k_compact(const void *__restrict__ in, void *__restrict__ out
     }
 }
 
+extern "C" size_t fc_cuda_particles_bytes(void)
+{
+    size_t bytes = sizeof(uint32_t);
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) bytes += kColumnSize[c];
+    return bytes;
+}
+
 extern "C" void fc_cuda_particles_free(fc_cuda_particles *d)
 {
     if (!d) return;

@@ -20,6 +20,9 @@ typedef struct fc_cuda_particles {
     uint32_t *d_id_scratch;
 } fc_cuda_particles;
 
+/* Bytes of one particle on the device: every column and the id. */
+size_t fc_cuda_particles_bytes(void);
+
 /* Releases the device memory; safe on a zeroed or already freed store. */
 void fc_cuda_particles_free(fc_cuda_particles *d);
 

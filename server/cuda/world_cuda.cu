@@ -165,12 +165,44 @@ fail:
     return -1;
 }
 
+/* Device bytes a particle takes: its columns and id twice (the reorder's targets), the scratch
+ * columns, the neighbour count, and the frame's and the compaction's arrays. */
+static size_t bytes_per_particle(void)
+{
+    return 2 * fc_cuda_particles_bytes() + FC_CUDA_SCRATCH * sizeof(float) + sizeof(uint32_t) + 4 * sizeof(uint32_t) +
+           3 * FC_FRAME_MAX_POSITION_SETS * sizeof(uint16_t) + FC_FRAME_MAX_FIELDS + 2 * sizeof(uint32_t) +
+           3 * sizeof(uint32_t) /* the grid's key, order and unsorted key */;
+}
+
+/* Refuses, before anything is allocated, a world that needs more device memory than is free (with
+ * a quarter of the growth headroom the arrays take). */
+static int check_room(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    if (n <= s->scratch_capacity) return 0;
+    FC_CU(cudaMemGetInfo(&free_bytes, &total_bytes));
+    {
+        const double need = (double)(n + n / 4 + 64) * (double)bytes_per_particle();
+        if (need > (double)free_bytes) {
+            if (err && errlen)
+                snprintf(err, errlen, "too little GPU memory for the scene: %zu particles need about %.0f MiB, "
+                                      "%.0f MiB of %.0f MiB are free", n, need / 1048576.0, free_bytes / 1048576.0,
+                         total_bytes / 1048576.0);
+            return -1;
+        }
+    }
+    return 0;
+fail:
+    return -1;
+}
+
 extern "C" int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, size_t from, char *err, size_t errlen)
 {
     if (cudaStreamSynchronize(s->stream) != cudaSuccess) {
         set_msg(err, errlen, "fc_cuda_world_upload: the device failed in an earlier step");
         return -1;
     }
+    if (check_room(s, p->count, err, errlen)) return -1;
     if (from == 0 || from != s->particles.count || p->count < from) {
         if (fc_cuda_particles_upload(&s->particles, p, err, errlen)) return -1;
     } else if (fc_cuda_particles_append(&s->particles, p, from, err, errlen)) {
