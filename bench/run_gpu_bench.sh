@@ -3,7 +3,7 @@
 # the dam break stepped on the device (--backend cuda) with WCSPH at 1M and 10M particles and PBF at
 # 1M with 4 iterations (median step over GPU_BENCH_STEPS steps; a device step ends on the device
 # before the next begins, so these are device times with the host's share of a step); a 1M world
-# served at 30 fps to 0 and 10 loopback clients (steps/s lost to serving); and, with Nsight Compute
+# served at 30 fps to 1 and 10 loopback clients (steps/s lost to serving); and, with Nsight Compute
 # (ncu) present, the DRAM bandwidth the kernels of a 1M WCSPH step achieve. Prints markdown rows
 # for the GPU section on stdout; progress on stderr. Needs a GPU: the caller checks.
 set -euo pipefail
@@ -14,15 +14,7 @@ serve_bench=${SERVE_BENCH:-$root/build-gpu/serve_bench}
 steps=${GPU_BENCH_STEPS:-200}
 cases=${GPU_BENCH_CASES:-"sph-1M pbf-1M sph-10M"}
 work=$(mktemp -d)
-server_pid=""
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  kill -TERM "$server_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
+. "$here/server_process.sh"
 trap 'stop_server; rm -rf "$work"' EXIT
 
 # scene NAME BX BY BZ DX DY DZ: a dam break block of BX x BY x BZ m at spacing 0.02 m in a DX x DY x DZ tank
@@ -59,24 +51,15 @@ for c in $cases; do
   echo "| $c | $particles | $steps | $median | $target | $verdict |"
 done
 
-# the 1M world served at 30 fps: steps/s with 0 and with 10 clients
+# the 1M world served at 30 fps: steps/s with 1 and with 10 clients (a served world waits for its
+# first subscriber, so 1 watching client is the baseline)
 val() { sed -nE "s/.*(^| )$1=([^ ]+).*/\2/p" <<<"$2"; }
 echo
-echo "| served (1M WCSPH, 30 fps) | clients | steps/s | of those at 0 clients |"
+echo "| served (1M WCSPH, 30 fps) | clients | steps/s | of those with 1 client |"
 echo "|---|---|---|---|"
 base=""
-for n in 0 10; do
-  log="$work/server.log"
-  "$bin" serve --scene "$served" --backend cuda --port 0 --fast --fps 30 >"$log" 2>&1 &
-  server_pid=$!
-  port=""
-  for _ in $(seq 600); do
-    port=$(sed -nE 's|.*http://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$log" | head -1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "gpu bench: the server did not start:" >&2; cat "$log" >&2; exit 1; }
+for n in 1 10; do
+  start_server_logged "$work/server.log" --scene "$served" --backend cuda --fast --fps 30
   out=$("$serve_bench" "$port" "$server_pid" "$n" 3 10)
   stop_server
   echo "$out" >&2

@@ -16,16 +16,7 @@ fps=30
 rate=3000 # particles/s of the latency emitter: 1.5 per 0.5 ms step, so the first step emits
 work=$(mktemp -d)
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
-server_pid=""
-
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  kill -TERM "$server_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
+. "$here/server_process.sh"
 trap 'stop_server; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
@@ -38,23 +29,12 @@ JSON
 
 # start_server OMP_WAIT_POLICY THREADS: starts a server, sets server_pid and port.
 start_server() {
-  local policy=$1 threads=$2 log="$work/server.log"
+  local policy=$1 threads=$2
   if [ -n "$policy" ]; then
-    OMP_WAIT_POLICY=$policy "$bin" serve --scene "$scene" --port 0 --fast --fps $fps --threads "$threads" >"$log" 2>&1 &
+    OMP_WAIT_POLICY=$policy start_server_logged "$work/server.log" --scene "$scene" --fast --fps $fps --threads "$threads"
   else
-    "$bin" serve --scene "$scene" --port 0 --fast --fps $fps --threads "$threads" >"$log" 2>&1 &
+    start_server_logged "$work/server.log" --scene "$scene" --fast --fps $fps --threads "$threads"
   fi
-  server_pid=$!
-  port=""
-  for _ in $(seq 300); do
-    port=$(sed -nE 's|.*http://127\.0\.0\.1:([0-9]+)/.*|\1|p' "$log" | head -1)
-    [ -n "$port" ] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "bench: the server did not start:" >&2
-  cat "$log" >&2
-  exit 1
 }
 
 # busy_ticks: busy clock ticks of all cores so far (/proc/stat less idle and iowait).
