@@ -16,6 +16,7 @@
 #include "host/snapshot.h"
 #include "core/solver.h"
 #include "cuda/device.h"
+#include "solvers/sph_family.h"
 #include "world_checks.h"
 
 /* The solver every world below runs ("sph" or "pbf"). */
@@ -136,6 +137,28 @@ static void dam_break_200_steps(void)
     const double neighbours = fc_world_stat(&stats, "mean_neighbours");
     CHECK(!stats.has_nan && neighbours > 20.0 && neighbours < 40.0, "dam_break: statistics from the device: "
           "mean_neighbours %g", neighbours);
+    /* the device's sums against the host's arrays, added up on the host */
+    fc_world_sync_to_host(&gpu, FC_SYNC_ALL);
+    double max2 = 0.0, sum2 = 0.0;
+    for (size_t i = 0; i < gpu.particles.count; i++) {
+        const double v2 = (double)gpu.particles.field[FC_VX][i] * gpu.particles.field[FC_VX][i] +
+                          (double)gpu.particles.field[FC_VY][i] * gpu.particles.field[FC_VY][i] +
+                          (double)gpu.particles.field[FC_VZ][i] * gpu.particles.field[FC_VZ][i];
+        sum2 += v2, max2 = v2 > max2 ? v2 : max2;
+    }
+    fc_solver_stat host[8];
+    const int count = fc_sph_family_stats(&gpu, neighbours, host, 8);
+    double host_error = NAN;
+    for (int k = 0; k < count; k++)
+        if (!strcmp(host[k].name, "mean_abs_density_error")) host_error = host[k].value;
+    const double device_error = fc_world_stat(&stats, "mean_abs_density_error");
+    printf("%s dam_break: device statistics: max speed %.6f m/s (host %.6f), rms %.6f (host %.6f), mean |rho/rho0 - 1| "
+           "%.6e (host %.6e)\n", solver_now, stats.max_speed, sqrt(max2), stats.rms_speed,
+           sqrt(sum2 / (double)gpu.particles.count), device_error, host_error);
+    CHECK(stats.particles == gpu.particles.count && fabs(stats.max_speed - sqrt(max2)) <= 1e-9 * (1.0 + sqrt(max2)) &&
+              fabs(stats.rms_speed - sqrt(sum2 / (double)gpu.particles.count)) <= 1e-9 * (1.0 + stats.rms_speed) &&
+              fabs(device_error - host_error) <= 1e-9 * (1e-6 + host_error),
+          "dam_break: the statistics added up on the device are the host's");
     fc_world_free(&cpu), fc_world_free(&gpu);
 }
 
@@ -199,6 +222,7 @@ static void frames_agree(const char *name, int warmup)
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (fc_field_streamed_as(fc_attribute_names[a])) attributes |= 1u << a;
     static const unsigned bit_depths[2] = {16, 10};
+    const size_t per_particle = 2 * 6 + (size_t)__builtin_popcount(attributes); /* two depths, 8-bit attributes */
     fc_frame_encoder *enc[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [backend][depth] */
     fc_bytes frame[2] = {{0}, {0}};
     for (int round = 0; round < 2; round++) { /* a key frame, then a delta after more steps */
@@ -215,6 +239,9 @@ static void frames_agree(const char *name, int warmup)
                   !snap[1].attribute[FC_ATTR_SPEED],
               "%s: the device's snapshot is quantized (%u position sets), no floats crossed", name,
               snap[1].quantized_count);
+        CHECK(gpu_buffer.bytes_copied == snap[1].count * (per_particle + 4),
+              "%s: a changed set of particles moves %zu bytes a particle: the ids and the quantized values (%zu)",
+              name, per_particle + 4, gpu_buffer.bytes_copied);
         for (int d = 0; d < 2; d++) {
             for (int b = 0; b < 2; b++) {
                 if (!enc[b][d]) {
@@ -240,6 +267,16 @@ static void frames_agree(const char *name, int warmup)
                   bit_depths[d], round);
         }
     }
+    /* the same set of particles again: the ids stay where they are, only the quantized values cross */
+    fc_snapshot again;
+    CHECK(fc_snapshot_take(&gpu_buffer, &gpu, attributes, 1u << 16 | 1u << 10, 8, &again) == 0, "%s: again", name);
+    printf("%s %s: a frame of an unchanged set moves %.1f bytes a particle from the device (%zu attributes)\n",
+           solver_now, name, again.count ? (double)gpu_buffer.bytes_copied / (double)again.count : 0.0,
+           per_particle - 12);
+    CHECK(gpu_buffer.bytes_copied == again.count * per_particle && again.count == cpu.particles.count &&
+              !memcmp(again.id, cpu_buffer.id, again.count * sizeof *again.id),
+          "%s: an unchanged set moves no ids (%zu bytes), and the ids kept are the CPU snapshot's", name,
+          gpu_buffer.bytes_copied);
     for (int b = 0; b < 2; b++) {
         for (int d = 0; d < 2; d++) fc_frame_encoder_free(enc[b][d]);
         fc_bytes_free(&frame[b]);

@@ -27,6 +27,11 @@ typedef struct fc_frame_request {
     int field_count;
     fc_frame_field fields[FC_FRAME_MAX_FIELDS];
     uint32_t *id;                 /* out: increasing */
+    /* in: the stamp of the ids `id` holds already (0: none); out: the stamp of the ids it holds now.
+     * The solver writes the ids only when the set of particles changed since that stamp (stamps are
+     * unique in the process), so a frame of an unchanged set moves no ids. */
+    uint64_t id_stamp;
+    size_t bytes_copied;          /* out: bytes that crossed to the host for this snapshot */
 } fc_frame_request;
 
 #endif

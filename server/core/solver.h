@@ -48,6 +48,12 @@ typedef struct fc_solver {
      * May be NULL: none. */
     int (*stats)(const fc_world *w, const void *state, fc_solver_stat *out, int max);
 
+    /* The motion statistics of fc_world_stats (particles, max_speed, rms_speed, has_nan, with
+     * fc_motion_sample) computed where the particles are, so that the blow-up check after every
+     * step moves nothing to the host; 0, or -1 (the host then syncs and computes them). NULL: none.
+     * A solver with it computes its own `stats` in place too. */
+    int (*motion_stats)(fc_world *w, void *state, fc_world_stats *s);
+
     /* Brings the FC_SYNC_* fields up to date in w->particles (before a snapshot, an export, a
      * checkpoint or statistics). NULL: the host arrays are the solver's own (CPU solvers). */
     void (*sync_to_host)(fc_world *w, void *state, unsigned fields);

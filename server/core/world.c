@@ -8,6 +8,7 @@
 
 #include "core/boundary.h"
 #include "core/colliders.h"
+#include "core/particle_stats.h"
 #include "core/build_progress.h"
 #include "core/solver.h"
 #include "core/sources.h"
@@ -351,7 +352,11 @@ static void solver_stats(const fc_world *w, fc_world_stats *s)
 
 void fc_world_stats_compute(fc_world *w, fc_world_stats *s)
 {
-    fc_world_sync_to_host(w, FC_SYNC_ALL);
+    if (w->solver_state && w->solver->motion_stats && w->solver->motion_stats(w, w->solver_state, s) == 0) {
+        solver_stats(w, s); /* where the particles are: nothing crosses to the host */
+        return;
+    }
+    fc_world_sync_to_host(w, FC_SYNC_STATS);
     const fc_particles *p = &w->particles;
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const float *px = p->field[FC_PX], *py = p->field[FC_PY], *pz = p->field[FC_PZ];
@@ -360,8 +365,8 @@ void fc_world_stats_compute(fc_world *w, fc_world_stats *s)
     int nan = 0;
 #pragma omp parallel for schedule(static) reduction(max : max_speed2) reduction(+ : sum_speed2) reduction(| : nan)
     for (long i = 0; i < n; i++) {
-        double speed2 = (double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i];
-        if (!isfinite(speed2) || !isfinite(px[i]) || !isfinite(py[i]) || !isfinite(pz[i])) nan = 1;
+        double speed2;
+        if (!fc_motion_sample(px[i], py[i], pz[i], vx[i], vy[i], vz[i], &speed2)) nan = 1;
         else sum_speed2 += speed2, max_speed2 = speed2 > max_speed2 ? speed2 : max_speed2;
     }
     s->particles = p->count;

@@ -212,7 +212,7 @@ typedef struct fc_world_stats {
     int solver_stat_count;
     fc_solver_stat solver_stat[FC_WORLD_MAX_SOLVER_STATS];
 } fc_world_stats;
-/* Brings the host arrays up to date first (fc_world_sync_to_host). */
+/* Brings the fields statistics read up to date first (FC_SYNC_STATS, fc_world_sync_to_host). */
 void fc_world_stats_compute(fc_world *w, fc_world_stats *s);
 /* The solver's statistic `name` in s, or NAN when its solver reports none by that name. */
 double fc_world_stat(const fc_world_stats *s, const char *name);
@@ -223,7 +223,10 @@ enum {
     FC_SYNC_POSITION = 1u << 0,
     FC_SYNC_VELOCITY = 1u << 1,
     FC_SYNC_DENSITY = 1u << 2,
-    FC_SYNC_ALL = FC_SYNC_POSITION | FC_SYNC_VELOCITY | FC_SYNC_DENSITY,
+    FC_SYNC_FLUID = 1u << 3,
+    FC_SYNC_OTHER = 1u << 4, /* every other field, and the ids */
+    FC_SYNC_ALL = FC_SYNC_POSITION | FC_SYNC_VELOCITY | FC_SYNC_DENSITY | FC_SYNC_FLUID | FC_SYNC_OTHER,
+    FC_SYNC_STATS = FC_SYNC_POSITION | FC_SYNC_VELOCITY | FC_SYNC_DENSITY | FC_SYNC_FLUID, /* what statistics read */
 };
 
 /* What the host changed behind the solver's back (fc_solver.host_changed). */

@@ -31,10 +31,8 @@ __global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *_
         });
         const int f = fluid[i];
         const float rest = setup.common.rest_density[f], density = rest * fc_sph_density_ratio(&k, fluid_d3, solid_d3);
-        const float r_over = setup.forces.ratio[f] / density;
         rho[i] = density;
-        r_over_rho[i] = r_over;
-        rp_over_rho[i] = fc_wcsph_pressure(&setup.eos, f, density, rest) * r_over;
+        fc_wcsph_particle_terms(&setup.eos, f, density, rest, setup.forces.ratio[f], &r_over_rho[i], &rp_over_rho[i]);
         neighbours[i] = count;
     }
 }
@@ -64,7 +62,7 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
             const float visc = fc_wcsph_viscosity_pair(r_over_rho[j], q);
             velocity[0] += visc * (vx[j] - vxi), velocity[1] += visc * (vy[j] - vyi), velocity[2] += visc * (vz[j] - vzi);
             if (t->mixed) { /* M_j = mu_j r_j / rho_j */
-                const float m = t->mu[fluid[j]] * r_over_rho[j];
+                const float m = fc_wcsph_viscosity_weight(t->mu[fluid[j]], r_over_rho[j]);
                 mixed[0] += fc_wcsph_mixed_pair(q, m * vx[j], m, vxi);
                 mixed[1] += fc_wcsph_mixed_pair(q, m * vy[j], m, vyi);
                 mixed[2] += fc_wcsph_mixed_pair(q, m * vz[j], m, vzi);
@@ -92,8 +90,9 @@ __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__
                                    float *__restrict__ vz, fc_collision c)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float v[3] = {vx[i] + ax[i] * dt, vy[i] + ay[i] * dt, vz[i] + az[i] * dt};
-        float p[3] = {x[i] + v[0] * dt, y[i] + v[1] * dt, z[i] + v[2] * dt};
+        const float a[3] = {ax[i], ay[i], az[i]};
+        float v[3] = {vx[i], vy[i], vz[i]}, p[3] = {x[i], y[i], z[i]};
+        fc_wcsph_integrate(a, dt, v, p);
         fc_collide_point(&c, p, v);
         x[i] = p[0], y[i] = p[1], z[i] = p[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];

@@ -1,6 +1,7 @@
 /* A world's particles on the device: create, upload and download, boundary, colliders, sort, reductions. */
 #include "cuda/world_cuda_internal.h"
 
+#include "core/particle_stats.h"
 #include "frame_format.h" /* fc_quantize, fc_quantize_scale: the encoder's quantization */
 
 #include <stdio.h>
@@ -110,9 +111,68 @@ __global__ void fc_k_mark_outside(size_t n, const float *__restrict__ x, const f
     }
 }
 
+/* The statistics in two plain passes (no shared memory, so that the shim runs them): each of
+ * STATS_THREADS threads adds up its grid-stride share of the particles, then each of STATS_GROUPS
+ * threads adds up STATS_THREADS / STATS_GROUPS of those; the host adds the last STATS_GROUPS. The
+ * order of the sums is fixed, so the result does not depend on scheduling. */
+enum { STATS_BLOCKS = 64, STATS_THREADS = STATS_BLOCKS * FC_CUDA_BLOCK, STATS_GROUPS = 64, STATS_VALUES = 6 };
+enum { MAX_SPEED2, SUM_SPEED2, NAN_SEEN, SUM_ERR, MAX_ERR, SUM_ABS_ERR };
+
+struct fc_stats_input {
+    double rest_density[FC_SPH_MAX_FLUIDS];
+};
+
+__global__ void fc_k_stats_partial(size_t n, const float *__restrict__ px, const float *__restrict__ py,
+                                   const float *__restrict__ pz, const float *__restrict__ vx,
+                                   const float *__restrict__ vy, const float *__restrict__ vz,
+                                   const float *__restrict__ rho, const uint8_t *__restrict__ fluid,
+                                   fc_stats_input in, double *__restrict__ partial)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    double v[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t i = t; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double speed2, abs_err;
+        if (!fc_motion_sample(px[i], py[i], pz[i], vx[i], vy[i], vz[i], &speed2)) {
+            v[NAN_SEEN] = 1.0;
+        } else {
+            v[SUM_SPEED2] += speed2;
+            if (speed2 > v[MAX_SPEED2]) v[MAX_SPEED2] = speed2;
+        }
+        const double e = fc_density_error_sample(rho[i], in.rest_density[fluid[i]], &abs_err);
+        v[SUM_ERR] += e, v[SUM_ABS_ERR] += abs_err;
+        if (e > v[MAX_ERR]) v[MAX_ERR] = e;
+    }
+    for (int k = 0; k < STATS_VALUES; k++) partial[(size_t)k * STATS_THREADS + t] = v[k];
+}
+
+/* Combines two sets of the values above into a. */
+static __host__ __device__ inline void fc_stats_combine(double *a, const double *b)
+{
+    a[MAX_SPEED2] = b[MAX_SPEED2] > a[MAX_SPEED2] ? b[MAX_SPEED2] : a[MAX_SPEED2];
+    a[SUM_SPEED2] += b[SUM_SPEED2];
+    a[NAN_SEEN] = b[NAN_SEEN] > a[NAN_SEEN] ? b[NAN_SEEN] : a[NAN_SEEN];
+    a[SUM_ERR] += b[SUM_ERR];
+    a[MAX_ERR] = b[MAX_ERR] > a[MAX_ERR] ? b[MAX_ERR] : a[MAX_ERR];
+    a[SUM_ABS_ERR] += b[SUM_ABS_ERR];
+}
+
+__global__ void fc_k_stats_groups(const double *__restrict__ partial, double *__restrict__ groups)
+{
+    const size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= STATS_GROUPS) return;
+    double a[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t t = g; t < STATS_THREADS; t += STATS_GROUPS) {
+        double b[STATS_VALUES];
+        for (int k = 0; k < STATS_VALUES; k++) b[k] = partial[(size_t)k * STATS_THREADS + t];
+        fc_stats_combine(a, b);
+    }
+    for (int k = 0; k < STATS_VALUES; k++) groups[(size_t)k * STATS_GROUPS + g] = a[k];
+}
+
 extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
 {
     if (!s) return;
+    cudaFree(s->d_partial);
     cudaFree(s->d_shapes), cudaFree(s->d_keep), cudaFree(s->d_kept), cudaFree(s->d_keep_tmp);
     void *frame[] = {s->d_frame_id, s->d_frame_index, s->d_sorted_id, s->d_sorted_index, s->d_frame_q, s->d_frame_a,
                      s->d_sort_tmp};
@@ -359,7 +419,7 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char *err, size_t errlen)
+extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, int with_ids, char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
     fc_frame_plan plan;
@@ -368,6 +428,7 @@ extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char
         set_msg(err, errlen, "fc_cuda_world_frame: the host's count is not the device's");
         return -1;
     }
+    req->bytes_copied = 0;
     if (n == 0) return 0;
     if (reserve_frame(s, n, err, errlen)) return -1;
     plan.sets = req->position_sets, plan.fields = req->field_count;
@@ -392,8 +453,12 @@ extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char
     FC_LAUNCH(fc_k_frame_quantize, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, plan, s->d_sorted_index,
               s->d_frame_q, s->d_frame_a);
     FC_CU(cudaGetLastError());
-    /* what crosses to the host: the ids, 6 bytes per position set and 1 per field */
-    FC_CU(cudaMemcpyAsync(req->id, s->d_sorted_id, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->stream));
+    /* what crosses to the host: 6 bytes per position set, 1 per field, and the ids when they changed */
+    req->bytes_copied = n * (6 * (size_t)plan.sets + (size_t)plan.fields);
+    if (with_ids) {
+        FC_CU(cudaMemcpyAsync(req->id, s->d_sorted_id, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s->stream));
+        req->bytes_copied += n * sizeof(uint32_t);
+    }
     for (int set = 0; set < plan.sets; set++)
         for (int a = 0; a < 3; a++)
             FC_CU(cudaMemcpyAsync(req->q[set][a], s->d_frame_q + ((size_t)set * 3 + a) * n, n * sizeof(uint16_t),
@@ -451,6 +516,38 @@ extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *sha
         FC_CU(cudaStreamSynchronize(s->stream));
     }
     *removed = n - kept;
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[FC_SPH_MAX_FLUIDS], fc_cuda_stats *out,
+                                   char *err, size_t errlen)
+{
+    const size_t n = s->particles.count;
+    double groups[STATS_VALUES * STATS_GROUPS], total[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    fc_stats_input in;
+    memset(out, 0, sizeof *out);
+    if (n == 0) return 0;
+    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) in.rest_density[f] = rest_density[f];
+    if (!s->d_partial)
+        FC_CU(cudaMalloc((void **)&s->d_partial, sizeof(double) * STATS_VALUES * (STATS_THREADS + STATS_GROUPS)));
+    FC_LAUNCH(fc_k_stats_partial, STATS_BLOCKS, FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
+              fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
+              fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY), fc_cuda_fluid_column(s), in, s->d_partial);
+    FC_CU(cudaGetLastError());
+    FC_LAUNCH(fc_k_stats_groups, 1, STATS_GROUPS, s->stream, s->d_partial, s->d_partial + STATS_VALUES * STATS_THREADS);
+    FC_CU(cudaGetLastError());
+    FC_CU(cudaMemcpyAsync(groups, s->d_partial + STATS_VALUES * STATS_THREADS, sizeof groups, cudaMemcpyDeviceToHost,
+                          s->stream));
+    FC_CU(cudaStreamSynchronize(s->stream));
+    for (int g = 0; g < STATS_GROUPS; g++) {
+        double b[STATS_VALUES];
+        for (int k = 0; k < STATS_VALUES; k++) b[k] = groups[k * STATS_GROUPS + g];
+        fc_stats_combine(total, b);
+    }
+    out->max_speed2 = total[MAX_SPEED2], out->sum_speed2 = total[SUM_SPEED2], out->has_nan = total[NAN_SEEN] > 0.0;
+    out->sum_err = total[SUM_ERR], out->max_err = total[MAX_ERR], out->sum_abs_err = total[SUM_ABS_ERR];
     return 0;
 fail:
     return -1;

@@ -67,6 +67,16 @@ int fc_cuda_world_set_boundary(fc_cuda_world *s, size_t count, const float *x, c
 
 /* The largest |v|^2 of the particles (for the CFL step). */
 int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen);
+/* The statistics of the particles added up on the device (core/particle_stats.h): nothing but these
+ * sums crosses to the host. rest_density: each fluid's, for the density errors. */
+typedef struct fc_cuda_stats {
+    double max_speed2, sum_speed2;       /* over the finite particles */
+    int has_nan;                         /* a position or velocity is not finite */
+    double sum_err, max_err, sum_abs_err; /* fc_density_error_sample */
+} fc_cuda_stats;
+int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[FC_SPH_MAX_FLUIDS], fc_cuda_stats *out, char *err,
+                        size_t errlen);
+
 /* Mean number of fluid neighbours within h at the last sort. */
 int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen);
 
@@ -76,9 +86,10 @@ int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t
                                 size_t errlen);
 
 /* A frame's snapshot (core/frame_request.h): the particles sorted by id and quantized on the device,
- * then only the ids and the quantized values copied to the host arrays of req (req->count must be
- * the device's count). Synchronous. */
-int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, char *err, size_t errlen);
+ * then only the quantized values, and the ids when with_ids, copied to the host arrays of req
+ * (req->count must be the device's count; req->bytes_copied says how many bytes crossed).
+ * Synchronous. */
+int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, int with_ids, char *err, size_t errlen);
 
 /* WCSPH (sph_cuda.cu). density: sorts the particles into the grid and computes density (the
  * FC_DENSITY column) and pressure at their present positions. step: one step of dt (sort, density

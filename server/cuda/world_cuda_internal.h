@@ -32,6 +32,7 @@ struct fc_cuda_world {
     uint8_t *d_frame_a;
     void *d_sort_tmp;
     size_t sort_tmp_bytes, frame_capacity;
+    double *d_partial; /* the statistics' partial sums (world_cuda.cu) */
     /* removing particles: the shapes, keep flags and their prefix sums (count + 1), the scan's scratch */
     fc_shape *d_shapes;
     size_t shape_capacity;

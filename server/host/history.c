@@ -10,6 +10,13 @@ static void forget_checkpoints(fc_world_history *hist)
 }
 
 /* Into the slot of the oldest (or a free) checkpoint. */
+/* Checkpoints fall due at whole intervals of simulated time (1 s, 2 s, ...): one taken late, after
+ * a few unstable steps, does not shift the ones after it. */
+static double next_due(const fc_world *w)
+{
+    return (floor(w->time / FC_HISTORY_INTERVAL_S + 1e-9) + 1.0) * FC_HISTORY_INTERVAL_S;
+}
+
 static void take_checkpoint(fc_world_history *hist, fc_world *w)
 {
     int slot = 0;
@@ -21,7 +28,7 @@ static void take_checkpoint(fc_world_history *hist, fc_world *w)
         if (hist->checkpoint[i].time < hist->checkpoint[slot].time) slot = i;
     }
     fc_checkpoint_take(&hist->checkpoint[slot], w); /* out of memory: this one is skipped */
-    hist->next_checkpoint = w->time + FC_HISTORY_INTERVAL_S;
+    hist->next_checkpoint = next_due(w);
 }
 
 void fc_history_restart(fc_world_history *hist, fc_world *w)
@@ -98,7 +105,7 @@ int fc_history_rewind(fc_world_history *hist, fc_world *w, double seconds, doubl
         if (hist->checkpoint[i].taken && hist->checkpoint[i].time > c->time) hist->checkpoint[i].taken = 0;
     hist->unstable = 0;
     hist->watch.strikes = 0;
-    hist->next_checkpoint = w->time + FC_HISTORY_INTERVAL_S;
+    hist->next_checkpoint = next_due(w);
     return 0;
 }
 

@@ -149,11 +149,17 @@ static int take_quantized(fc_snapshot_buffer *s, fc_world *w, uint32_t attribute
     }
     if (reserve_quantized(s, req.count)) return -1;
     req.id = s->q_id;
+    req.id_stamp = s->q_id_stamp;
     for (int k = 0; k < req.position_sets; k++)
         for (int a = 0; a < 3; a++) req.q[k][a] = s->q[k][a];
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (field_of[a] >= 0) req.fields[field_of[a]].q = s->attribute_q[a];
-    if (w->solver->frame_snapshot(w, w->solver_state, &req)) return 0;
+    if (w->solver->frame_snapshot(w, w->solver_state, &req)) {
+        s->q_id_stamp = 0; /* what q_id holds is unknown now */
+        return 0;
+    }
+    s->q_id_stamp = req.id_stamp;
+    s->bytes_copied = req.bytes_copied;
     out->count = req.count;
     out->id = s->q_id;
     out->quantized_count = (unsigned)req.position_sets;

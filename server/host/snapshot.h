@@ -18,6 +18,8 @@ typedef struct fc_snapshot_buffer {
     /* the solver's quantized snapshot (fc_solver.frame_snapshot) */
     size_t q_capacity;
     uint32_t *q_id;
+    uint64_t q_id_stamp; /* the solver's stamp of the ids in q_id (fc_frame_request.id_stamp) */
+    size_t bytes_copied; /* what the last quantized snapshot moved from the solver's memory */
     uint16_t *q[FC_SNAPSHOT_MAX_QUANTIZED][3];
     uint8_t *attribute_q[FC_ATTR_COUNT];
 } fc_snapshot_buffer;

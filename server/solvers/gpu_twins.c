@@ -8,6 +8,7 @@
  * or a checkpoint uploads them all, and a resampled boundary is uploaded before the next step. The
  * two twins share all of this and differ in their step, density and CFL step only. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,7 +26,14 @@ typedef struct gpu_state {
     int host_behind;            /* the device stepped since the host arrays were last brought up to date */
     int boundary_behind;        /* the world resampled its boundary: upload it before the next step */
     int failed;                 /* a device call failed: every step fails from now on */
+    uint64_t id_stamp;          /* the set of particles (their ids) now: a new stamp at every change */
+    fc_cuda_stats sums;         /* the device's statistics of motion_stats, for the stats call after it */
+    int sums_ready;
 } gpu_state;
+
+/* Stamps of particle sets, unique in the process (fc_frame_request.id_stamp). */
+static atomic_uint_fast64_t last_stamp;
+static uint64_t new_stamp(void) { return (uint64_t)atomic_fetch_add(&last_stamp, 1) + 1; }
 
 static void report(const fc_world *w, const char *what, const char *why)
 {
@@ -70,6 +78,7 @@ static int gpu_init(fc_world *w, void **state, char *err, size_t errlen)
         gpu_destroy(st);
         return -1;
     }
+    st->id_stamp = new_stamp();
     *state = st;
     return 0;
 }
@@ -160,10 +169,11 @@ static int gpu_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
     gpu_state *st = state;
     char err[512];
     if (st->failed || req->count != fc_cuda_world_count(st->device)) return -1;
-    if (fc_cuda_world_frame(st->device, req, err, sizeof err)) {
+    if (fc_cuda_world_frame(st->device, req, req->id_stamp != st->id_stamp, err, sizeof err)) {
         report(w, "frame", err);
         return -1;
     }
+    req->id_stamp = st->id_stamp;
     return 0;
 }
 
@@ -179,7 +189,7 @@ static long gpu_remove_inside(fc_world *w, void *state, const fc_shape *shapes, 
         st->failed = 1;
         return -1;
     }
-    if (removed) st->host_behind = 1;
+    if (removed) st->host_behind = 1, st->id_stamp = new_stamp();
     return (long)removed;
 }
 
@@ -191,20 +201,45 @@ static void gpu_host_changed(fc_world *w, void *state, unsigned what)
     if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
     /* appended only: the device keeps its particles (the host's copies of them may be behind) */
     const size_t from = (what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED)) ? 0 : fc_cuda_world_count(st->device);
+    st->id_stamp = new_stamp();
     if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
         report(w, "upload", err);
         st->failed = 1;
     }
 }
 
+/* Motion and density statistics added up on the device: the blow-up check after every step moves
+ * a few hundred bytes, not the particles. */
+static int gpu_motion_stats(fc_world *w, void *state, fc_world_stats *out)
+{
+    gpu_state *st = state;
+    char err[512];
+    double rest[FC_SPH_MAX_FLUIDS];
+    if (st->failed) return -1;
+    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) rest[f] = w->fluids[f < w->fluid_count ? f : 0].rest_density;
+    if (fc_cuda_world_stats(st->device, rest, &st->sums, err, sizeof err)) {
+        report(w, "statistics", err);
+        return -1;
+    }
+    const size_t n = fc_cuda_world_count(st->device);
+    out->particles = n;
+    out->max_speed = sqrt(st->sums.max_speed2);
+    out->rms_speed = n ? sqrt(st->sums.sum_speed2 / (double)n) : 0.0;
+    out->has_nan = st->sums.has_nan;
+    st->sums_ready = 1;
+    return 0;
+}
+
 static int gpu_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    const gpu_state *st = state;
+    gpu_state *st = (gpu_state *)state; /* the sums are the device world's, handed on once */
     double mean = 0.0;
     char err[512];
-    if (!st->failed && fc_cuda_world_mean_neighbours((fc_cuda_world *)st->device, &mean, err, sizeof err))
-        report(w, "statistics", err);
-    return fc_sph_family_stats(w, mean, out, max);
+    if (!st->failed && fc_cuda_world_mean_neighbours(st->device, &mean, err, sizeof err)) report(w, "statistics", err);
+    if (!st->sums_ready) return fc_sph_family_stats(w, mean, out, max); /* the host's arrays are in sync */
+    st->sums_ready = 0;
+    return fc_sph_family_stats_of(st->sums.sum_err, st->sums.max_err, st->sums.sum_abs_err,
+                                  fc_cuda_world_count(st->device), mean, out, max);
 }
 
 const fc_solver fc_solver_sph_gpu = {
@@ -219,6 +254,7 @@ const fc_solver fc_solver_sph_gpu = {
     .step = gpu_step,
     .density = gpu_density,
     .stats = gpu_stats,
+    .motion_stats = gpu_motion_stats,
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
     .remove_inside = gpu_remove_inside,
@@ -236,6 +272,7 @@ const fc_solver fc_solver_pbf_gpu = {
     .step = gpu_step,
     .density = gpu_density,
     .stats = gpu_stats,
+    .motion_stats = gpu_motion_stats,
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
     .remove_inside = gpu_remove_inside,

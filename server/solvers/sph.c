@@ -119,10 +119,11 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
-        const float inv_density = 1.0f / density;
+        float r_over_rho, rp_over_rho;
+        fc_wcsph_particle_terms(&eos, f, density, rest[f], ratio[f], &r_over_rho, &rp_over_rho);
         rho[i] = density;
-        st->pressed[i] = (fc_record4){x[i], y[i], z[i], fc_wcsph_pressure(&eos, f, density, rest[f]) * inv_density * ratio[f]};
-        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], inv_density * ratio[f]};
+        st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
+        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
     }
     st->pressed[n] = st->vel[n] = fc_sph_far_away;
 }
@@ -192,7 +193,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
         const fc_record4 *vel = st->vel;
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < n; i++) {
-            const float m = t.mu[of[i]] * vel[i].w;
+            const float m = fc_wcsph_viscosity_weight(t.mu[of[i]], vel[i].w);
             st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -213,8 +214,11 @@ static void integrate(fc_world *w, const sph_state *st, float dt)
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
-        vx[i] += st->ax[i] * dt, vy[i] += st->ay[i] * dt, vz[i] += st->az[i] * dt;
-        x[i] += vx[i] * dt, y[i] += vy[i] * dt, z[i] += vz[i] * dt;
+        const float a[3] = {st->ax[i], st->ay[i], st->az[i]};
+        float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
+        fc_wcsph_integrate(a, dt, v, at);
+        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+        x[i] = at[0], y[i] = at[1], z[i] = at[2];
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/eos.h"
 #include "core/kernels.h"
+#include "core/particle_stats.h"
 
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 {
@@ -176,13 +177,18 @@ int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_sta
     double sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err)
     for (long i = 0; i < n; i++) {
-        const double rho0 = w->fluids[fluid[i]].rest_density;
-        double err = ((double)rho[i] - rho0) / rho0;
-        sum_abs_err += fabs(err);
-        if (err < 0.0) err = 0.0;
+        double abs_err;
+        const double err = fc_density_error_sample(rho[i], w->fluids[fluid[i]].rest_density, &abs_err);
+        sum_abs_err += abs_err;
         sum_err += err;
         if (err > max_err) max_err = err;
     }
+    return fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, (size_t)n, mean_neighbours, out, max);
+}
+
+int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, size_t n, double mean_neighbours,
+                           fc_solver_stat *out, int max)
+{
     const fc_solver_stat stats[] = {
         {.name = "mean_density_error", .value = n ? sum_err / (double)n : 0.0},
         {.name = "max_density_error", .value = max_err},

@@ -112,5 +112,9 @@ double fc_wcsph_gradient_correction(const fc_world *w);
  * compression), max_density_error, mean_abs_density_error (mean of |rho / rho0 - 1|) and
  * mean_neighbours; returns how many were written (at most max). */
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max);
+/* The same from the sums over n particles of fc_density_error_sample: the compressions, their
+ * largest, and the magnitudes (a device adds them up where the particles are). */
+int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, size_t n, double mean_neighbours,
+                           fc_solver_stat *out, int max);
 
 #endif

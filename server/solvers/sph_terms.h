@@ -90,6 +90,16 @@ static inline FC_HD float fc_wcsph_pressure(const fc_wcsph_eos *e, int f, float 
     return (e->clamp_negative && p < 0.0f) ? 0.0f : p;
 }
 
+/* What the force pass reads of particle i of fluid f at density rho (rest density rho0, mass ratio
+ * r_i = m_i / m_0): r_i / rho_i and r_i p_i / rho_i. */
+static inline FC_HD void fc_wcsph_particle_terms(const fc_wcsph_eos *e, int f, float rho, float rho0, float ratio,
+                                                 float *r_over_rho, float *rp_over_rho)
+{
+    const float r_over = ratio / rho;
+    *r_over_rho = r_over;
+    *rp_over_rho = fc_wcsph_pressure(e, f, rho, rho0) * r_over;
+}
+
 /* What the force pass reads besides the particles: the constants and the per-fluid tables. */
 typedef struct fc_wcsph_forces {
     float mu[FC_SPH_MAX_FLUIDS];             /* each fluid's dynamic viscosity */
@@ -112,6 +122,8 @@ static inline FC_HD fc_f8 fc_wcsph_pressure_pair(fc_f8 p_i, fc_f8 r_over_rho_j, 
     return (p_i * r_over_rho_j + rp_over_rho_j) * q * q * inv_r;
 }
 static inline FC_HD fc_f8 fc_wcsph_viscosity_pair(fc_f8 r_over_rho_j, fc_f8 q) { return r_over_rho_j * q; }
+/* M_j = mu_j r_j / rho_j, neighbour j's weight in the pair mean of viscosities. */
+static inline FC_HD float fc_wcsph_viscosity_weight(float mu_j, float r_over_rho_j) { return mu_j * r_over_rho_j; }
 static inline FC_HD fc_f8 fc_wcsph_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
 static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
 
@@ -133,6 +145,12 @@ static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, 
                                     : t->mu[f] * inv_rho_i * velocity[k];
         a[k] = g[k] + t->fluid_coeff * (pressure_scale * pressure[k] + viscous) + wall_coeff * wall[k];
     }
+}
+
+/* Semi-implicit Euler: v += a dt, then x += v dt. */
+static inline FC_HD void fc_wcsph_integrate(const float a[3], float dt, float v[3], float x[3])
+{
+    for (int k = 0; k < 3; k++) v[k] += a[k] * dt, x[k] += v[k] * dt;
 }
 
 /* ---- Position Based Fluids (solvers/pbf.c explains the equations and the units) --------------- */
