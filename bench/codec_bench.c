@@ -38,20 +38,28 @@ static int by_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Reads a PLY frame of the headless runner (id, x, y, z, vx, vy, vz, density), in id order. */
+/* Reads a PLY frame of the headless runner, in id order: id, x, y, z, vx, vy, vz and density found by
+ * name among the header's properties (the registry exports more, fluid and temperature among them). */
 static int load_ply(const char *path, recorded_frame *f)
 {
+    static const char *const wanted[8] = {"id", "x", "y", "z", "vx", "vy", "vz", "density"};
     FILE *file = fopen(path, "rb");
     if (!file) return -1;
-    char line[256];
-    size_t count = 0;
+    char line[256], type[32], name[64];
+    size_t count = 0, stride = 0, offset[8] = {0};
+    int found = 0;
     f->time = 0;
     while (fgets(line, sizeof line, file) && strcmp(line, "end_header\n") != 0) {
         sscanf(line, "element vertex %zu", &count);
         sscanf(line, "comment time %lf", &f->time);
+        if (sscanf(line, "property %31s %63s", type, name) != 2) continue;
+        for (int k = 0; k < 8; k++)
+            if (!strcmp(name, wanted[k])) offset[k] = stride, found |= 1 << k;
+        stride += !strcmp(type, "uchar") || !strcmp(type, "char") ? 1 : !strcmp(type, "double") ? 8 : 4;
     }
-    float *raw = malloc(count * 32);
-    if (fread(raw, 32, count, file) != count) return fclose(file), free(raw), -1;
+    if (found != 255 || !stride) return fclose(file), -1;
+    uint8_t *raw = malloc(count * stride);
+    if (fread(raw, stride, count, file) != count) return fclose(file), free(raw), -1;
     fclose(file);
     f->count = count;
     f->id = malloc(count * 4);
@@ -59,18 +67,20 @@ static int load_ply(const char *path, recorded_frame *f)
     f->speed = malloc(count * 4), f->density = malloc(count * 4);
     uint32_t *order = malloc(count * 4);
     for (size_t i = 0; i < count; i++) {
-        memcpy(&f->id[i], raw + 8 * i, 4);
+        memcpy(&f->id[i], raw + stride * i + offset[0], 4);
         order[i] = (uint32_t)i;
     }
     sort_frame = f;
     qsort(order, count, 4, by_id);
     uint32_t *ids = malloc(count * 4);
     for (size_t k = 0; k < count; k++) {
-        const float *r = raw + 8 * order[k];
+        const uint8_t *r = raw + stride * order[k];
+        float v[8];
+        for (int c = 1; c < 8; c++) memcpy(&v[c], r + offset[c], 4);
         ids[k] = f->id[order[k]];
-        for (int a = 0; a < 3; a++) f->pos[a][k] = r[1 + a];
-        f->speed[k] = sqrtf(r[4] * r[4] + r[5] * r[5] + r[6] * r[6]);
-        f->density[k] = r[7];
+        for (int a = 0; a < 3; a++) f->pos[a][k] = v[1 + a];
+        f->speed[k] = sqrtf(v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+        f->density[k] = v[7];
     }
     free(f->id);
     f->id = ids;
