@@ -105,6 +105,11 @@ static void *record_slot(const fc_particle *rec, int c)
     return (char *)rec + d->offset + (size_t)(c - d->column) * fc_column_size(c);
 }
 
+void fc_particle_column_bytes(const fc_particle *rec, int c, void *out)
+{
+    memcpy(out, record_slot(rec, c), fc_column_size(c));
+}
+
 long fc_particles_add(fc_particles *p, const fc_particle *rec)
 {
     if (fc_particles_reserve(p, p->count + 1)) return -1;

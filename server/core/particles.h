@@ -103,6 +103,8 @@ void fc_particle_defaults(fc_particle *rec);
 /* Appends one particle with a fresh id and the record's values; returns its index or -1 when
  * out of memory. */
 long fc_particles_add(fc_particles *p, const fc_particle *rec);
+/* The bytes of column c of a record (fc_column_size of them) into out. */
+void fc_particle_column_bytes(const fc_particle *rec, int c, void *out);
 
 /* Particle i's values. */
 void fc_particles_get(const fc_particles *p, size_t i, fc_particle *rec);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/emission.h"
 #include "core/frame_request.h"
 #include "core/world.h"
 
@@ -61,6 +62,11 @@ typedef struct fc_solver {
     /* Fills a frame's snapshot where the particles are (fc_frame_request), without bringing the host
      * arrays up to date: 0, or -1 (the host then syncs and takes it from its arrays). NULL: none. */
     int (*frame_snapshot)(fc_world *w, void *state, fc_frame_request *req);
+
+    /* Appends an emitter's layer where the particles are (core/emission.h), the host's arrays left
+     * behind (the world raises its count and next id); 0, or -1 (the emission stops for this
+     * step). NULL: the host places the particles and host_changed(FC_CHANGED_ADDED) brings them. */
+    int (*emit)(fc_world *w, void *state, const fc_emission *e);
 
     /* Removes the particles inside any of the `count` shapes (fc_shape_inside: sinks) where the particles
      * are, without the host's copy: how many went (the world then lowers its count; the host arrays

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/colliders.h"
+#include "core/emission.h"
 #include "core/solver.h"
 
 /* Two unit vectors perpendicular to d (unit) and to each other; in 2D t1 is d turned a quarter
@@ -54,19 +55,63 @@ size_t fc_emitter_layer_size(const fc_emitter *e, float spacing, int dims)
 typedef struct emission {
     fc_world *w;
     const fc_emitter *e;
-    float t1[3], t2[3], advance; /* distance travelled since the emission was due */
+    float t1[3], t2[3], base[3]; /* base: the disc's centre moved as far as it travelled since due */
+    float (*points)[2];          /* with a solver that emits itself: the layer's (u, v), collected */
+    size_t point_count;
     int failed;
 } emission;
+
+static void collect_point(float u, float v, void *ctx)
+{
+    emission *em = ctx;
+    em->points[em->point_count][0] = u, em->points[em->point_count][1] = v;
+    em->point_count++;
+}
+
+_Static_assert((int)FC_COLUMN_COUNT <= (int)FC_EMISSION_MAX_COLUMNS, "an emission carries every registry column");
+
+/* The layer appended by the solver where it keeps the particles (fc_solver.emit): 1 when done, 0
+ * when the solver has no emit (the host places the layer), -1 on failure. */
+static int emit_in_solver(emission *em, size_t layer, float spacing)
+{
+    fc_world *w = em->w;
+    const fc_emitter *e = em->e;
+    if (!w->solver_state || !w->solver->emit) return 0;
+    fc_particles *p = &w->particles;
+    if (fc_particles_reserve(p, p->count + layer)) return -1; /* room for the sync that brings them back */
+    em->points = malloc(layer * sizeof *em->points);
+    if (!em->points) return -1;
+    em->point_count = 0;
+    for_each_disc_point(e->radius, spacing, w->dimensions, collect_point, em);
+    fc_emission out = {.count = em->point_count, .first_id = p->next_id, .points = (const float(*)[2])em->points,
+                       .dimensions = w->dimensions};
+    fc_particle rec;
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    float vel[3];
+    for (int a = 0; a < 3; a++) vel[a] = e->speed * e->direction[a];
+    fc_world_particle(w, e->fluid, zero, vel, &rec);
+    for (int a = 0; a < 3; a++)
+        out.base[a] = em->base[a], out.t1[a] = em->t1[a], out.t2[a] = em->t2[a], out.velocity[a] = rec.VELOCITY[a];
+    out.column_count = FC_COLUMN_COUNT;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        out.column[c] = 0;
+        fc_particle_column_bytes(&rec, c, &out.column[c]);
+    }
+    const int failed = w->solver->emit(w, w->solver_state, &out);
+    free(em->points);
+    if (failed) return -1;
+    p->count += out.count;
+    p->next_id += (uint32_t)out.count;
+    return 1;
+}
 
 static void emit_particle(float u, float v, void *ctx)
 {
     emission *em = ctx;
     const fc_emitter *e = em->e;
     float p[3], vel[3];
-    for (int a = 0; a < 3; a++) {
-        p[a] = e->position[a] + u * em->t1[a] + v * em->t2[a] + em->advance * e->direction[a];
-        vel[a] = e->speed * e->direction[a];
-    }
+    fc_emitter_point(em->base, em->t1, em->t2, u, v, p);
+    for (int a = 0; a < 3; a++) vel[a] = e->speed * e->direction[a];
     fc_particle rec;
     fc_world_particle(em->w, e->fluid, p, vel, &rec);
     if (fc_particles_add(&em->w->particles, &rec) < 0) em->failed = 1;
@@ -90,8 +135,11 @@ size_t fc_emitters_step(fc_world *w, double dt)
             disc_basis(e->direction, em.t1, em.t2, w->dimensions);
             /* the layer was due (pending - layer) / rate seconds ago: place it that far along */
             double late = e->rate > 0.0f ? (e->pending - (double)layer) / (double)e->rate : 0.0;
-            em.advance = (float)(late * e->speed);
-            for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
+            const float advance = (float)(late * e->speed);
+            for (int a = 0; a < 3; a++) em.base[a] = e->position[a] + advance * e->direction[a];
+            const int in_solver = emit_in_solver(&em, layer, spacing);
+            if (in_solver < 0) return added;
+            if (!in_solver) for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
             if (em.failed) return added;
             e->pending -= (double)layer;
             added += layer;

@@ -40,6 +40,8 @@ __global__ void fc_k_compact(const void *__restrict__ in, void *__restrict__ out
     }
 }
 
+extern "C" size_t fc_cuda_particles_bytes_of(int column) { return kColumnSize[column]; }
+
 extern "C" size_t fc_cuda_particles_bytes(void)
 {
     size_t bytes = sizeof(uint32_t);
@@ -96,27 +98,34 @@ fail:
     return -1;
 }
 
+extern "C" int fc_cuda_particles_grow(fc_cuda_particles *d, size_t n, char *err, size_t errlen)
+{
+    fc_cuda_particles grown;
+    memset(&grown, 0, sizeof grown);
+    if (n <= d->capacity) return 0;
+    if (reserve(&grown, n, err, errlen)) return -1;
+    FC_CU(cudaMemcpy(grown.d_id, d->d_id, d->count * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+    for (int c = 0; c < FC_COLUMN_COUNT; c++)
+        FC_CU(cudaMemcpy(grown.d_column[c], d->d_column[c], d->count * kColumnSize[c], cudaMemcpyDeviceToDevice));
+    grown.count = d->count;
+    fc_cuda_particles_free(d);
+    *d = grown;
+    return 0;
+fail:
+    fc_cuda_particles_free(&grown);
+    return -1;
+}
+
 extern "C" int fc_cuda_particles_append(fc_cuda_particles *d, const fc_particles *h, size_t from, char *err,
                                         size_t errlen)
 {
     const size_t n = h->count, added = n > from ? n - from : 0;
-    fc_cuda_particles grown;
-    memset(&grown, 0, sizeof grown);
     if (from != d->count || from > n) {
         if (err && errlen) snprintf(err, errlen, "fc_cuda_particles_append: the device holds %zu particles, not %zu",
                                     d->count, from);
         return -1;
     }
-    if (n > d->capacity) { /* a larger store, the device's particles copied over */
-        if (reserve(&grown, n, err, errlen)) return -1;
-        FC_CU(cudaMemcpy(grown.d_id, d->d_id, from * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
-        for (int c = 0; c < FC_COLUMN_COUNT; c++)
-            FC_CU(cudaMemcpy(grown.d_column[c], d->d_column[c], from * kColumnSize[c], cudaMemcpyDeviceToDevice));
-        grown.count = from;
-        fc_cuda_particles_free(d);
-        *d = grown;
-        memset(&grown, 0, sizeof grown);
-    }
+    if (fc_cuda_particles_grow(d, n, err, errlen)) return -1;
     if (added) {
         FC_CU(cudaMemcpy(d->d_id + from, h->id + from, added * sizeof(uint32_t), cudaMemcpyHostToDevice));
         for (int c = 0; c < FC_COLUMN_COUNT; c++)
@@ -127,7 +136,6 @@ extern "C" int fc_cuda_particles_append(fc_cuda_particles *d, const fc_particles
     d->count = n;
     return 0;
 fail:
-    fc_cuda_particles_free(&grown);
     return -1;
 }
 

@@ -20,8 +20,12 @@ typedef struct fc_cuda_particles {
     uint32_t *d_id_scratch;
 } fc_cuda_particles;
 
-/* Bytes of one particle on the device: every column and the id. */
+/* Bytes of one particle on the device: every column and the id; of one element of a column. */
 size_t fc_cuda_particles_bytes(void);
+size_t fc_cuda_particles_bytes_of(int column);
+
+/* Room for n particles, the device's particles kept (copied into larger arrays when needed). */
+int fc_cuda_particles_grow(fc_cuda_particles *d, size_t n, char *err, size_t errlen);
 
 /* Releases the device memory; safe on a zeroed or already freed store. */
 void fc_cuda_particles_free(fc_cuda_particles *d);

@@ -169,9 +169,37 @@ __global__ void fc_k_stats_groups(const double *__restrict__ partial, double *__
     for (int k = 0; k < STATS_VALUES; k++) groups[(size_t)k * STATS_GROUPS + g] = a[k];
 }
 
+/* The columns of an emission, by value. */
+struct fc_emit_plan {
+    fc_emission e;
+    void *column[FC_COLUMN_COUNT];
+    uint32_t size[FC_COLUMN_COUNT];
+};
+
+/* Particle from + k of an emitter's layer: its point's position, the velocity, the template's other
+ * columns, id first_id + k. */
+__global__ void fc_k_emit(size_t count, size_t from, fc_emit_plan plan, const float *__restrict__ points,
+                          uint32_t *__restrict__ id)
+{
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += (size_t)gridDim.x * blockDim.x) {
+        const size_t i = from + k;
+        float p[3];
+        fc_emitter_point(plan.e.base, plan.e.t1, plan.e.t2, points[2 * k], points[2 * k + 1], p);
+        if (plan.e.dimensions == 2) p[2] = 0.0f;
+        for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+            if (c >= FC_POSITION && c < FC_POSITION + 3) ((float *)plan.column[c])[i] = p[c - FC_POSITION];
+            else if (c >= FC_VELOCITY && c < FC_VELOCITY + 3) ((float *)plan.column[c])[i] = plan.e.velocity[c - FC_VELOCITY];
+            else if (plan.size[c] == 1) ((uint8_t *)plan.column[c])[i] = (uint8_t)(plan.e.column[c] & 0xffu);
+            else ((uint32_t *)plan.column[c])[i] = plan.e.column[c];
+        }
+        id[i] = plan.e.first_id + (uint32_t)k;
+    }
+}
+
 extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
 {
     if (!s) return;
+    cudaFree(s->d_points);
     cudaFree(s->d_partial);
     cudaFree(s->d_shapes), cudaFree(s->d_keep), cudaFree(s->d_kept), cudaFree(s->d_keep_tmp);
     void *frame[] = {s->d_frame_id, s->d_frame_index, s->d_sorted_id, s->d_sorted_index, s->d_frame_q, s->d_frame_a,
@@ -548,6 +576,42 @@ extern "C" int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[F
     }
     out->max_speed2 = total[MAX_SPEED2], out->sum_speed2 = total[SUM_SPEED2], out->has_nan = total[NAN_SEEN] > 0.0;
     out->sum_err = total[SUM_ERR], out->max_err = total[MAX_ERR], out->sum_abs_err = total[SUM_ABS_ERR];
+    return 0;
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_world_emit(fc_cuda_world *s, const fc_emission *e, char *err, size_t errlen)
+{
+    const size_t from = s->particles.count;
+    fc_emit_plan plan;
+    if (e->count == 0) return 0;
+    if (e->column_count != FC_COLUMN_COUNT) {
+        set_msg(err, errlen, "fc_cuda_world_emit: the emission's columns are not this build's registry");
+        return -1;
+    }
+    FC_CU(cudaStreamSynchronize(s->stream));
+    if (check_room(s, from + e->count, err, errlen) || fc_cuda_particles_grow(&s->particles, from + e->count, err, errlen) ||
+        fc_cuda_reserve_scratch(s, from + e->count, err, errlen))
+        return -1;
+    if (e->count > s->point_capacity) {
+        cudaFree(s->d_points);
+        s->d_points = NULL, s->point_capacity = 0;
+        FC_CU(cudaMalloc((void **)&s->d_points, 2 * e->count * sizeof(float)));
+        s->point_capacity = e->count;
+    }
+    FC_CU(cudaMemcpy(s->d_points, e->points, 2 * e->count * sizeof(float), cudaMemcpyHostToDevice));
+    plan.e = *e;
+    plan.e.points = NULL;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+        plan.column[c] = s->particles.d_column[c];
+        plan.size[c] = (uint32_t)(fc_cuda_particles_bytes_of(c));
+    }
+    FC_LAUNCH(fc_k_emit, fc_cuda_blocks_for(e->count), FC_CUDA_BLOCK, s->stream, e->count, from, plan, s->d_points,
+              s->particles.d_id);
+    FC_CU(cudaGetLastError());
+    FC_CU(cudaStreamSynchronize(s->stream)); /* the host's points are free to go */
+    s->particles.count = from + e->count;
     return 0;
 fail:
     return -1;

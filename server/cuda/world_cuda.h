@@ -19,6 +19,7 @@ extern "C" {
 
 /* plain C headers without guards of their own: C linkage from C++ too */
 #include "core/collide.h"
+#include "core/emission.h"
 #include "core/frame_request.h"
 #include "core/grid.h"
 #include "core/particles.h"
@@ -79,6 +80,10 @@ int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[FC_SPH_MAX_F
 
 /* Mean number of fluid neighbours within h at the last sort. */
 int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen);
+
+/* Appends an emitter's layer on the device (core/emission.h): positions from fc_emitter_point, the
+ * velocity, every other column from the template, ids from first_id. Synchronous. */
+int fc_cuda_world_emit(fc_cuda_world *s, const fc_emission *e, char *err, size_t errlen);
 
 /* Removes the particles inside any of the `count` shapes (host memory; a sink's, fc_shape_inside) on
  * the device, compacting the rest in order; *removed gets how many went. Synchronous. */

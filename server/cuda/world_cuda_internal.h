@@ -33,6 +33,8 @@ struct fc_cuda_world {
     void *d_sort_tmp;
     size_t sort_tmp_bytes, frame_capacity;
     double *d_partial; /* the statistics' partial sums (world_cuda.cu) */
+    float *d_points;   /* an emission's (u, v) */
+    size_t point_capacity;
     /* removing particles: the shapes, keep flags and their prefix sums (count + 1), the scan's scratch */
     fc_shape *d_shapes;
     size_t shape_capacity;

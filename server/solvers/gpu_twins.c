@@ -177,6 +177,21 @@ static int gpu_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
     return 0;
 }
 
+/* An emitter's layer appended on the device: only the layer's points cross. */
+static int gpu_emit(fc_world *w, void *state, const fc_emission *e)
+{
+    gpu_state *st = state;
+    char err[512];
+    if (st->failed) return -1;
+    if (fc_cuda_world_emit(st->device, e, err, sizeof err)) {
+        report(w, "emission", err);
+        st->failed = 1;
+        return -1;
+    }
+    st->host_behind = 1, st->id_stamp = new_stamp();
+    return 0;
+}
+
 /* Sinks on the device: the particles inside go, the rest are compacted there. */
 static long gpu_remove_inside(fc_world *w, void *state, const fc_shape *shapes, size_t count)
 {
@@ -200,7 +215,9 @@ static void gpu_host_changed(fc_world *w, void *state, unsigned what)
     if (what & FC_CHANGED_COLLIDERS) st->boundary_behind = 1; /* the world resamples it before the step */
     if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
     /* appended only: the device keeps its particles (the host's copies of them may be behind) */
-    const size_t from = (what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED)) ? 0 : fc_cuda_world_count(st->device);
+    const int appended = !(what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED));
+    if (appended && fc_cuda_world_count(st->device) == w->particles.count) return; /* emitted there (gpu_emit) */
+    const size_t from = appended ? fc_cuda_world_count(st->device) : 0;
     st->id_stamp = new_stamp();
     if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
         report(w, "upload", err);
@@ -258,6 +275,7 @@ const fc_solver fc_solver_sph_gpu = {
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
     .remove_inside = gpu_remove_inside,
+    .emit = gpu_emit,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };
@@ -276,6 +294,7 @@ const fc_solver fc_solver_pbf_gpu = {
     .sync_to_host = gpu_sync_to_host,
     .frame_snapshot = gpu_frame_snapshot,
     .remove_inside = gpu_remove_inside,
+    .emit = gpu_emit,
     .host_changed = gpu_host_changed,
     .destroy = gpu_destroy,
 };
