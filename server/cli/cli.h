@@ -10,7 +10,8 @@
 #include "core/particles.h"
 
 /* Exit statuses of the program. */
-enum { FC_EXIT_OK = 0, FC_EXIT_FAILURE = 1, FC_EXIT_USAGE = 2 };
+/* FC_EXIT_UNSTABLE: `run` stopped because the world blew up (--on-blowup stop). */
+enum { FC_EXIT_OK = 0, FC_EXIT_FAILURE = 1, FC_EXIT_USAGE = 2, FC_EXIT_UNSTABLE = 3 };
 
 /* ---- options.c: "--name value", "--name=value", flags, repeated options, strict numbers ---- */
 

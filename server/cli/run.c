@@ -17,15 +17,21 @@ static void omp_set_num_threads(int n) { (void)n; }
 #include "core/scene.h"
 #include "core/solver.h"
 #include "core/world.h"
+#include "host/history.h"
 
-enum { NAN_CHECK_EVERY = 50, MAX_THREADS = 4096 };
+enum { MAX_THREADS = 4096, MAX_REWINDS = 5 };
+#define DOMAIN_SLACK 1e-4f /* m: float rounding at the walls */
+
+/* What follows a blow-up (--on-blowup). */
+typedef enum { ON_BLOWUP_STOP, ON_BLOWUP_REWIND, ON_BLOWUP_CONTINUE } on_blowup;
 
 typedef struct run_args {
-    const char *scene, *solver, *export_dir, *stats_path, *backend;
+    const char *scene, *solver, *export_dir, *stats_path, *backend, *on_blowup_name;
     fc_opt_list sets;
     long steps, every, threads;
     double time;
-    int quiet, help;
+    int quiet, help, fixed_step;
+    on_blowup on_blowup;
 } run_args;
 
 /* What the loop measured. */
@@ -42,6 +48,10 @@ typedef struct run_record {
 typedef struct run_state {
     const run_args *args;
     fc_world world;
+    fc_world_history history;  /* the server's blow-up watch and checkpoints (host/history.h) */
+    int blowups, rewinds;      /* blow-ups seen, rewinds made (--on-blowup) */
+    fc_instability last_blowup;
+    double dt_sum;             /* simulated time in the steps recorded, for the mean dt */
     FILE *stats;
     fc_progress progress;
     run_record rec;
@@ -65,15 +75,33 @@ void fc_cli_run_usage(FILE *out)
           "      --threads N        OpenMP threads (default: all cores, or OMP_NUM_THREADS)\n"
           "      --backend B        auto (default), cpu or cuda: where it steps; cuda exits 1 with the\n"
           "                         reason when it cannot be used\n"
+          "      --fixed-step       every step is time_step long (adaptive_time_step off); by default\n"
+          "                         each step is the longest the solver's stability conditions allow\n"
+          "      --on-blowup WHAT   what follows when the stability watch fires (the server's checks):\n"
+          "                         stop (default: exit status 3, the summary says why), rewind (back\n"
+          "                         to the last checkpoint with the suggested values, at most 5 times)\n"
+          "                         or continue (report it and run on)\n"
           "      --quiet            no progress on stderr\n",
           out);
 }
 
 /* ---- arguments ---- */
 
-static int check_args(const run_args *a, char *err, size_t errlen)
+static int parse_on_blowup(const char *name, on_blowup *out)
+{
+    static const char *const names[] = {"stop", "rewind", "continue"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (on_blowup)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int check_args(run_args *a, char *err, size_t errlen)
 {
     char why[300];
+    on_blowup parsed = ON_BLOWUP_STOP;
     if (!a->scene) snprintf(err, errlen, "--scene FILE|NAME is required");
     else if (a->solver && !fc_solver_lookup(a->solver, why, sizeof why)) snprintf(err, errlen, "--solver: %s", why);
     else if (a->steps && a->time > 0.0) snprintf(err, errlen, "--steps and --time exclude each other; give one");
@@ -82,7 +110,12 @@ static int check_args(const run_args *a, char *err, size_t errlen)
     else if (a->export_dir && !a->every) snprintf(err, errlen, "--export needs --every K");
     else if (a->export_dir && !a->export_dir[0]) snprintf(err, errlen, "--export: empty directory name");
     else if (a->threads > MAX_THREADS) snprintf(err, errlen, "--threads: at most %d, got %ld", MAX_THREADS, a->threads);
-    else return 0;
+    else if (a->on_blowup_name && parse_on_blowup(a->on_blowup_name, &parsed))
+        snprintf(err, errlen, "--on-blowup: expected one of stop, rewind, continue, got '%s'", a->on_blowup_name);
+    else {
+        a->on_blowup = parsed;
+        return 0;
+    }
     return -1;
 }
 
@@ -96,6 +129,7 @@ static int parse_args(int argc, char **argv, run_args *a, char *err, size_t errl
         {"--stats", FC_OPT_TEXT, &a->stats_path, 0}, {"--threads", FC_OPT_COUNT, &a->threads, 0},
         {"--quiet", FC_OPT_FLAG, &a->quiet, 0},      {"--help", FC_OPT_FLAG, &a->help, 0},
         {"--backend", FC_OPT_TEXT, &a->backend, 0},
+        {"--fixed-step", FC_OPT_FLAG, &a->fixed_step, 0}, {"--on-blowup", FC_OPT_TEXT, &a->on_blowup_name, 0},
         {"-h", FC_OPT_FLAG, &a->help, 0},
     };
     if (fc_opts_parse(opts, sizeof opts / sizeof opts[0], argc, argv, err, errlen)) return -1;
@@ -134,6 +168,7 @@ static int load_world(const run_args *a, fc_backend_choice *backend, fc_world *w
     if (a->solver) snprintf(scene.solver, sizeof scene.solver, "%s", a->solver); /* checked in check_args */
     fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
     scene.backend = backend->kind;
+    if (a->fixed_step) scene.params.adaptive_time_step = 0;
     int status = apply_sets(&scene, &a->sets);
     if (status == FC_EXIT_OK && fc_scene_instantiate(&scene, w, err, sizeof err) != 0) {
         fprintf(stderr, "fluidcast run: %s\n", err);
@@ -205,6 +240,7 @@ static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const f
     fprintf(f, "{\"step\":%llu,", (unsigned long long)w->step_count);
     json_field(f, "time", w->time, ",");
     json_field(f, "dt", w->last_dt, ",");
+    fprintf(f, "\"dt_bound\":\"%s\",", fc_dt_bound_name(w->last_dt_bound));
     json_field(f, "wall_ms", wall_ms, ",");
     fprintf(f, "\"particles\":%zu,", st->particles);
     json_field(f, "max_speed", st->max_speed, ",");
@@ -252,21 +288,91 @@ static int record_step(run_record *r, double ms, size_t particles)
     return 0;
 }
 
-/* Stats every step with --stats, otherwise every NAN_CHECK_EVERY steps and after the last one;
- * fails when a position or velocity is not finite. */
-static int check_step(run_state *s, double wall_ms)
+/* The values a blow-up suggests, as --set would write them, into out. */
+static void format_suggested(const fc_instability *r, char *out, size_t outlen)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < r->suggested_count && used < outlen; i++) {
+        const fc_param_desc *d = fc_param_find(r->suggested[i].name);
+        const double v = r->suggested[i].value;
+        used += (size_t)snprintf(out + used, outlen - used, "%s--set %s=", i ? " " : "", r->suggested[i].name);
+        if (used >= outlen) break;
+        if (d && d->type == FC_PARAM_BOOL) used += (size_t)snprintf(out + used, outlen - used, "%s", v != 0.0 ? "true" : "false");
+        else used += (size_t)snprintf(out + used, outlen - used, "%g", v);
+    }
+}
+
+static void report_blowup(const run_state *s, const char *then)
+{
+    const fc_instability *r = &s->history.why;
+    char values[256];
+    format_suggested(r, values, sizeof values);
+    fprintf(stderr,
+            "fluidcast run: the world blew up at t = %.6g s (step %llu), check '%s': %s\n"
+            "  likely cause: %s\n%s%s%s  %s\n",
+            s->world.time, (unsigned long long)s->world.step_count, r->check, r->message, r->cause,
+            values[0] ? "  suggested: " : "", values, values[0] ? "\n" : "", then);
+}
+
+/* Puts the world back to the last checkpoint before the blow-up with its suggested values (what the
+ * viewer's one click does). 0, or -1 with s->err. */
+static int rewind_with_suggestions(run_state *s)
 {
     fc_world *w = &s->world;
-    if (!s->stats && w->step_count % NAN_CHECK_EVERY != 0 && !finished(s->args, w)) return 0;
+    const fc_instability why = s->history.why;
+    fc_message_error err;
+    double back;
+    memset(&err, 0, sizeof err);
+    if (fc_history_rewind(&s->history, w, -1.0, &back, &err)) {
+        snprintf(s->err, sizeof s->err, "--on-blowup rewind: %s", err.message);
+        return -1;
+    }
+    for (int i = 0; i < why.suggested_count; i++) {
+        const fc_param_desc *d = fc_param_find(why.suggested[i].name);
+        char msg[256];
+        if (d && fc_param_set_number(&w->params, d, why.suggested[i].value, msg, sizeof msg) == 0) continue;
+        snprintf(s->err, sizeof s->err, "--on-blowup rewind: the suggested %s: %s", why.suggested[i].name,
+                 d ? msg : "unknown parameter");
+        return -1;
+    }
+    fc_world_host_changed(w, FC_CHANGED_PARAMS);
+    return 0;
+}
+
+/* The blow-up watch of the server after every step (host/history.h: its checks, and a checkpoint
+ * every simulated second); --stats writes the statistics it computed. 0: go on; -1: the run ends
+ * (s->err says why unless the world stopped unstable). */
+static int watch_step(run_state *s, double wall_ms)
+{
+    fc_world *w = &s->world;
     fc_world_stats st;
-    fc_world_stats_compute(w, &st);
+    const int blew_up = fc_history_after_step(&s->history, w, &st);
     const double neighbours = fc_world_stat(&st, "mean_neighbours");
     if (!isnan(neighbours)) s->rec.neighbours_sum += neighbours, s->rec.neighbour_samples++;
     if (s->stats) write_stats_line(s->stats, w, wall_ms, &st);
-    if (!st.has_nan) return 0;
-    snprintf(s->err, sizeof s->err, "non-finite position or velocity after step %llu (t = %.6g s)",
-             (unsigned long long)w->step_count, w->time);
-    return -1;
+    if (!blew_up) return 0;
+    s->blowups++;
+    s->last_blowup = s->history.why;
+    switch (s->args->on_blowup) {
+    case ON_BLOWUP_STOP:
+        report_blowup(s, "the run stops (--on-blowup stop; rewind or continue choose otherwise)");
+        return -1;
+    case ON_BLOWUP_REWIND:
+        if (s->rewinds >= MAX_REWINDS) {
+            report_blowup(s, "the run stops: it blew up again after 5 rewinds");
+            return -1;
+        }
+        report_blowup(s, "going back to the last checkpoint with the suggested values (--on-blowup rewind)");
+        s->rewinds++;
+        return rewind_with_suggestions(s);
+    case ON_BLOWUP_CONTINUE:
+        if (s->blowups <= 3) report_blowup(s, "running on (--on-blowup continue); the summary counts further ones");
+        s->history.unstable = 0; /* watch on: the next blow-up is counted again */
+        s->history.watch.strikes = 0;
+        return 0;
+    }
+    return 0;
 }
 
 static int run_loop(run_state *s)
@@ -277,6 +383,7 @@ static int run_loop(run_state *s)
         return -1;
     }
     if (export_frame(s)) return -1;
+    fc_history_restart(&s->history, w);
     while (!finished(s->args, w)) {
         double start = fc_wall_seconds();
         int failed = fc_world_step(w);
@@ -290,7 +397,8 @@ static int run_loop(run_state *s)
             snprintf(s->err, sizeof s->err, "out of memory recording step times");
             return -1;
         }
-        if (check_step(s, ms) || export_frame(s)) return -1;
+        s->dt_sum += w->last_dt;
+        if (watch_step(s, ms) || export_frame(s)) return -1;
         fc_progress_update(&s->progress, w->step_count, w->time, s->rec.total_ms, w->particles.count);
     }
     return 0;
@@ -316,21 +424,50 @@ static double median(const double *values, size_t count)
     return m;
 }
 
-static void print_summary(const run_state *s, double wall_seconds)
+/* How many particles are outside the container (by more than a rounding error). */
+static size_t count_outside(fc_world *w)
 {
-    const fc_world *w = &s->world;
+    fc_world_sync_to_host(w, FC_SYNC_POSITION);
+    const float *x[3] = {w->particles.field[FC_PX], w->particles.field[FC_PY], w->particles.field[FC_PZ]};
+    size_t outside = 0;
+    for (size_t i = 0; i < w->particles.count; i++)
+        for (int a = 0; a < 3; a++)
+            if (!(x[a][i] >= w->domain_lo[a] - DOMAIN_SLACK && x[a][i] <= w->domain_hi[a] + DOMAIN_SLACK)) {
+                outside++;
+                break;
+            }
+    return outside;
+}
+
+static void print_summary(run_state *s, double wall_seconds)
+{
+    fc_world *w = &s->world;
     const run_record *r = &s->rec;
     printf("scene            %s (solver %s, %d threads)\n", w->name, w->solver->name, omp_get_max_threads());
     printf("backend          %s on %s: %s\n", fc_backend_name(s->backend.kind), s->backend.device, s->backend.why);
     printf("steps            %zu\n", r->count);
     printf("simulated time   %.6g s\n", w->time);
     printf("particles        %zu\n", w->particles.count);
+    const size_t outside = count_outside(w);
+    if (outside) printf("domain           %zu particles outside the container\n", outside);
+    else printf("domain           every particle inside the container\n");
     printf("wall time        %.3f s (%.3f s in steps)\n", wall_seconds, 1e-3 * r->total_ms);
     printf("median step      %.3f ms\n", median(r->step_ms, r->count));
     double rate = r->total_ms > 0 ? r->particle_steps / (1e-3 * r->total_ms) : 0.0;
     double neighbours = r->neighbour_samples ? r->neighbours_sum / (double)r->neighbour_samples : 0.0;
     printf("throughput       %.4g particle-steps/s\n", rate);
-    printf("mean neighbours  %.2f (averaged over the steps checked)\n", neighbours);
+    printf("mean neighbours  %.2f (averaged over the steps)\n", neighbours);
+    printf("time step        mean %.4g ms (%s), last %.4g ms bound by %s\n",
+           r->count ? 1e3 * s->dt_sum / (double)r->count : 0.0,
+           w->params.adaptive_time_step ? "adaptive" : "fixed", 1e3 * w->last_dt, fc_dt_bound_name(w->last_dt_bound));
+    printf("per simulated s  %.4g wall s in steps\n", s->dt_sum > 0.0 ? 1e-3 * r->total_ms / s->dt_sum : 0.0);
+    if (!s->blowups) printf("stability        no blow-up\n");
+    else if (s->history.unstable)
+        printf("stability        BLEW UP at t = %.6g s (check %s); stopped\n", s->history.unstable_time,
+               s->last_blowup.check);
+    else
+        printf("stability        %d blow-up(s), the last check %s; %s\n", s->blowups, s->last_blowup.check,
+               s->args->on_blowup == ON_BLOWUP_REWIND ? "rewound each time" : "ran on");
     if (s->args->export_dir) printf("frames           %zu in %s\n", r->frames, s->args->export_dir);
     if (s->args->stats_path) printf("stats            %s\n", s->args->stats_path);
 }
@@ -349,15 +486,17 @@ static int simulate(run_state *s)
     fc_world *w = &s->world;
     if (open_outputs(s)) return -1;
     if (!a->quiet)
-        fprintf(stderr, "fluidcast run: %s: %zu particles, solver %s, dt %g s, %d threads\n", w->name,
-                w->particles.count, w->solver->name, w->params.time_step, omp_get_max_threads());
+        fprintf(stderr, "fluidcast run: %s: %zu particles, solver %s, dt %s %g s, %d threads\n", w->name,
+                w->particles.count, w->solver->name, w->params.adaptive_time_step ? "adaptive up to" : "fixed at",
+                w->params.time_step, omp_get_max_threads());
     double start = fc_wall_seconds();
     fc_progress_start(&s->progress, stderr, !a->quiet, a->steps > 0 ? (uint64_t)a->steps : 0, a->time);
     int failed = run_loop(s);
     fc_progress_finish(&s->progress);
     failed |= close_outputs(s);
-    if (!failed) print_summary(s, fc_wall_seconds() - start);
-    return failed;
+    const int unstable = failed && !s->err[0] && s->history.unstable;
+    if (!failed || unstable) print_summary(s, fc_wall_seconds() - start);
+    return unstable ? FC_EXIT_UNSTABLE : failed;
 }
 
 int fc_cli_run(int argc, char **argv)
@@ -382,10 +521,12 @@ int fc_cli_run(int argc, char **argv)
     }
     if (a.threads) omp_set_num_threads((int)a.threads);
     int status = load_world(&a, &s.backend, &s.world);
-    if (status == FC_EXIT_OK && simulate(&s) != 0) {
-        fprintf(stderr, "fluidcast run: %s\n", s.err);
-        status = FC_EXIT_FAILURE;
+    if (status == FC_EXIT_OK) {
+        const int outcome = simulate(&s);
+        if (outcome == FC_EXIT_UNSTABLE) status = outcome;
+        else if (outcome != 0) fprintf(stderr, "fluidcast run: %s\n", s.err), status = FC_EXIT_FAILURE;
     }
+    fc_history_free(&s.history);
     if (s.stats) fclose(s.stats);
     free(s.rec.step_ms);
     fc_world_free(&s.world);

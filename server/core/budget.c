@@ -24,7 +24,7 @@ double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
 
 static double smoothing_ratio(const fc_params *p)
 {
-    return p->smoothing_radius / p->particle_spacing;
+    return fc_params_smoothing_radius(p) / p->particle_spacing;
 }
 
 fc_cost fc_world_cost(const fc_world *w, double fluid)
@@ -133,7 +133,7 @@ static double skin_volume(const fc_shape *shape, const float domain_lo[3], const
 
 double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p, int dims)
 {
-    const double s = p->particle_spacing, h = p->smoothing_radius;
+    const double s = p->particle_spacing, h = fc_params_smoothing_radius(p);
     /* the container's skin: the domain grown by h on every side, less the domain */
     double volume = shape ? skin_volume(shape, lo, hi, h, dims) : box_volume(lo, hi, h, dims) - box_volume(lo, hi, 0.0, dims);
     return volume / (dims == 2 ? s * s : s * s * s);
@@ -143,7 +143,7 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
     const int dims = scene->dimensions == 2 ? 2 : 3;
-    const double s = p->particle_spacing, h = p->smoothing_radius, cell = dims == 2 ? s * s : s * s * s;
+    const double s = p->particle_spacing, h = fc_params_smoothing_radius(p), cell = dims == 2 ? s * s : s * s * s;
     double fluid = 0.0, work = 0.0;
     for (size_t i = 0; i < scene->block_count; i++) {
         const fc_scene_block *b = &scene->blocks[i];

@@ -156,6 +156,17 @@ void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size
     }
 }
 
+double fc_params_smoothing_radius(const fc_params *p)
+{
+    return p->smoothing_radius > 0.0 ? p->smoothing_radius : p->smoothing_ratio * p->particle_spacing;
+}
+
+void fc_params_resolve_smoothing(fc_params *p)
+{
+    p->smoothing_radius = fc_params_smoothing_radius(p);
+    p->smoothing_ratio = p->smoothing_radius / p->particle_spacing;
+}
+
 int fc_params_check(const fc_params *p, char *err, size_t errlen)
 {
     if (p->particle_margin >= p->particle_radius && p->particle_radius > 0) {

@@ -15,7 +15,7 @@ enum {
 typedef enum { FC_PARAM_FLOAT, FC_PARAM_INT, FC_PARAM_BOOL, FC_PARAM_ENUM } fc_param_type;
 /* FC_PARAM_FLUID: the parameter has a fluid scope: each fluid of a world has its own value
  * (core/fluids.h), named "FLUID.NAME"; the unscoped name sets every fluid's. */
-enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4 };
+enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4, FC_PARAM_DERIVED = 8 };
 
 enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
 
@@ -75,6 +75,13 @@ void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size
 
 /* Index of an enum choice by name, or -1. */
 int fc_param_enum_index(const fc_param_desc *d, const char *choice);
+
+/* The smoothing radius h the parameters give: smoothing_radius when it is set (above 0), else
+ * smoothing_ratio * particle_spacing. */
+double fc_params_smoothing_radius(const fc_params *p);
+/* Makes smoothing_radius the h of fc_params_smoothing_radius and smoothing_ratio h / spacing: a
+ * world's parameters when it is built. */
+void fc_params_resolve_smoothing(fc_params *p);
 
 /* Checks the relations between parameters that hold for every solver (e.g. margin below radius);
  * 0 when consistent. A solver adds its own (fc_solver_check_params). */

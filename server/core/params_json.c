@@ -79,6 +79,7 @@ cJSON *fc_params_json_entry(const fc_param_desc *d, const fc_params *defaults)
         fc_json_attach(o, "default", fc_param_value_json(defaults, d)) ||
         fc_json_attach(o, "live", cJSON_CreateBool((d->flags & FC_PARAM_LIVE) != 0)) ||
         fc_json_attach(o, "fluid_scope", cJSON_CreateBool((d->flags & FC_PARAM_FLUID) != 0)) ||
+        fc_json_attach(o, "derived", cJSON_CreateBool((d->flags & FC_PARAM_DERIVED) != 0)) ||
         fc_json_attach(o, "solvers", solvers_json(d->solvers)) ||
         fc_json_attach(o, "all_solvers", cJSON_CreateBool(d->solvers == FC_SOLVER_ALL)) ||
         fc_json_attach(o, "help", cJSON_CreateString(d->help)) ||

@@ -2,6 +2,7 @@
  * allocation, append, copy, compaction and reordering of every column. */
 #include "core/particles.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,4 +184,17 @@ void fc_particles_permute(fc_particles *p, const uint32_t *order)
     for (long i = 0; i < n; i++) dst[i] = p->id[order[i]];
     p->scratch_id = p->id;
     p->id = dst;
+}
+
+double fc_particles_max_speed(const fc_particles *p)
+{
+    const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    const long n = (long)p->count;
+    float max2 = 0.0f;
+#pragma omp parallel for schedule(static) reduction(max : max2)
+    for (long i = 0; i < n; i++) {
+        const float s2 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i];
+        if (s2 > max2) max2 = s2; /* NaN compares false */
+    }
+    return sqrt((double)max2);
 }

@@ -122,4 +122,8 @@ void fc_particles_permute(fc_particles *p, const uint32_t *order);
 /* Bytes a particle takes in storage (id, every column, the scratch). */
 size_t fc_particles_bytes_per_particle(void);
 
+/* The largest |v| over the particles (non-finite speeds left out): the velocity conditions of the
+ * adaptive step (core/time_step.h). */
+double fc_particles_max_speed(const fc_particles *p);
+
 #endif

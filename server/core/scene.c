@@ -767,6 +767,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     fc_world_init(w);
     w->build_progress = progress;
     w->params = scene->params;
+    fc_params_resolve_smoothing(&w->params); /* the h it builds with: given, or the ratio's */
     if (scene->fluid_count > 0) {
         memcpy(w->fluids, scene->fluids, sizeof w->fluids);
         w->fluid_count = scene->fluid_count;

@@ -7,6 +7,7 @@
 
 #include "core/emission.h"
 #include "core/frame_request.h"
+#include "core/time_step.h"
 #include "core/world.h"
 
 /* What a solver needs the world to build before it starts (fc_solver.needs); nothing else is built. */
@@ -28,8 +29,14 @@ typedef struct fc_solver {
     /* Allocates state, derives constants (particle mass) from the parameters. 0 or -1 with err. */
     int (*init)(fc_world *w, void **state, char *err, size_t errlen);
 
-    /* The step to take now, at most params.time_step (a CFL limit, for example). May be NULL. */
-    double (*choose_dt)(const fc_world *w, const void *state);
+    /* The time step its method is made for: what a world switched to it takes when the step it had
+     * is longer (fc_world_switch_solver). 0: any. */
+    double default_time_step;
+
+    /* Lowers limit (time_step and FC_DT_MAXIMUM when called) to the longest step its stability
+     * conditions allow now (core/time_step.h); the world calls it before each step unless
+     * adaptive_time_step is off. May be NULL: time_step. */
+    void (*limit_dt)(const fc_world *w, const void *state, fc_step_limit *limit);
 
     /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles.
      * FC_STEP_DONE, FC_STEP_FAILED, or FC_STEP_INTERRUPTED when fc_world_interrupted(w) was seen

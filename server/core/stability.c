@@ -43,27 +43,48 @@ static double sound_speed(const fc_world *w)
     return w->solver && w->solver->sound_speed ? w->solver->sound_speed(&w->params) : 0.0;
 }
 
-void fc_stability_cause(const fc_world *w, const fc_world_stats *s, char *out, size_t outlen)
+/* Adds a suggested value to r (at most FC_STABILITY_MAX_SUGGESTED). */
+static void suggest(fc_instability *r, const char *name, double value)
+{
+    if (r->suggested_count < FC_STABILITY_MAX_SUGGESTED)
+        r->suggested[r->suggested_count++] = (fc_suggestion){name, value};
+}
+
+/* A value rounded to two significant digits, toward safety (down for a step, up for a speed). */
+static double two_digits(double v, int up)
+{
+    if (!(v > 0.0)) return v;
+    const double scale = pow(10.0, floor(log10(v)) - 1.0);
+    return (up ? ceil(v / scale) : floor(v / scale)) * scale;
+}
+
+void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instability *r)
 {
     const fc_params *p = &w->params;
-    const double dt = p->time_step, h = p->smoothing_radius, g = gravity_magnitude(p), c = sound_speed(w);
-    const int linear = p->equation_of_state == FC_EOS_LINEAR;
+    const double dt = w->last_dt > 0.0 ? w->last_dt : p->time_step, h = p->smoothing_radius;
+    const double g = gravity_magnitude(p), c = sound_speed(w);
+    const int linear = p->equation_of_state == FC_EOS_LINEAR, fixed = !p->adaptive_time_step;
+    char *out = r->cause;
+    const size_t outlen = sizeof r->cause;
+    r->suggested_count = 0;
     const double acoustic = c * dt / h;
-    if (c > 0.0 && acoustic > STABLE_ACOUSTIC_CFL && p->cfl_number <= 0.0) {
+    if (fixed && c > 0.0 && acoustic > STABLE_ACOUSTIC_CFL) {
         char sound[96];
         if (linear) snprintf(sound, sizeof sound, "stiffness %g Pa m^3/kg (a speed of sound of %g m/s)", p->stiffness, c);
         else snprintf(sound, sizeof sound, "speed_of_sound %g m/s", c);
         snprintf(out, outlen,
-                 "time_step %g s is too large for %s and smoothing_radius %g m: the acoustic CFL number c dt / h is "
-                 "%.3g, stable below about %.1f; use time_step %.2g s or less, a lower %s, or cfl_number 0.4",
-                 dt, sound, h, acoustic, STABLE_ACOUSTIC_CFL, STABLE_ACOUSTIC_CFL * h / c,
-                 linear ? "stiffness" : "speed_of_sound");
+                 "the fixed time_step %g s is too long for %s and smoothing_radius %g m: the acoustic CFL number c dt / h "
+                 "is %.3g, stable below about %.1f; turn adaptive_time_step back on (or use time_step %.2g s or less)",
+                 dt, sound, h, acoustic, STABLE_ACOUSTIC_CFL, two_digits(STABLE_ACOUSTIC_CFL * h / c, 0));
+        suggest(r, "adaptive_time_step", 1.0);
         return;
     }
-    if (g > 0.0 && dt > STABLE_FORCE_CFL * sqrt(h / g)) {
+    if (fixed && g > 0.0 && dt > STABLE_FORCE_CFL * sqrt(h / g)) {
         snprintf(out, outlen,
-                 "time_step %g s is too large for gravity %g m/s^2 and smoothing_radius %g m: keep it below "
-                 "0.25 sqrt(h / |g|) = %.2g s, or lower the gravity", dt, g, h, STABLE_FORCE_CFL * sqrt(h / g));
+                 "the fixed time_step %g s is too long for gravity %g m/s^2 and smoothing_radius %g m: keep it below "
+                 "0.25 sqrt(h / |g|) = %.2g s, or turn adaptive_time_step back on", dt, g, h,
+                 STABLE_FORCE_CFL * sqrt(h / g));
+        suggest(r, "adaptive_time_step", 1.0);
         return;
     }
     double expected = sqrt(2.0 * g * domain_diagonal(w));
@@ -74,11 +95,27 @@ void fc_stability_cause(const fc_world *w, const fc_world_stats *s, char *out, s
                  "sound of 10 times that, %.3g m/s, and the model has %.3g m/s: raise %s, or lower the gravity or the "
                  "emitters' speed", expected, g, domain_diagonal(w), 10.0 * expected, c,
                  linear ? "stiffness" : "speed_of_sound");
+        const double wanted = two_digits(10.0 * expected, 1);
+        if (linear) suggest(r, "stiffness", two_digits(wanted * wanted, 1));
+        else suggest(r, "speed_of_sound", wanted);
         return;
     }
+    if (fixed) {
+        snprintf(out, outlen,
+                 "the fastest particle (%.3g m/s) crosses %.2g smoothing radii per fixed step of %g s: turn "
+                 "adaptive_time_step back on, or lower time_step", s ? s->max_speed : 0.0,
+                 s ? s->max_speed * dt / h : 0.0, dt);
+        suggest(r, "adaptive_time_step", 1.0);
+        return;
+    }
+    const double cfl = two_digits(0.5 * p->cfl_number, 0) >= 0.05 ? two_digits(0.5 * p->cfl_number, 0) : 0.05;
     snprintf(out, outlen,
-             "the fastest particle (%.3g m/s) crosses %.2g smoothing radii per step: lower time_step (%g s)%s",
-             s ? s->max_speed : 0.0, s ? s->max_speed * dt / h : 0.0, dt, c > 0.0 ? " or set cfl_number 0.4" : "");
+             "the fastest particle (%.3g m/s) crosses %.2g smoothing radii per step of %.3g s even with the adaptive step "
+             "(cfl_number %g, time_step %g s): lower cfl_number to %g and time_step to %.2g s",
+             s ? s->max_speed : 0.0, s ? s->max_speed * dt / h : 0.0, dt, p->cfl_number, p->time_step, cfl,
+             two_digits(0.5 * p->time_step, 0));
+    suggest(r, "cfl_number", cfl);
+    suggest(r, "time_step", two_digits(0.5 * p->time_step, 0));
 }
 
 int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_instability *r)
@@ -114,7 +151,7 @@ int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_inst
     } else {
         return 0;
     }
-    fc_stability_cause(w, s, r->cause, sizeof r->cause);
+    fc_stability_explain(w, s, r);
     return 1;
 }
 
@@ -124,7 +161,7 @@ void fc_instability_solver_failed(const fc_world *w, fc_instability *r)
     r->check = "solver_failed";
     snprintf(r->message, sizeof r->message, "the %s solver failed at step %llu (out of memory, or a state it cannot step)",
              w->solver ? w->solver->name : "world's", (unsigned long long)w->step_count);
-    fc_stability_cause(w, NULL, r->cause, sizeof r->cause);
+    fc_stability_explain(w, NULL, r);
 }
 
 int fc_stability_watch_step(fc_stability_watch *watch, const fc_world *w, const fc_world_stats *s, fc_instability *r)

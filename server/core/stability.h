@@ -7,10 +7,19 @@
 
 #include "core/world.h"
 
+/* A parameter value that should make the world stable again (a `set` can apply it). */
+typedef struct fc_suggestion {
+    const char *name; /* a parameter of the table (params.def) */
+    double value;     /* bools as 0 / 1 */
+} fc_suggestion;
+enum { FC_STABILITY_MAX_SUGGESTED = 4 };
+
 typedef struct fc_instability {
     const char *check;   /* "non_finite", "speed", "mach", "compression", "solver_failed"; NULL: stable */
     char message[320];   /* what was seen, with figures */
     char cause[480];     /* the likely cause and what to change */
+    fc_suggestion suggested[FC_STABILITY_MAX_SUGGESTED]; /* the change the cause advises */
+    int suggested_count;
 } fc_instability;
 
 /* A world is unstable when a check fails on FC_STABILITY_STRIKES steps in a row (a NaN at once):
@@ -39,9 +48,10 @@ int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_inst
 /* Fills r for a solver step that failed. */
 void fc_instability_solver_failed(const fc_world *w, fc_instability *r);
 
-/* The likely cause, from the parameters: an acoustic CFL number c dt / h above 0.4, a time step
- * too long for gravity (dt > 0.25 sqrt(h / |g|)), flows faster than a tenth of the speed of sound,
- * or (none of these) the step size against the fastest particle. */
-void fc_stability_cause(const fc_world *w, const fc_world_stats *s, char *out, size_t outlen);
+/* The likely cause, from the parameters, into r->cause, and the values that change it into
+ * r->suggested: a fixed step (adaptive_time_step off) too long for the acoustic CFL number c dt / h
+ * (0.4) or for gravity (dt > 0.25 sqrt(h / |g|)), flows faster than a tenth of the speed of sound,
+ * or (none of these) the step against the fastest particle. s may be NULL. */
+void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instability *r);
 
 #endif

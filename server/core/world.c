@@ -75,6 +75,14 @@ static int build_solver_needs(fc_world *w, char *err, size_t errlen)
     return 0;
 }
 
+/* A step far from the one the solver is made for (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms
+ * only caps WCSPH's adaptive step) gives way to the solver's own. */
+static void fit_time_step(fc_world *w)
+{
+    const double made_for = w->solver->default_time_step, dt = w->params.time_step;
+    if (made_for > 0.0 && (dt < 0.5 * made_for || dt > 2.0 * made_for)) w->params.time_step = made_for;
+}
+
 int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
     const fc_solver *previous = w->solver, *next = fc_solver_find(name);
@@ -95,6 +103,7 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     }
     previous->destroy(w->solver_state);
     w->solver_state = state;
+    fit_time_step(w);
     return 0;
 }
 
@@ -291,6 +300,7 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider)
 
 int fc_world_start(fc_world *w, char *err, size_t errlen)
 {
+    fc_params_resolve_smoothing(&w->params);
     if (fc_solver_check_params(w->solver, &w->params, err, errlen)) return -1;
     int built = build_solver_needs(w, err, errlen);
     if (built) return built;
@@ -307,6 +317,14 @@ int fc_world_compute_density(fc_world *w)
     return w->solver->density(w, w->solver_state);
 }
 
+void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit)
+{
+    limit->dt = w->params.time_step;
+    limit->bound = w->params.adaptive_time_step ? FC_DT_MAXIMUM : FC_DT_FIXED;
+    if (w->params.adaptive_time_step && w->solver->limit_dt && w->solver_state)
+        w->solver->limit_dt(w, w->solver_state, limit);
+}
+
 int fc_world_step(fc_world *w)
 {
     if (w->boundary_dirty && (w->solver->needs & FC_NEEDS_BOUNDARY)) {
@@ -315,17 +333,16 @@ int fc_world_step(fc_world *w)
         fc_cost now = fc_world_cost(w, (double)w->particles.count); /* a moved collider's skin */
         if (w->budget && now.particles > w->budget_held.particles) fc_budget_set(w->budget, &w->budget_held, now);
     }
-    double dt = w->params.time_step;
-    if (w->solver->choose_dt) {
-        double limit = w->solver->choose_dt(w, w->solver_state);
-        if (limit > 0.0 && limit < dt) dt = limit;
-    }
+    fc_step_limit limit;
+    fc_world_choose_dt(w, &limit);
+    const double dt = limit.dt;
     if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
     int status = w->solver->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
     w->time += dt;
     w->last_dt = dt;
+    w->last_dt_bound = limit.bound;
     w->step_count++;
     return 0;
 }

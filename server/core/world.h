@@ -13,6 +13,7 @@
 #include "core/params.h"
 #include "core/particles.h"
 #include "core/shape.h"
+#include "core/time_step.h"
 
 /* Emitters one world may have at once (a request for more is refused with over_budget), and the
  * movable colliders (spheres and boxes) beyond which collider_add is refused. */
@@ -88,7 +89,8 @@ typedef struct fc_world {
     fc_cost budget_held;
 
     double time;                  /* simulated seconds */
-    double last_dt;
+    double last_dt;               /* the last step's length, and the condition that bounded it */
+    fc_dt_bound last_dt_bound;
     uint64_t step_count;
     uint64_t emitted_total, removed_total;
     char name[64];
@@ -105,6 +107,8 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 
 /* Switches a world (started or not) to the solver `name`, keeping its particles (count, ids,
  * positions, velocities) and clock: starts the new solver's state, then destroys the old one.
+ * A time_step off by more than 2x from the one the new solver is made for (fc_solver.default_time_step)
+ * becomes that one (the caller compares to say so).
  * Returns 0 (also when it already runs that solver), -1 for an unknown name (the known names in
  * err), -2 when the new solver cannot start ("NAME cannot start: why" in err; the world is
  * unchanged). */
@@ -172,6 +176,10 @@ enum { FC_BUILD_OUT_OF_MEMORY = -2 };
  * when the solver needs them (fc_solver.needs), and starts the solver.
  * Call after the scene is set up and before stepping. 0, -1 with err, or FC_BUILD_OUT_OF_MEMORY. */
 int fc_world_start(fc_world *w, char *err, size_t errlen);
+
+/* The step the world takes next: time_step, or with adaptive_time_step (the default) the longest its
+ * solver's stability conditions allow up to it (fc_solver.limit_dt), and what bounds it. */
+void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit);
 
 /* What a step (fc_world_step, fc_solver.step) returns. */
 enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };

@@ -150,3 +150,10 @@ extern "C" int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup
 fail:
     return -1;
 }
+
+extern "C" int fc_cuda_sph_max_acceleration2(fc_cuda_world *s, float *out, char *err, size_t errlen)
+{
+    *out = 0.0f;
+    if (s->scratch_capacity < s->particles.count) return 0; /* no step yet */
+    return fc_cuda_max_norm2(s, s->d_f[AX], s->d_f[AY], s->d_f[AZ], out, err, errlen);
+}

@@ -17,7 +17,7 @@ void set_msg(char *err, size_t errlen, const char *msg)
 
 } // namespace
 
-/* The largest |v|^2, as the bits of a non-negative float (which order as unsigned integers). */
+/* The largest x^2 + y^2 + z^2 (|v|^2, |a|^2), as the bits of a non-negative float (which order as unsigned integers). */
 __global__ void fc_k_max_speed2(size_t n, const float *__restrict__ vx, const float *__restrict__ vy,
                                 const float *__restrict__ vz, unsigned *__restrict__ out)
 {
@@ -390,15 +390,15 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen)
+int fc_cuda_max_norm2(fc_cuda_world *s, const float *x, const float *y, const float *z, float *out, char *err,
+                      size_t errlen)
 {
     const size_t n = s->particles.count;
     unsigned bits = 0;
     *out = 0.0f;
     if (n == 0) return 0;
     FC_CU(cudaMemsetAsync(s->d_word, 0, sizeof(unsigned), s->stream));
-    FC_LAUNCH(fc_k_max_speed2, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_VX),
-              fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), s->d_word);
+    FC_LAUNCH(fc_k_max_speed2, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, x, y, z, s->d_word);
     FC_CU(cudaGetLastError());
     FC_CU(cudaMemcpyAsync(&bits, s->d_word, sizeof bits, cudaMemcpyDeviceToHost, s->stream));
     FC_CU(cudaStreamSynchronize(s->stream));
@@ -406,6 +406,12 @@ extern "C" int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err,
     return 0;
 fail:
     return -1;
+}
+
+extern "C" int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen)
+{
+    return fc_cuda_max_norm2(s, fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), out, err,
+                             errlen);
 }
 
 extern "C" int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen)

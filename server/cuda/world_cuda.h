@@ -101,6 +101,9 @@ int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, int with_ids, c
  * and pressure, accelerations, semi-implicit Euler, collisions); returns when the device is done. */
 int fc_cuda_sph_density(fc_cuda_world *s, const fc_cuda_sph_setup *setup, char *err, size_t errlen);
 int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup, float dt, char *err, size_t errlen);
+/* The largest |a|^2 of the last step's accelerations (0 before any step), for the force condition
+ * of the adaptive step; call right after fc_cuda_sph_step. */
+int fc_cuda_sph_max_acceleration2(fc_cuda_world *s, float *out, char *err, size_t errlen);
 
 /* PBF (pbf_cuda.cu): Algorithm 1 of Macklin and Mueller 2013 as pbf.c steps it (returning when the
  * device is done), and density, vorticity and XSPH at the present positions. */

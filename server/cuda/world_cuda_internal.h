@@ -105,6 +105,11 @@ int fc_cuda_gather3(fc_cuda_world *s, const float *const src[3], float *const ds
 /* The setup's collision with its colliders copied to the device. */
 int fc_cuda_device_collision(fc_cuda_world *s, const fc_cuda_setup *setup, fc_collision *c, char *err, size_t errlen);
 
+/* The largest x^2 + y^2 + z^2 over the particles' columns x, y, z (a speed's or an acceleration's
+ * square; NaN left out) into *out, the device done. 0, or -1 with err. */
+int fc_cuda_max_norm2(fc_cuda_world *s, const float *x, const float *y, const float *z, float *out, char *err,
+                      size_t errlen);
+
 /* Room for n particles in the scratch columns (contents not kept). */
 int fc_cuda_reserve_scratch(fc_cuda_world *s, size_t n, char *err, size_t errlen);
 

@@ -670,7 +670,7 @@ static int reserve_collider(fc_world *w, const fc_shape *added, const char *size
         boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p, w->dimensions);
     double fluid = (double)w->particles.count;
     fc_cost want = {fmax(fluid + boundary, w->budget_held.particles),
-                    fmax(fc_cost_bytes(fluid, boundary, p->smoothing_radius / p->particle_spacing), w->budget_held.bytes)};
+                    fmax(fc_cost_bytes(fluid, boundary, fc_params_smoothing_radius(p) / p->particle_spacing), w->budget_held.bytes)};
     if (want.particles <= w->budget_held.particles && want.bytes <= w->budget_held.bytes) return 0; /* covered */
     char why[256], count[32];
     if (fc_budget_try_change(w->budget, &w->budget_held, want, why, sizeof why) == 0) return 0;

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/params.h"
+
 static void forget_checkpoints(fc_world_history *hist)
 {
     for (int i = 0; i < FC_HISTORY_CHECKPOINTS; i++) hist->checkpoint[i].taken = 0;
@@ -115,6 +117,13 @@ cJSON *fc_history_unstable_json(const fc_world_history *hist)
     cJSON_AddStringToObject(o, "check", hist->why.check ? hist->why.check : "");
     cJSON_AddStringToObject(o, "message", hist->why.message);
     cJSON_AddStringToObject(o, "cause", hist->why.cause);
+    cJSON *suggested = cJSON_AddObjectToObject(o, "suggested"); /* as a `set` takes them */
+    for (int i = 0; suggested && i < hist->why.suggested_count; i++) {
+        const fc_suggestion *v = &hist->why.suggested[i];
+        const fc_param_desc *d = fc_param_find(v->name);
+        cJSON_AddItemToObject(suggested, v->name,
+                              d && d->type == FC_PARAM_BOOL ? cJSON_CreateBool(v->value != 0.0) : cJSON_CreateNumber(v->value));
+    }
     cJSON_AddNumberToObject(o, "time", hist->unstable_time);
     double target = fc_history_rewind_target(hist);
     cJSON_AddItemToObject(o, "rewind_to", target >= 0.0 ? cJSON_CreateNumber(target) : cJSON_CreateNull());

@@ -26,6 +26,7 @@
 #define STATE_BURST_WINDOW_S 1.0   /* FC_STATE_BURST states within this window at most */
 #define REALTIME_MAX_LAG_S 0.1   /* a world that fell behind the wall clock does not race to catch up */
 #define PICKS_PER_S 20           /* a pick scans every particle: a world answers this many a second */
+#define FRAME_MAX_STEPS_PER_SUBSTEP 50 /* a `step` frame ends after this many steps per substep at most */
 #define PROGRESS_AFTER_S 0.3     /* a build that takes longer tells its clients how far it got ... */
 #define PROGRESS_PER_S 4.0       /* ... at most this often */
 
@@ -178,6 +179,14 @@ void fc_world_info_add_summary(cJSON *o, const fc_world_info *info)
     cJSON_AddNumberToObject(o, "particles", (double)info->particles);
 }
 
+void fc_world_info_add_dt(cJSON *o, const fc_world_info *info)
+{
+    if (info->dt > 0.0) cJSON_AddNumberToObject(o, "dt", info->dt);
+    else cJSON_AddNullToObject(o, "dt");
+    if (info->dt_bound[0]) cJSON_AddStringToObject(o, "dt_bound", info->dt_bound);
+    else cJSON_AddNullToObject(o, "dt_bound");
+}
+
 /* Builds the state message (PROTOCOL.md 2.3) from the world and the info. */
 static void publish_state(fc_world_host *h)
 {
@@ -193,6 +202,7 @@ static void publish_state(fc_world_host *h)
     cJSON_AddNumberToObject(o, "step", (double)info.step);
     cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
+    fc_world_info_add_dt(o, &info);
     cJSON_AddNumberToObject(o, "sequence", info.sequence);
     cJSON_AddNumberToObject(o, "epoch", info.epoch);
     cJSON_AddItemToObject(o, "loop", h->spec.loop > 0.0 ? cJSON_CreateNumber(h->spec.loop) : cJSON_CreateNull());
@@ -341,6 +351,8 @@ static int step_once(fc_world_host *h)
     h->rate_steps++;
     pthread_mutex_lock(&h->lock);
     h->info.step_ms = 1e3 * (t1 - t0);
+    h->info.dt = h->world.last_dt;
+    snprintf(h->info.dt_bound, sizeof h->info.dt_bound, "%s", fc_dt_bound_name(h->world.last_dt_bound));
     if (t1 - h->rate_start >= 1.0) {
         h->info.steps_per_s = (double)h->rate_steps / (t1 - h->rate_start);
         h->info.realtime_factor = (h->world.time - h->rate_time) / (t1 - h->rate_start);
@@ -370,12 +382,17 @@ static int step_once(fc_world_host *h)
     return 0;
 }
 
-/* Advances whole frames (substeps steps each), publishing after each; stops early on shutdown. */
+/* Advances whole frames, publishing after each; stops early on shutdown. A frame is substeps *
+ * time_step of simulated time whatever the adaptive step is: the world steps until it is reached
+ * (at most FRAME_MAX_STEPS_PER_SUBSTEP steps a substep, so a frame goes out even when the step
+ * has shrunk far below time_step). */
 static int step_frames(fc_world_host *h, int frames)
 {
     for (int f = 0; f < frames; f++) {
-        int steps = h->world.params.substeps;
-        for (int s = 0; s < steps; s++) {
+        const fc_params *p = &h->world.params;
+        const double end = h->world.time + p->substeps * p->time_step * (1.0 - 1e-9); /* summed dt may fall short */
+        const long max_steps = (long)p->substeps * FRAME_MAX_STEPS_PER_SUBSTEP;
+        for (long s = 0; s < max_steps && h->world.time < end; s++) {
             pthread_mutex_lock(&h->lock);
             int stop = h->stop;
             pthread_mutex_unlock(&h->lock);
@@ -532,6 +549,7 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
         return -1;
     }
     fc_world *w = &h->world;
+    const double step_before = w->params.time_step;
     if (strcmp(next->name, w->solver->name) != 0) { /* a CUDA world runs the GPU twin of the same name */
         char msg[600];
         if (fc_world_switch_solver(w, next->name, msg, sizeof msg)) {
@@ -541,6 +559,13 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
         h->epoch++;
     }
     cJSON_AddStringToObject(applied, "solver", next->name);
+    if (w->params.time_step != step_before) {
+        char note[200];
+        snprintf(note, sizeof note, "time_step %g s became %g s, the step %s is made for", step_before,
+                 w->params.time_step, next->name);
+        cJSON_AddNumberToObject(applied, "time_step", w->params.time_step);
+        cJSON_AddStringToObject(applied, "note", note);
+    }
     return 0;
 }
 

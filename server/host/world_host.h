@@ -38,6 +38,8 @@ typedef struct fc_world_info {
     int paused, realtime;
     int waiting;                 /* paused until the first subscriber (fc_world_spec.wait_for_subscriber) */
     double time, step_ms, steps_per_s;
+    double dt;                   /* s, the last step's length (fc_world.last_dt) ... */
+    char dt_bound[16];           /* ... and what bounded it (fc_dt_bound_name) */
     double realtime_factor;      /* simulated seconds per wall second over the last second */
     double max_speed;            /* m/s, fluid particles, after the last step */
     double density_error;        /* mean |rho / rho0 - 1| of the fluid particles; < 0: none */
@@ -152,6 +154,9 @@ void fc_world_host_stop(fc_world_host *h);
 /* Adds what `worlds` and `state` both say of a world: name, scene, solver, paused, waiting,
  * realtime, particles. */
 void fc_world_info_add_summary(cJSON *o, const fc_world_info *info);
+/* "dt" (s, the last step's; null before any) and "dt_bound" (what bounded it: time_step, fixed,
+ * acoustic, velocity, viscous, force; null before any step) into o: state and stats. */
+void fc_world_info_add_dt(cJSON *o, const fc_world_info *info);
 
 /* Monotonic wall clock, seconds. */
 double fc_host_now(void);

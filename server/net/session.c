@@ -359,6 +359,7 @@ static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
     cJSON_AddNumberToObject(o, "world", sub->host->id);
     cJSON_AddNumberToObject(o, "steps_per_s", info.steps_per_s);
     cJSON_AddNumberToObject(o, "step_ms", info.step_ms);
+    fc_world_info_add_dt(o, &info);
     cJSON_AddNumberToObject(o, "realtime_factor", info.paused ? 0.0 : info.realtime_factor);
     cJSON_AddNumberToObject(o, "particles", (double)info.particles);
     cJSON_AddNumberToObject(o, "max_speed", info.max_speed);

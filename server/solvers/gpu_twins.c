@@ -29,6 +29,7 @@ typedef struct gpu_state {
     uint64_t id_stamp;          /* the set of particles (their ids) now: a new stamp at every change */
     fc_cuda_stats sums;         /* the device's statistics of motion_stats, for the stats call after it */
     int sums_ready;
+    double max_acceleration;    /* WCSPH: the largest |a| of the last step (the force condition) */
 } gpu_state;
 
 /* Stamps of particle sets, unique in the process (fc_frame_request.id_stamp). */
@@ -118,6 +119,9 @@ static int run_on_device(fc_world *w, gpu_state *st, const double *dt)
         fc_wcsph_forces_of(w, st->gradient_correction, &s.forces);
         failed = dt ? fc_cuda_sph_step(st->device, &s, (float)*dt, err, sizeof err)
                     : fc_cuda_sph_density(st->device, &s, err, sizeof err);
+        float max_a2 = 0.0f;
+        if (!failed && dt) failed = fc_cuda_sph_max_acceleration2(st->device, &max_a2, err, sizeof err);
+        st->max_acceleration = sqrt((double)max_a2);
     }
     st->host_behind = 1;
     if (failed) {
@@ -135,18 +139,30 @@ static int gpu_step(fc_world *w, void *state, double dt)
 
 static int gpu_density(fc_world *w, void *state) { return run_on_device(w, state, NULL); }
 
-/* WCSPH's CFL step from the device's largest speed. */
-static double sph_gpu_choose_dt(const fc_world *w, const void *state)
+/* The largest speed on the device; 0 when it cannot be read (then the step is time_step). */
+static double device_max_speed(const fc_world *w, const gpu_state *st)
 {
-    const gpu_state *st = state; /* the reduction's scratch word is the device world's, not the state */
-    if (w->params.cfl_number <= 0.0 || st->failed) return w->params.time_step;
     float max2 = 0.0f;
     char err[512];
-    if (fc_cuda_world_max_speed2((fc_cuda_world *)st->device, &max2, err, sizeof err)) {
-        report(w, "max speed", err);
-        return w->params.time_step;
-    }
-    return fc_wcsph_cfl_step(&w->params, sqrt((double)max2));
+    if (st->failed) return 0.0;
+    if (fc_cuda_world_max_speed2(st->device, &max2, err, sizeof err)) report(w, "max speed", err);
+    return sqrt((double)max2);
+}
+
+/* WCSPH's stability conditions (fc_wcsph_limit_dt) from the device's largest speed and the largest
+ * acceleration of its last step. */
+static void sph_gpu_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
+{
+    const gpu_state *st = state;
+    fc_wcsph_limit_dt(w, device_max_speed(w, st), st->max_acceleration, limit);
+}
+
+/* PBF's velocity condition, as pbf.c's. */
+static void pbf_gpu_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
+{
+    const fc_params *p = &w->params;
+    fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, device_max_speed(w, state)),
+                        FC_DT_VELOCITY);
 }
 
 /* Every field comes back at once: the device's reorder moved them all. */
@@ -266,7 +282,8 @@ const fc_solver fc_solver_sph_gpu = {
     .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
     .check_params = fc_sph_family_check_params,
     .init = gpu_init,
-    .choose_dt = sph_gpu_choose_dt,
+    .default_time_step = 5e-4,
+    .limit_dt = sph_gpu_limit_dt,
     .sound_speed = fc_wcsph_sound_speed,
     .step = gpu_step,
     .density = gpu_density,
@@ -287,6 +304,8 @@ const fc_solver fc_solver_pbf_gpu = {
     .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
     .check_params = fc_sph_family_check_params,
     .init = gpu_init,
+    .default_time_step = 2e-3,
+    .limit_dt = pbf_gpu_limit_dt,
     .step = gpu_step,
     .density = gpu_density,
     .stats = gpu_stats,

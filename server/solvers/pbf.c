@@ -447,6 +447,16 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
     return 0;
 }
 
+/* The velocity condition: the fastest particle crosses at most cfl_number h in a step (the
+ * density constraints hold any stiffness, so no acoustic condition). */
+static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
+{
+    (void)state;
+    const fc_params *p = &w->params;
+    fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, fc_particles_max_speed(&w->particles)),
+                        FC_DT_VELOCITY);
+}
+
 static int pbf_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
     return fc_sph_family_stats(w, fc_sph_mean_neighbours(&((const pbf_state *)state)->nh), out, max);
@@ -460,7 +470,8 @@ const fc_solver fc_solver_pbf = {
     .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
     .check_params = fc_sph_family_check_params,
     .init = pbf_init,
-    .choose_dt = NULL,
+    .default_time_step = 2e-3, /* Macklin and Mueller 2013 step at 1/60 s with 2-4 iterations */
+    .limit_dt = pbf_limit_dt,
     .step = pbf_step,
     .density = pbf_density,
     .stats = pbf_stats,

@@ -36,6 +36,7 @@ typedef struct sph_state {
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
+    double max_acceleration;       /* the largest |a| of the last step, for the force condition */
     size_t capacity;
     double rest_volume;            /* V0 = m / rho0 */
     double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest (with the
@@ -78,21 +79,12 @@ static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
     return 0;
 }
 
-static double sph_choose_dt(const fc_world *w, const void *state)
+/* WCSPH's stability conditions (fc_wcsph_limit_dt) with the largest speed now and the largest
+ * acceleration of the step before. */
+static void sph_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
 {
-    (void)state;
-    const fc_params *p = &w->params;
-    if (p->cfl_number <= 0.0) return p->time_step;
-    const fc_particles *pt = &w->particles;
-    const float *vx = pt->field[FC_VX], *vy = pt->field[FC_VY], *vz = pt->field[FC_VZ];
-    const long n = (long)pt->count;
-    float max2 = 0.0f;
-#pragma omp parallel for schedule(static) reduction(max : max2)
-    for (long i = 0; i < n; i++) {
-        float s2 = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i];
-        if (s2 > max2) max2 = s2;
-    }
-    return fc_wcsph_cfl_step(p, sqrt((double)max2));
+    const sph_state *st = state;
+    fc_wcsph_limit_dt(w, fc_particles_max_speed(&w->particles), st->max_acceleration, limit);
 }
 
 /* Density (fc_sph_density_ratio: eq. 7 with Akinci boundary particles, its sums found with the
@@ -205,21 +197,25 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
     }
 }
 
-/* Semi-implicit Euler: v += a dt, then x += v dt. */
-static void integrate(fc_world *w, const sph_state *st, float dt)
+/* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. */
+static void integrate(fc_world *w, sph_state *st, float dt)
 {
     fc_particles *p = &w->particles;
     float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
+    float max_a2 = 0.0f;
+#pragma omp parallel for schedule(static) reduction(max : max_a2)
     for (long i = 0; i < n; i++) {
         const float a[3] = {st->ax[i], st->ay[i], st->az[i]};
+        const float a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+        if (a2 > max_a2) max_a2 = a2; /* NaN compares false */
         float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
         fc_wcsph_integrate(a, dt, v, at);
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         x[i] = at[0], y[i] = at[1], z[i] = at[2];
     }
+    st->max_acceleration = sqrt((double)max_a2);
 }
 
 /* Sorts the particles into the grid, lists their neighbours (once for the step) and computes
@@ -270,7 +266,8 @@ const fc_solver fc_solver_sph = {
     .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
     .check_params = fc_sph_family_check_params,
     .init = sph_init,
-    .choose_dt = sph_choose_dt,
+    .default_time_step = 5e-4,
+    .limit_dt = sph_limit_dt,
     .sound_speed = fc_wcsph_sound_speed,
     .step = sph_step,
     .density = sph_density,

@@ -11,12 +11,13 @@
 
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 {
-    double ratio = p->smoothing_radius / p->particle_spacing;
+    const double h = fc_params_smoothing_radius(p), ratio = h / p->particle_spacing;
     if (ratio < 1.2 || ratio > 4.0) {
         snprintf(err, errlen,
                  "parameter 'smoothing_radius' (%g m) must be 1.2 to 4 times 'particle_spacing' (%g m) "
-                 "for a usable neighbourhood; 2x gives about 30 neighbours",
-                 p->smoothing_radius, p->particle_spacing);
+                 "for a usable neighbourhood; 2x gives about 30 neighbours (leave it out and set "
+                 "'smoothing_ratio' to follow the spacing)",
+                 h, p->particle_spacing);
         return -1;
     }
     return 0;
@@ -138,10 +139,15 @@ double fc_wcsph_sound_speed(const fc_params *p)
     return p->equation_of_state == FC_EOS_TAIT ? p->speed_of_sound : sqrt(p->stiffness);
 }
 
-double fc_wcsph_cfl_step(const fc_params *p, double max_speed)
+void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_acceleration, fc_step_limit *limit)
 {
-    if (p->cfl_number <= 0.0) return p->time_step;
-    return p->cfl_number * p->smoothing_radius / (fc_wcsph_sound_speed(p) + max_speed);
+    const fc_params *p = &w->params;
+    const double h = p->smoothing_radius, c = fc_wcsph_sound_speed(p);
+    double nu = 0.0; /* the most diffusive fluid's kinematic viscosity mu / rho0 */
+    for (int f = 0; f < w->fluid_count; f++) nu = fmax(nu, w->fluids[f].viscosity / w->fluids[f].rest_density);
+    fc_step_limit_lower(limit, p->cfl_number * h / (c + max_speed), c >= max_speed ? FC_DT_ACOUSTIC : FC_DT_VELOCITY);
+    fc_step_limit_lower(limit, fc_dt_viscous(h, nu), FC_DT_VISCOUS);
+    fc_step_limit_lower(limit, fc_dt_force(h, max_acceleration), FC_DT_FORCE);
 }
 
 double fc_wcsph_gradient_correction(const fc_world *w)

@@ -98,8 +98,11 @@ void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos);
 void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_forces *t);
 /* Speed of sound of WCSPH's equation of state: c for Tait, sqrt(k) for p = k (rho - rho0). */
 double fc_wcsph_sound_speed(const fc_params *p);
-/* The CFL step cfl_number h / (c + max |v|) (time_step when cfl_number is 0). */
-double fc_wcsph_cfl_step(const fc_params *p, double max_speed);
+/* WCSPH's stability conditions lower limit (core/time_step.h): the acoustic one, cfl_number h /
+ * (c + |v|max) (Monaghan 1992: sound and the flow together cross at most that fraction of h per
+ * step), the viscous one, 0.125 h^2 / nu of the most viscous fluid (Morris, Fox and Zhu 1997), and
+ * the force one, 0.25 sqrt(h / |a|max) (Monaghan 1992), with |a|max of the step before. */
+void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_acceleration, fc_step_limit *limit);
 
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);

@@ -63,6 +63,15 @@ static void check_blow_up(peer *p, const char *what, const char *values, const c
     cJSON *rewound = peer_fresh_state(p, (uint32_t)world);
     CHECK(rewound && cJSON_IsNull(jget(rewound, "unstable")) && cJSON_Compare(jget(rewound, "values"), jget(before, "values"), 1),
           "%s: the rewound world is stable with the values it had before: %s", what, jtext(rewound));
+    /* the viewer's one click: the suggested values, then on */
+    const cJSON *suggested = jget(event, "suggested");
+    CHECK(cJSON_IsObject(suggested) && suggested->child, "%s: the event suggests values to set: %s", what, jtext(event));
+    if (cJSON_IsObject(suggested) && suggested->child) {
+        char *text = cJSON_PrintUnformatted(suggested);
+        snprintf(msg, sizeof msg, "{\"type\":\"set\",\"world\":%d,\"values\":%s}", world, text ? text : "{}");
+        free(text);
+        cJSON_Delete(expect_ack(p, msg));
+    }
     snprintf(msg, sizeof msg, "{\"type\":\"resume\",\"world\":%d}", world);
     cJSON_Delete(expect_ack(p, msg));
     /* 50 steps: five times the strikes that would catch a blow-up again (slow under sanitizers) */
@@ -125,9 +134,13 @@ int main(int argc, char **argv)
     }
     peer p;
     if (expect_hello(&p, server.port, "stability", NULL, "control") == 0) {
-        check_blow_up(&p, "time_step 0.02 with viscosity 0", "{\"time_step\":0.02,\"viscosity\":0}", "time_step");
-        check_blow_up(&p, "speed_of_sound at its maximum", "{\"speed_of_sound\":1000}", "speed_of_sound");
-        check_blow_up(&p, "stiffness at its maximum", "{\"equation_of_state\":\"linear\",\"stiffness\":1000000}", "stiffness");
+        /* the adaptive step (the default) holds all but the last; fixed steps blow up */
+        check_blow_up(&p, "a fixed time_step 0.02 with viscosity 0",
+                      "{\"time_step\":0.02,\"viscosity\":0,\"adaptive_time_step\":false}", "time_step");
+        check_blow_up(&p, "speed_of_sound at its maximum with a fixed step",
+                      "{\"speed_of_sound\":1000,\"adaptive_time_step\":false}", "speed_of_sound");
+        check_blow_up(&p, "stiffness at its maximum with a fixed step",
+                      "{\"equation_of_state\":\"linear\",\"stiffness\":1000000,\"adaptive_time_step\":false}", "stiffness");
         check_blow_up(&p, "gravity 100", "{\"gravity_y\":100}", "gravity");
         check_rewind_requests(&p);
         char *metrics = metrics_fetch(server.port);
