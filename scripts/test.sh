@@ -16,13 +16,14 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== ASan + UBSan build and tests (the 2000-step dam break runs in the Release build only); this"
+echo "== ASan + UBSan build and tests (the 2000-step dam break and the shipped scenes' 3 s runs, label long,"
+echo "   run in the Release build only); this"
 echo "   build is also the cuda-host build: the CUDA sources through the host shim, their kernels run on"
 echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=HOST
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break -LE long
 
 echo "== ThreadSanitizer build and the server's tests (world threads, network thread; OpenMP is off"
 echo "   in this build because libgomp is not instrumented)"

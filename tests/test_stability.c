@@ -1,7 +1,7 @@
 /* The blow-up checks (core/stability.h) against real blow-ups and real flows: the configurations
  * that blow up are caught within 2 s of simulated time and name their cause; the shipped scenes
  * run 2 s without a false alarm; a checkpoint puts a world back exactly; a step interrupted by its
- * driver moves nothing. */
+ * driver moves nothing; the adaptive step is each stability condition's bound where it binds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "core/solver.h"
 #include "core/stability.h"
 #include "core/world.h"
+#include "solvers/sph_family.h"
 
 /* Loads a shipped scene with parameter assignments ("name=value") on top; 0 on success. */
 static int load(fc_world *w, const char *scene_name, const char *const *sets)
@@ -56,10 +57,13 @@ static void test_blow_ups_are_caught(void)
     static const struct {
         const char *what, *scene, *sets[8], *cause_mentions;
     } cases[] = {
-        {"time_step 0.02 with viscosity 0", "dam_break", {COARSE, "time_step=0.02", "viscosity=0", NULL}, "time_step"},
-        {"speed_of_sound at its maximum", "dam_break", {COARSE, "speed_of_sound=1000", NULL}, "speed_of_sound"},
-        {"stiffness at its maximum (linear)", "dam_break",
-         {COARSE, "equation_of_state=linear", "stiffness=1000000", NULL}, "stiffness"},
+        /* fixed steps too long for the flow (the adaptive step, the default, would shorten them) */
+        {"fixed time_step 0.02 with viscosity 0", "dam_break",
+         {COARSE, "time_step=0.02", "viscosity=0", "adaptive_time_step=false", NULL}, "time_step"},
+        {"speed_of_sound at its maximum, fixed step", "dam_break",
+         {COARSE, "speed_of_sound=1000", "adaptive_time_step=false", NULL}, "speed_of_sound"},
+        {"stiffness at its maximum (linear), fixed step", "dam_break",
+         {COARSE, "equation_of_state=linear", "stiffness=1000000", "adaptive_time_step=false", NULL}, "stiffness"},
         {"gravity 100 up", "dam_break", {COARSE, "gravity_y=100", NULL}, "gravity"},
         {"gravity 100 down", "dam_break", {COARSE, "gravity_y=-100", NULL}, "gravity"},
     };
@@ -177,8 +181,65 @@ static void test_interrupted_step_moves_nothing(void)
     }
 }
 
+/* The step a world would take next, and which condition bound it, must be `want` and `bound`. */
+static void check_next_dt(fc_world *w, const char *what, double want, fc_dt_bound bound)
+{
+    fc_step_limit limit;
+    fc_world_choose_dt(w, &limit);
+    CHECK(fabs(limit.dt - want) <= 1e-9 * want && limit.bound == bound, "%s: dt %g s bound by %s (want %g s by %s)", what,
+          limit.dt, fc_dt_bound_name(limit.bound), want, fc_dt_bound_name(bound));
+    CHECK(fc_world_step(w) == FC_STEP_DONE && w->last_dt == limit.dt && w->last_dt_bound == limit.bound,
+          "%s: the step taken is that one (%g s, %s)", what, w->last_dt, fc_dt_bound_name(w->last_dt_bound));
+}
+
+static void test_adaptive_step_conditions(void)
+{
+    fc_world w;
+    /* at rest, h = 0.02 m, c = 20 m/s: the acoustic condition 0.4 h / c = 0.4 ms, below time_step's 0.5 ms */
+    if (load(&w, "dam_break_2d", NULL) == 0) {
+        check_next_dt(&w, "dam_break_2d at rest", 0.4 * 0.02 / 20.0, FC_DT_ACOUSTIC);
+        /* a particle at 5 m/s: 0.4 h / (c + 5) */
+        w.particles.field[FC_VX][3] = 5.0f;
+        fc_step_limit limit;
+        fc_world_choose_dt(&w, &limit);
+        CHECK(fabs(limit.dt - 0.4 * 0.02 / 25.0) < 1e-9 && limit.bound == FC_DT_ACOUSTIC,
+              "sound and flow together: 0.4 h / (c + |v|max) = %g s, got %g s", 0.4 * 0.02 / 25.0, limit.dt);
+        /* the force condition with the acceleration of a step: 0.25 sqrt(h / |a|max) */
+        limit = (fc_step_limit){1.0, FC_DT_MAXIMUM};
+        fc_wcsph_limit_dt(&w, 0.0, 1e5, &limit);
+        CHECK(fabs(limit.dt - 0.25 * sqrt(0.02 / 1e5)) < 1e-12 && limit.bound == FC_DT_FORCE,
+              "|a| 1e5 m/s^2: the force condition 0.25 sqrt(h / |a|) = %g s, got %g s by %s", 0.25 * sqrt(0.02 / 1e5),
+              limit.dt, fc_dt_bound_name(limit.bound));
+        fc_world_free(&w);
+    }
+    /* nu = mu / rho0 = 1 m^2/s: the viscous condition 0.125 h^2 / nu = 50 us */
+    static const char *const syrup[] = {"rest_density=100", "viscosity=100", NULL};
+    if (load(&w, "dam_break_2d", syrup) == 0) {
+        check_next_dt(&w, "a syrup of nu = 1 m^2/s", 0.125 * 0.02 * 0.02 / 1.0, FC_DT_VISCOUS);
+        fc_world_free(&w);
+    }
+    /* calm and coarse (h = 0.08 m: 1.6 ms acoustic): time_step's cap */
+    static const char *const coarse[] = {COARSE, NULL};
+    if (load(&w, "dam_break", coarse) == 0) {
+        check_next_dt(&w, "coarse dam break at rest", 5e-4, FC_DT_MAXIMUM);
+        w.params.adaptive_time_step = 0;
+        w.params.time_step = 0.004;
+        check_next_dt(&w, "a fixed step", 0.004, FC_DT_FIXED);
+        fc_world_free(&w);
+    }
+    /* PBF: the velocity condition alone, cfl_number h / |v|max (h = 0.04 m, 10 m/s: 1.6 ms < 2 ms) */
+    if (load(&w, "dam_break_pbf", NULL) == 0) {
+        check_next_dt(&w, "pbf at rest", 2e-3, FC_DT_MAXIMUM);
+        for (size_t i = 0; i < w.particles.count; i++) w.particles.field[FC_VY][i] = 0.0f;
+        w.particles.field[FC_VY][5] = -10.0f;
+        check_next_dt(&w, "pbf, a particle at 10 m/s", 0.4 * 0.04 / 10.0, FC_DT_VELOCITY);
+        fc_world_free(&w);
+    }
+}
+
 int main(void)
 {
+    test_adaptive_step_conditions();
     test_non_finite_is_caught();
     test_interrupted_step_moves_nothing();
     test_checkpoint_restores_the_state();
