@@ -16,10 +16,15 @@
  * about 50; each of the three checkpoints (host/history.h) keeps 36 bytes per particle. */
 enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
 
+/* Neighbours per particle within h at a smoothing ratio h / spacing (a full 3D neighbourhood). */
+static double neighbours_at(double smoothing_ratio)
+{
+    return 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
+}
+
 double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
 {
-    double neighbours = 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
-    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours) + boundary * BYTES_PER_BOUNDARY;
+    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio)) + boundary * BYTES_PER_BOUNDARY;
 }
 
 static double smoothing_ratio(const fc_params *p)
@@ -32,6 +37,14 @@ fc_cost fc_world_cost(const fc_world *w, double fluid)
     double boundary = (double)w->boundary.count;
     fc_cost c = {fluid + boundary, fc_cost_bytes(fluid, boundary, smoothing_ratio(&w->params))};
     return c;
+}
+
+double fc_neighbour_cap_bytes(const fc_world *w)
+{
+    const double fluid = (double)w->particles.count;
+    double cap = w->budget ? w->budget_held.bytes
+                           : FC_NEIGHBOUR_CAP_FACTOR * fluid * BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio(&w->params));
+    return fmax(cap, FC_NEIGHBOUR_CAP_FLOOR);
 }
 
 /* Distance checks an estimate may spend counting the fluid that colliders cut away; beyond, the

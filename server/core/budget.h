@@ -34,6 +34,14 @@ double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
 /* The cost of a world of `fluid` particles with its current boundary. */
 fc_cost fc_world_cost(const struct fc_world *w, double fluid);
 
+/* The most memory world w's neighbour lists may take in one step (they grow with pairs, and
+ * particles piled up would take N^2): with a budget the world's whole reservation, without one
+ * FC_NEIGHBOUR_CAP_FACTOR times what fc_cost_bytes counts for them; never under
+ * FC_NEIGHBOUR_CAP_FLOOR (a small world's splash). */
+enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
+#define FC_NEIGHBOUR_CAP_FLOOR 16e6
+double fc_neighbour_cap_bytes(const struct fc_world *w);
+
 void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);
 /* Boundary samples expected behind one shape's surface (shape NULL: the container's walls) in the
  * domain [lo, hi], at the parameters' spacing and smoothing radius: what the estimate counts. */

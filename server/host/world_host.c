@@ -295,6 +295,7 @@ static void withdraw_notice(fc_world_host *h, fc_notice kind)
 static void become_unstable(fc_world_host *h)
 {
     h->paused = 1;
+    fc_world_release_memory(&h->world); /* a runaway's neighbour lists are not kept while it waits */
     restart_clocks(h);
     fprintf(stderr, "fluidcast: world %u is unstable at t = %.4g s (%s): %s; paused\n", (unsigned)h->id,
             h->world.time, h->history.why.check, h->history.why.message);
