@@ -773,6 +773,10 @@ static void *world_thread(void *arg)
 {
     fc_world_host *h = arg;
     run_world(h);
+    if (h->world_ready) { /* its memory and its budget are free once the thread ends, not when it is reaped */
+        fc_world_free(&h->world);
+        h->world_ready = 0;
+    }
     atomic_store(&h->finished, 1);
     fc_mailbox_wake(h->mailbox); /* the network thread reaps a closed world */
     return NULL;

@@ -70,6 +70,7 @@ typedef struct fc_stalled_request {
 typedef struct fc_reply_slot {
     fc_blob *text;              /* NULL: still waiting for `waiting_for` */
     fc_world_host *waiting_for;
+    fc_blob *if_closed;         /* while waiting: the unknown_world error sent if the world is closed first */
 } fc_reply_slot;
 
 /* The frame being written to a client, in fragments. */
@@ -185,8 +186,9 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host);
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 /* Queues a ready reply (takes ownership); -1 (and the client is dropped) when too many wait. */
 int fc_session_queue(fc_session *c, fc_blob *text);
-/* Reserves the reply slot of a request that host will answer; -1 as fc_session_queue. */
-int fc_session_expect(fc_session *c, fc_world_host *host);
+/* Reserves the reply slot of a request (its id as JSON text and its type) that host will answer;
+ * if the world is closed first, the request is answered unknown_world. -1 as fc_session_queue. */
+int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request);
 /* The world's queue is full: cmd (taken) waits here with its reply slot reserved, and the client
  * is not read until the world takes it (fc_session_retry_stalled, on every wake of the network
  * thread). 0, or -1 when the session holds its maximum already (cmd not taken). */
