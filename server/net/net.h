@@ -221,8 +221,10 @@ void fc_slots_half_open(fc_server *s, struct lws *wsi, int half_open);
 /* LWS_CALLBACK_WSI_DESTROY. */
 void fc_slots_destroyed(fc_server *s, struct lws *wsi);
 void fc_slots_free(fc_server *s);
-/* 1 when a new WebSocket must be refused: --max-clients + FC_RESERVED_SLOTS sessions are open. */
-int fc_slots_full(const fc_server *s);
+/* Room for a new WebSocket: 0 when fewer than --max-clients + FC_RESERVED_SLOTS sessions are open,
+ * or when the oldest that has not said hello was closed for it (1013); -1 when every open session
+ * said hello (the new one must be refused). */
+int fc_slots_make_room(fc_server *s);
 /* A hello: 0 when c may go on (a slot of --max-clients is free, or control takes the oldest
  * watcher's, which is evicted); -1 when the server is full (c ends with bye "full" and 1013). */
 int fc_slots_admit(fc_session *c, int control);

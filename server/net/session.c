@@ -644,7 +644,7 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return s->shutting_down; /* a full server answers 1013 once upgraded (ESTABLISHED) */
     case LWS_CALLBACK_ESTABLISHED:
-        if (fc_slots_full(s)) { /* no session: closed with 1013 at the first writable callback */
+        if (fc_slots_make_room(s)) { /* no session: closed with 1013 at the first writable callback */
             memset(c, 0, sizeof *c);
             c->wsi = wsi;
             s->metrics.refused_full++;
