@@ -1,4 +1,5 @@
 /* Budgets: a scene's size estimated from its shapes, and reservations against a shared limit. */
+#define _POSIX_C_SOURCE 200809L
 #include "core/budget.h"
 
 #include "core/colliders.h"
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define PI 3.14159265358979323846
 
@@ -187,12 +189,42 @@ int fc_budget_init(fc_budget *b, double particles, double bytes)
     memset(b, 0, sizeof *b);
     b->limit.particles = particles;
     b->limit.bytes = bytes;
-    return pthread_mutex_init(&b->lock, NULL) ? -1 : 0;
+    if (pthread_mutex_init(&b->lock, NULL)) return -1;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int failed = pthread_cond_init(&b->released, &attr);
+    pthread_condattr_destroy(&attr);
+    if (failed) pthread_mutex_destroy(&b->lock);
+    return failed ? -1 : 0;
 }
 
 void fc_budget_free(fc_budget *b)
 {
+    pthread_cond_destroy(&b->released);
     pthread_mutex_destroy(&b->lock);
+}
+
+void fc_budget_closing(fc_budget *b, int delta)
+{
+    pthread_mutex_lock(&b->lock);
+    b->closing += delta;
+    if (delta < 0) pthread_cond_broadcast(&b->released);
+    pthread_mutex_unlock(&b->lock);
+}
+
+int fc_budget_wait_closing(fc_budget *b, double seconds)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)seconds;
+    until.tv_nsec += (long)((seconds - floor(seconds)) * 1e9);
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&b->lock);
+    const int any = b->closing > 0;
+    while (b->closing > 0 && pthread_cond_timedwait(&b->released, &b->lock, &until) == 0) {}
+    pthread_mutex_unlock(&b->lock);
+    return any;
 }
 
 static void move_reservation(fc_budget *b, fc_cost *held, fc_cost want)

@@ -17,6 +17,9 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
     fc_scene_estimate_size(scene, &e);
     char why[256], fluid[32], boundary[32], bytes[32];
     if (fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0) return 0;
+    /* a world closed just before may still be giving its reservation back (its step ending) */
+    if (fc_budget_wait_closing(b, FC_BUDGET_CLOSING_WAIT_S) && fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0)
+        return 0;
     fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
                          "the scene '%s' would take about %s fluid and %s boundary particles and %s; %s "
                          "(--max-particles); use a larger particle_spacing or a smaller scene",
