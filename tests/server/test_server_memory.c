@@ -3,7 +3,8 @@
  * particles) fails as solver_failed naming the neighbour lists within seconds, its memory stays
  * within a bound and is given back while it waits, another world's frames keep coming; a request
  * queued behind a closed world is answered unknown_world, and the closed world's budget is free
- * for the next create_world at once. */
+ * for the next create_world at once; scene documents get emitter_add's and collider_add's checks
+ * (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the key). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +66,37 @@ static void check_pile_up(server_process *server, peer *controller, peer *watche
           (paused - start_kib) / 1024);
 }
 
+/* load_scene with document: refused with code on field, saying part, world 1's epoch unchanged. */
+static void expect_document_refused(peer *p, const char *document, const char *code, const char *field, const char *part)
+{
+    char msg[4096];
+    snprintf(msg, sizeof msg, "{\"type\":\"load_scene\",\"world\":1,\"scene\":%s}", document);
+    cJSON *r = peer_request(p, msg, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, code, field) && jstr_has(r, "message", part), "a scene document: %s on %s saying '%s', got %s", code,
+          field, part, jtext(r));
+    cJSON_Delete(r);
+}
+
+/* Scene documents get the checks of emitter_add and collider_add, limits included. */
+static void check_documents(peer *p)
+{
+#define DOC_HEAD "{\"domain\":{\"min\":[0,0,0],\"max\":[0.6,0.5,0.4]},\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.1,0.1,0.1]}]"
+    expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
+                               "\"radius\":0.05,\"rate\":1e30}]}",
+                            "over_budget", "scene.emitters[0].rate", "budget");
+    expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
+                               "\"radius\":0.4,\"rate\":10}]}",
+                            "bad_value", "scene.emitters[0].radius", "half the domain");
+    char doc[3000];
+    int n = snprintf(doc, sizeof doc, "%s,\"colliders\":[", DOC_HEAD);
+    for (int i = 0; i < 17; i++)
+        n += snprintf(doc + n, sizeof doc - (size_t)n, "%s{\"type\":\"sphere\",\"center\":[0.4,0.3,0.2],\"radius\":0.02}",
+                      i ? "," : "");
+    snprintf(doc + n, sizeof doc - (size_t)n, "]}");
+    expect_document_refused(p, doc, "over_budget", "scene.colliders", "at most 16");
+#undef DOC_HEAD
+}
+
 /* close_world with a request queued behind it: that request is answered unknown_world, and the
  * budget of the closed world is free for create_world at once. */
 static void check_close(peer *controller)
@@ -109,6 +141,7 @@ int main(int argc, char **argv)
         cJSON_Delete(peer_subscribe(&watcher, (uint32_t)second, ""));
         cJSON_Delete(peer_subscribe(&controller, 1, ""));
         peer_pump(&watcher, 500);
+        check_documents(&controller);
         long start_kib = server_rss_kib(&server);
         check_pile_up(&server, &controller, &watcher, start_kib);
         check_close(&controller);
