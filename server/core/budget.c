@@ -1,4 +1,5 @@
 /* Budgets: a scene's size estimated from its shapes, and reservations against a shared limit. */
+#define _POSIX_C_SOURCE 200809L
 #include "core/budget.h"
 
 #include "core/colliders.h"
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define PI 3.14159265358979323846
 
@@ -16,10 +18,15 @@
  * about 50; each of the three checkpoints (host/history.h) keeps 36 bytes per particle. */
 enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
 
+/* Neighbours per particle within h at a smoothing ratio h / spacing (a full 3D neighbourhood). */
+static double neighbours_at(double smoothing_ratio)
+{
+    return 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
+}
+
 double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
 {
-    double neighbours = 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
-    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours) + boundary * BYTES_PER_BOUNDARY;
+    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio)) + boundary * BYTES_PER_BOUNDARY;
 }
 
 static double smoothing_ratio(const fc_params *p)
@@ -32,6 +39,14 @@ fc_cost fc_world_cost(const fc_world *w, double fluid)
     double boundary = (double)w->boundary.count;
     fc_cost c = {fluid + boundary, fc_cost_bytes(fluid, boundary, smoothing_ratio(&w->params))};
     return c;
+}
+
+double fc_neighbour_cap_bytes(const fc_world *w)
+{
+    const double fluid = (double)w->particles.count;
+    double cap = w->budget ? w->budget_held.bytes
+                           : FC_NEIGHBOUR_CAP_FACTOR * fluid * BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio(&w->params));
+    return fmax(cap, FC_NEIGHBOUR_CAP_FLOOR);
 }
 
 /* Distance checks an estimate may spend counting the fluid that colliders cut away; beyond, the
@@ -174,12 +189,42 @@ int fc_budget_init(fc_budget *b, double particles, double bytes)
     memset(b, 0, sizeof *b);
     b->limit.particles = particles;
     b->limit.bytes = bytes;
-    return pthread_mutex_init(&b->lock, NULL) ? -1 : 0;
+    if (pthread_mutex_init(&b->lock, NULL)) return -1;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int failed = pthread_cond_init(&b->released, &attr);
+    pthread_condattr_destroy(&attr);
+    if (failed) pthread_mutex_destroy(&b->lock);
+    return failed ? -1 : 0;
 }
 
 void fc_budget_free(fc_budget *b)
 {
+    pthread_cond_destroy(&b->released);
     pthread_mutex_destroy(&b->lock);
+}
+
+void fc_budget_closing(fc_budget *b, int delta)
+{
+    pthread_mutex_lock(&b->lock);
+    b->closing += delta;
+    if (delta < 0) pthread_cond_broadcast(&b->released);
+    pthread_mutex_unlock(&b->lock);
+}
+
+int fc_budget_wait_closing(fc_budget *b, double seconds)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)seconds;
+    until.tv_nsec += (long)((seconds - floor(seconds)) * 1e9);
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&b->lock);
+    const int any = b->closing > 0;
+    while (b->closing > 0 && pthread_cond_timedwait(&b->released, &b->lock, &until) == 0) {}
+    pthread_mutex_unlock(&b->lock);
+    return any;
 }
 
 static void move_reservation(fc_budget *b, fc_cost *held, fc_cost want)

@@ -24,8 +24,10 @@ typedef struct fc_scene_estimate {
 /* Shared by the worlds of one server; every call takes the lock, none waits for anything else. */
 typedef struct fc_budget {
     pthread_mutex_t lock;
+    pthread_cond_t released; /* signalled when a closing world gave its reservation back */
     fc_cost limit;     /* the whole server's */
     fc_cost used;      /* reserved by worlds, together */
+    int closing;       /* closed worlds whose threads have not given their reservation back yet */
 } fc_budget;
 
 /* Bytes per particle (fluid or boundary) at a smoothing ratio h / spacing: the fields, the grid,
@@ -33,6 +35,14 @@ typedef struct fc_budget {
 double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
 /* The cost of a world of `fluid` particles with its current boundary. */
 fc_cost fc_world_cost(const struct fc_world *w, double fluid);
+
+/* The most memory world w's neighbour lists may take in one step (they grow with pairs, and
+ * particles piled up would take N^2): with a budget the world's whole reservation, without one
+ * FC_NEIGHBOUR_CAP_FACTOR times what fc_cost_bytes counts for them; never under
+ * FC_NEIGHBOUR_CAP_FLOOR (a small world's splash). */
+enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
+#define FC_NEIGHBOUR_CAP_FLOOR 16e6
+double fc_neighbour_cap_bytes(const struct fc_world *w);
 
 void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);
 /* Boundary samples expected behind one shape's surface (shape NULL: the container's walls) in the
@@ -48,6 +58,12 @@ void fc_budget_free(fc_budget *b);
  * *held already reserves). 0, or -1 with why ("N particles and B bytes are free ...") and
  * nothing changed. */
 int fc_budget_try_change(fc_budget *b, fc_cost *held, fc_cost want, char *why, size_t whylen);
+/* A world was closed (+1: its thread will give its reservation back) or its thread gave it back (-1). */
+void fc_budget_closing(fc_budget *b, int delta);
+/* Waits up to seconds while closed worlds still hold reservations; 1 when it waited for any (a
+ * request refused meanwhile may be tried again), 0 when none was closing. */
+int fc_budget_wait_closing(fc_budget *b, double seconds);
+#define FC_BUDGET_CLOSING_WAIT_S 5.0 /* how long a build over budget waits for closing worlds */
 /* Replaces *held with want whatever the limit (a release, or a size already built). */
 void fc_budget_set(fc_budget *b, fc_cost *held, fc_cost want);
 /* What is free now, for messages. */

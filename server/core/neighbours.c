@@ -15,8 +15,42 @@ static int omp_get_thread_num(void) { return 0; }
 typedef struct fc_neighbour_chunk {
     uint32_t *index;
     size_t count, capacity, base;
-    int failed;
 } fc_neighbour_chunk;
+
+/* What the blocks of one build share (fc_neighbour_limits): the bytes its lists hold, counted
+ * against the limit as they grow, and the first failure, after which every block stops. */
+typedef struct build_guard {
+    size_t max_bytes;            /* 0: no limit */
+    size_t held;                 /* bytes of every list's capacities (atomic) */
+    int failure;                 /* 0, or the first FC_NEIGHBOURS_* failure (atomic) */
+    const atomic_int *interrupt;
+    size_t points_listed, entries_listed; /* of the blocks that stopped (atomic): the extrapolation */
+} build_guard;
+
+/* Records a failure; the first one stands. */
+static void guard_fail(build_guard *g, int failure)
+{
+    int none = 0;
+    __atomic_compare_exchange_n(&g->failure, &none, failure, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* 1 when the build must stop: a block failed, or the interrupt was set (recorded as a failure). */
+static int guard_stopped(build_guard *g)
+{
+    if (g->interrupt && atomic_load_explicit(g->interrupt, memory_order_relaxed)) guard_fail(g, FC_NEIGHBOURS_INTERRUPTED);
+    return __atomic_load_n(&g->failure, __ATOMIC_RELAXED) != 0;
+}
+
+/* Counts `bytes` more against the limit: 0, or -1 (nothing counted) when they would pass it. */
+static int guard_take(build_guard *g, size_t bytes)
+{
+    size_t now = __atomic_add_fetch(&g->held, bytes, __ATOMIC_RELAXED);
+    if (!g->max_bytes || now <= g->max_bytes) return 0;
+    __atomic_sub_fetch(&g->held, bytes, __ATOMIC_RELAXED);
+    return -1;
+}
+
+static void guard_give(build_guard *g, size_t bytes) { __atomic_sub_fetch(&g->held, bytes, __ATOMIC_RELAXED); }
 
 void fc_neighbours_init(fc_neighbour_list *l) { memset(l, 0, sizeof *l); }
 
@@ -29,14 +63,30 @@ void fc_neighbours_free(fc_neighbour_list *l)
     memset(l, 0, sizeof *l);
 }
 
-static int chunk_reserve(fc_neighbour_chunk *c, size_t needed)
+size_t fc_neighbours_bytes(const fc_neighbour_list *l)
 {
-    if (needed <= c->capacity) return 0;
-    size_t capacity = needed + needed / 2 + 4096;
-    uint32_t *grown = realloc(c->index, capacity * sizeof *grown);
-    if (!grown) return -1;
-    c->index = grown, c->capacity = capacity;
-    return 0;
+    size_t entries = l->start_capacity + l->index_capacity;
+    for (int t = 0; t < l->chunk_count; t++) entries += l->chunks[t].capacity;
+    return entries * sizeof(uint32_t);
+}
+
+/* Grows an array of uint32_t from *capacity to hold `needed` (half again more, when the limit
+ * leaves room for it): FC_NEIGHBOURS_OK, _OVER_LIMIT or _NO_MEMORY (the array unchanged). */
+static int grow_entries(uint32_t **array, size_t *capacity, size_t needed, size_t spare, build_guard *g)
+{
+    if (needed <= *capacity) return FC_NEIGHBOURS_OK;
+    size_t want = needed + needed / 2 + spare;
+    if (guard_take(g, (want - *capacity) * sizeof **array)) {
+        want = needed;
+        if (guard_take(g, (want - *capacity) * sizeof **array)) return FC_NEIGHBOURS_OVER_LIMIT;
+    }
+    uint32_t *grown = realloc(*array, want * sizeof *grown);
+    if (!grown) {
+        guard_give(g, (want - *capacity) * sizeof **array);
+        return FC_NEIGHBOURS_NO_MEMORY;
+    }
+    *array = grown, *capacity = want;
+    return FC_NEIGHBOURS_OK;
 }
 
 enum { CANDIDATE_BLOCK = 64, APPEND_SLACK = 8 /* an append may write this far past its count */ };
@@ -273,22 +323,23 @@ static inline void move_down(uint32_t *dst, const uint32_t *src, size_t count)
  * every point costs more than the search. */
 static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x, const float *y, const float *z,
                        float radius2, const fc_neighbour_source *sources, fc_neighbour_list *lists,
-                       int source_count, int block)
+                       int source_count, int block, build_guard *guard)
 {
     fc_neighbour_chunk *chunks[MAX_SOURCES];
     size_t count[MAX_SOURCES];
     cell_ranges ranges[MAX_SOURCES];
     for (int s = 0; s < source_count; s++) {
         chunks[s] = &lists[s].chunks[block];
-        chunks[s]->failed = 0;
         count[s] = 0;
     }
     uint32_t cell = UINT32_MAX;
-    for (size_t i = lo, group_end; i < hi; i = group_end) {
+    size_t i = lo, attempted = 0;
+    for (size_t group_end; i < hi; i = group_end) {
         const uint32_t key = grid->key[i];
         for (group_end = i + 1; group_end < hi && group_end - i < GROUP && grid->key[group_end] == key;) group_end++;
         const int members = (int)(group_end - i);
         if (key != cell) {
+            if (guard_stopped(guard)) goto stopped;
             fc_bar bars[9];
             cell = key;
             const int nbars = fc_grid_bars(&grid->geom, cell, bars);
@@ -299,9 +350,13 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             const fc_neighbour_source *src = &sources[s];
             const cell_ranges *r = &ranges[s];
             const size_t slot = r->candidates + APPEND_SLACK, needed = count[s] + (size_t)members * slot;
-            if (count[s] + (size_t)members * r->candidates > UINT32_MAX || (needed > c->capacity && chunk_reserve(c, needed))) {
-                c->failed = 1;
-                goto done;
+            const int grown = count[s] + (size_t)members * r->candidates > UINT32_MAX
+                                  ? FC_NEIGHBOURS_NO_MEMORY
+                                  : grow_entries(&c->index, &c->capacity, needed, 4096, guard);
+            if (grown != FC_NEIGHBOURS_OK) {
+                guard_fail(guard, grown);
+                attempted = (size_t)members * r->candidates;
+                goto stopped;
             }
             uint32_t *out[GROUP];
             size_t got[GROUP];
@@ -321,21 +376,21 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             }
         }
     }
-done:
     for (int s = 0; s < source_count; s++) chunks[s]->count = count[s];
+    return;
+stopped: /* what this block listed, for the extrapolation of fc_neighbour_limits.needed_bytes */
+    for (int s = 0; s < source_count; s++) attempted += count[s];
+    __atomic_add_fetch(&guard->points_listed, i - lo + 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&guard->entries_listed, attempted, __ATOMIC_RELAXED);
 }
 
-static int list_reserve(fc_neighbour_list *l, size_t n, int blocks)
+static int list_reserve(fc_neighbour_list *l, size_t n, int blocks, build_guard *g)
 {
-    if (n + 1 > l->start_capacity) {
-        size_t capacity = n + n / 2 + 1024;
-        uint32_t *grown = realloc(l->start, capacity * sizeof *grown);
-        if (!grown) return -1;
-        l->start = grown, l->start_capacity = capacity;
-    }
+    const int grown = grow_entries(&l->start, &l->start_capacity, n + 1, 1024, g);
+    if (grown != FC_NEIGHBOURS_OK) return grown;
     if (blocks > l->chunk_count) {
         fc_neighbour_chunk *grown = realloc(l->chunks, (size_t)blocks * sizeof *grown);
-        if (!grown) return -1;
+        if (!grown) return FC_NEIGHBOURS_NO_MEMORY;
         memset(grown + l->chunk_count, 0, (size_t)(blocks - l->chunk_count) * sizeof *grown);
         l->chunks = grown, l->chunk_count = blocks;
     }
@@ -343,48 +398,46 @@ static int list_reserve(fc_neighbour_list *l, size_t n, int blocks)
 }
 
 /* After every block was listed: the chunks' offsets in the joined list, and room for it. */
-static int plan_join(fc_neighbour_list *l, int blocks)
+static int plan_join(fc_neighbour_list *l, int blocks, build_guard *g)
 {
     size_t total = 0;
-    int failed = 0;
     for (int b = 0; b < blocks; b++) {
         l->chunks[b].base = total;
         total += l->chunks[b].count;
-        failed |= l->chunks[b].failed;
     }
-    if (failed || total > UINT32_MAX) return -1;
-    if (total + FC_NEIGHBOUR_SLACK > l->index_capacity) {
-        size_t capacity = total + total / 2 + 4096;
-        uint32_t *grown = realloc(l->index, capacity * sizeof *grown);
-        if (!grown) return -1;
-        l->index = grown, l->index_capacity = capacity;
-    }
+    if (guard_stopped(g)) return g->failure;
+    if (total > UINT32_MAX) return FC_NEIGHBOURS_NO_MEMORY;
+    const int grown = grow_entries(&l->index, &l->index_capacity, total + FC_NEIGHBOUR_SLACK, 4096, g);
+    if (grown != FC_NEIGHBOURS_OK) return grown;
     memset(l->index + total, 0, FC_NEIGHBOUR_SLACK * sizeof *l->index); /* read past the end by lane loops */
     l->pairs = total;
     return 0;
 }
 
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
-                        const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count)
+                        const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
+                        fc_neighbour_limits *limits)
 {
-    if (source_count < 1 || source_count > MAX_SOURCES) return -1;
+    if (source_count < 1 || source_count > MAX_SOURCES) return FC_NEIGHBOURS_NO_MEMORY;
+    build_guard guard = {.max_bytes = limits ? limits->max_bytes : 0, .interrupt = limits ? limits->interrupt : NULL};
+    for (int s = 0; s < source_count; s++) guard.held += fc_neighbours_bytes(&lists[s]);
     /* Several blocks a thread, taken as threads come free: the cost of a point varies (a free
      * surface has fewer candidates, a wall more), and equal halves left one of two threads waiting
      * for the other about a tenth of the search. Blocks are contiguous and joined in block order,
      * so the lists do not depend on which thread listed what. */
     const int threads = omp_get_max_threads(), blocks = threads > 1 ? BLOCKS_PER_THREAD * threads : 1;
-    for (int s = 0; s < source_count; s++)
-        if (list_reserve(&lists[s], n, blocks)) return -1;
+    int failed = FC_NEIGHBOURS_OK;
+    for (int s = 0; s < source_count && !failed; s++) failed = list_reserve(&lists[s], n, blocks, &guard);
+    if (failed) return failed;
     const float radius2 = radius * radius;
-    int failed = 0;
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < blocks; b++)
             list_block(n * (size_t)b / (size_t)blocks, n * (size_t)(b + 1) / (size_t)blocks, grid, x, y, z, radius2,
-                       sources, lists, source_count, b);
+                       sources, lists, source_count, b, &guard);
 #pragma omp single
-        for (int s = 0; s < source_count; s++) failed |= plan_join(&lists[s], blocks);
+        for (int s = 0; s < source_count && !failed; s++) failed = plan_join(&lists[s], blocks, &guard);
         if (!failed)
 #pragma omp for schedule(dynamic, 1) collapse(2)
             for (int s = 0; s < source_count; s++)
@@ -395,7 +448,12 @@ int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, con
                     for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
                 }
     }
-    if (failed) return -1;
+    if (failed) {
+        if (limits && failed == FC_NEIGHBOURS_OVER_LIMIT && guard.points_listed)
+            limits->needed_bytes = (double)guard.entries_listed / (double)guard.points_listed * (double)n *
+                                   (double)(2 * sizeof(uint32_t)); /* a chunk's entry and the joined list's */
+        return failed;
+    }
     for (int s = 0; s < source_count; s++) {
         lists[s].start[n] = (uint32_t)lists[s].pairs;
         lists[s].points = n;

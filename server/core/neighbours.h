@@ -2,6 +2,7 @@
 #ifndef FC_NEIGHBOURS_H
 #define FC_NEIGHBOURS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,11 +41,34 @@ typedef struct fc_neighbour_source {
                                  * eq. 3), found with the distances, without a pass over the lists */
 } fc_neighbour_source;
 
+/* What a build may spend: the lists grow with pairs, not points, and particles piled up onto a
+ * few points would take every pair of them (N^2). */
+typedef struct fc_neighbour_limits {
+    size_t max_bytes;               /* the memory of every list of the build (chunks, joined lists and
+                                     * starts) at most; 0: no limit */
+    const atomic_int *interrupt;    /* when set, the build stops between cells (NULL: never) */
+    double needed_bytes;            /* out, after FC_NEIGHBOURS_OVER_LIMIT: what the whole build would
+                                     * have taken, extrapolated from the points listed (a lower bound) */
+} fc_neighbour_limits;
+
+enum {
+    FC_NEIGHBOURS_OK = 0,
+    FC_NEIGHBOURS_NO_MEMORY = -1,   /* an allocation failed (or a list passed 2^32 entries) */
+    FC_NEIGHBOURS_OVER_LIMIT = -2,  /* the lists would pass limits->max_bytes */
+    FC_NEIGHBOURS_INTERRUPTED = -3, /* limits->interrupt was set */
+};
+
 /* Lists, for every point i < n of the sorted set `grid` at (x, y, z) and for every source s,
  * the points j of source s with |x_i - x_j| < radius into lists[s]; a source whose grid is `grid`
  * itself leaves i out of its own list. One pass over the grid serves all the sources. radius must
- * not exceed the cell width. Returns 0, or -1 when out of memory. */
+ * not exceed the cell width. limits may be NULL (none). Returns FC_NEIGHBOURS_OK or one of the
+ * failures above; after a failure the lists are unusable until the next build (their memory is
+ * kept: fc_neighbours_free gives it back). */
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
-                        const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count);
+                        const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
+                        fc_neighbour_limits *limits);
+
+/* The bytes the list holds now (its capacities). */
+size_t fc_neighbours_bytes(const fc_neighbour_list *l);
 
 #endif

@@ -85,6 +85,10 @@ typedef struct fc_solver {
      * takes them again from w. NULL: nothing to do (CPU solvers). */
     void (*host_changed)(fc_world *w, void *state, unsigned what);
 
+    /* Gives back the memory that grows with pairs rather than particles (neighbour lists) while the
+     * world is paused after a blow-up; the next step grows it again. NULL: nothing to give. */
+    void (*release)(fc_world *w, void *state);
+
     void (*destroy)(void *state);
 } fc_solver;
 

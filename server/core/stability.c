@@ -159,7 +159,8 @@ void fc_instability_solver_failed(const fc_world *w, fc_instability *r)
 {
     memset(r, 0, sizeof *r);
     r->check = "solver_failed";
-    snprintf(r->message, sizeof r->message, "the %s solver failed at step %llu (out of memory, or a state it cannot step)",
+    if (w->step_failure[0]) snprintf(r->message, sizeof r->message, "%s", w->step_failure);
+    else snprintf(r->message, sizeof r->message, "the %s solver failed at step %llu (out of memory, or a state it cannot step)",
              w->solver ? w->solver->name : "world's", (unsigned long long)w->step_count);
     fc_stability_explain(w, NULL, r);
 }

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "core/boundary.h"
 #include "core/colliders.h"
@@ -337,6 +340,7 @@ int fc_world_step(fc_world *w)
     fc_world_choose_dt(w, &limit);
     const double dt = limit.dt;
     if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
+    w->step_failure[0] = '\0';
     int status = w->solver->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
@@ -345,6 +349,14 @@ int fc_world_step(fc_world *w)
     w->last_dt_bound = limit.bound;
     w->step_count++;
     return 0;
+}
+
+void fc_world_release_memory(fc_world *w)
+{
+    if (w->solver_state && w->solver->release) w->solver->release(w, w->solver_state);
+#ifdef __GLIBC__
+    malloc_trim(0); /* freed heap pages, not only the mapped blocks, go back to the system */
+#endif
 }
 
 void fc_world_sync_to_host(fc_world *w, unsigned fields)

@@ -79,6 +79,10 @@ typedef struct fc_world {
      * changes positions or velocities (NULL: never). */
     const atomic_int *interrupt;
 
+    /* Why the last step failed, when a solver knows (the unstable event's message; "": it does
+     * not). Cleared before every step. */
+    char step_failure[240];
+
     /* Where the build in progress reports how far it got (fc_scene_instantiate_progress sets it
      * while it builds the world; NULL otherwise). */
     const struct fc_build_progress *build_progress;
@@ -183,6 +187,10 @@ void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit);
 
 /* What a step (fc_world_step, fc_solver.step) returns. */
 enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
+
+/* Gives back what a runaway state grew (the solver's release, then the allocator's free pages to
+ * the system): a world that blew up holds only its particles while it waits. */
+void fc_world_release_memory(fc_world *w);
 
 /* One time step: emitters, solver step (grid, forces, integration, collisions), sinks.
  * Returns FC_STEP_DONE, FC_STEP_FAILED when the solver failed, or FC_STEP_INTERRUPTED when

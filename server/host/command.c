@@ -496,6 +496,13 @@ static int check_emitter_size(const fc_world *w, const fc_emitter *e, const char
     return 0;
 }
 
+int fc_check_emitter(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err)
+{
+    const fc_emitter_fields every = {.has = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_FLUID,
+                                     .value = *e, .fluid = e->fluid};
+    return check_emitter_fields(w, &every, object, err) || check_emitter_size(w, e, object, err) ? -1 : 0;
+}
+
 /* Copies the fields given onto e, the direction normalised (checked not zero). */
 static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
 {
@@ -680,6 +687,16 @@ static int reserve_collider(fc_world *w, const fc_shape *added, const char *size
     return -1;
 }
 
+int fc_check_collider(const fc_world *w, const fc_shape *s, const char *object, fc_message_error *err)
+{
+    if (s->kind == FC_SHAPE_PLANE) return 0; /* a wall across the domain, wherever its point */
+    char field[sizeof err->field];
+    member_path(field, sizeof field, object, "position");
+    if (!inside_domain(w, s->center)) return outside_domain(w, field, s->center, err);
+    member_path(field, sizeof field, object, s->kind == FC_SHAPE_SPHERE ? "radius" : "half_extents");
+    return check_collider_inside(w, s, field, err);
+}
+
 static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const fc_shape *s = &cmd->u.collider_add.shape;
@@ -697,8 +714,7 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
                              FC_WORLD_MAX_COLLIDERS);
         return -1;
     }
-    if (!inside_domain(w, s->center)) return outside_domain(w, "collider.position", s->center, err);
-    if (check_collider_inside(w, s, size_field, err) || reserve_collider(w, s, size_field, err)) return -1;
+    if (fc_check_collider(w, s, "collider", err) || reserve_collider(w, s, size_field, err)) return -1;
     fc_shape shape = {.kind = s->kind, .radius = sphere ? s->radius : 0.0f};
     memcpy(shape.center, s->center, sizeof shape.center);
     if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);

@@ -100,6 +100,14 @@ cJSON *fc_param_values_json(const fc_params *p, const fc_fluid *fluids, int flui
 /* "NAME" or "FLUID.NAME": the name a value was sent under. */
 void fc_param_value_name(const fc_param_value *v, char *out, size_t outlen);
 
+/* The checks emitter_add makes of a whole emitter: position inside w's domain, direction not zero,
+ * a fluid of w's, a radius within half the domain's largest extent and a rate whose second of
+ * emission fits w's budget; errors name the field under `object` ("emitter.rate"). 0 or -1. */
+int fc_check_emitter(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err);
+/* The checks collider_add makes of a shape: its centre and whole extent inside w's domain (a
+ * plane: none). 0 or -1 naming object.position, object.radius or object.half_extents. */
+int fc_check_collider(const fc_world *w, const fc_shape *s, const char *object, fc_message_error *err);
+
 /* over_budget when values raise max_particles above the server's budget b (NULL: none): the cap
  * is the server's to set (--max-particles); a world may only lower it. */
 int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err);

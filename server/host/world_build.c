@@ -17,6 +17,9 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
     fc_scene_estimate_size(scene, &e);
     char why[256], fluid[32], boundary[32], bytes[32];
     if (fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0) return 0;
+    /* a world closed just before may still be giving its reservation back (its step ending) */
+    if (fc_budget_wait_closing(b, FC_BUDGET_CLOSING_WAIT_S) && fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0)
+        return 0;
     fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
                          "the scene '%s' would take about %s fluid and %s boundary particles and %s; %s "
                          "(--max-particles); use a larger particle_spacing or a smaller scene",
@@ -24,6 +27,43 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
                          fc_format_count(e.boundary, boundary, sizeof boundary), fc_format_bytes(e.cost.bytes, bytes, sizeof bytes),
                          why);
     return -1;
+}
+
+/* A scene's emitters and colliders pass the checks of emitter_add and collider_add (their limits
+ * included) against the world it would build, before anything is built. */
+static int check_scene_objects(const fc_scene *scene, fc_budget *budget, fc_message_error *err)
+{
+    fc_world probe; /* what the checks read of a world: its domain, fluids, parameters and budget */
+    memset(&probe, 0, sizeof probe);
+    probe.params = scene->params;
+    probe.fluid_count = scene->fluid_count;
+    probe.dimensions = scene->dimensions;
+    memcpy(probe.domain_lo, scene->domain_min, sizeof probe.domain_lo);
+    memcpy(probe.domain_hi, scene->domain_max, sizeof probe.domain_hi);
+    probe.budget = budget;
+    if (scene->emitter_count > FC_WORLD_MAX_EMITTERS) {
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, "scene.emitters", "a world has at most %d emitters; the scene has %zu",
+                             FC_WORLD_MAX_EMITTERS, scene->emitter_count);
+        return -1;
+    }
+    char object[64];
+    for (size_t i = 0; i < scene->emitter_count; i++) {
+        snprintf(object, sizeof object, "scene.emitters[%zu]", i);
+        if (fc_check_emitter(&probe, &scene->emitters[i], object, err)) return -1;
+    }
+    size_t movable = 0;
+    for (size_t i = 0; i < scene->collider_count; i++) {
+        movable += scene->colliders[i].kind != FC_SHAPE_PLANE;
+        snprintf(object, sizeof object, "scene.colliders[%zu]", i);
+        if (fc_check_collider(&probe, &scene->colliders[i], object, err)) return -1;
+    }
+    if (movable > FC_WORLD_MAX_COLLIDERS) {
+        fc_message_error_set(err, FC_ERR_OVER_BUDGET, "scene.colliders",
+                             "a world has at most %d spheres and boxes (welcome.limits.max_colliders); the scene has %zu",
+                             FC_WORLD_MAX_COLLIDERS, movable);
+        return -1;
+    }
+    return 0;
 }
 
 /* The scene file at path, or the uploaded document; bad_value naming the offending key. */
@@ -70,7 +110,8 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
     }
     const fc_cost before = *held;
     fc_cost reserved = before;
-    failed = failed || fc_check_max_particles(budget, values, err) || reserve_scene(budget, &scene, &reserved, err);
+    failed = failed || fc_check_max_particles(budget, values, err) || check_scene_objects(&scene, budget, err) ||
+             reserve_scene(budget, &scene, &reserved, err);
     int built = failed ? -1 : fc_scene_instantiate_progress(&scene, out, progress, msg, sizeof msg);
     if (!failed && !built && fc_world_compute_density(out)) { /* the first frames show real densities */
         fc_world_free(out);

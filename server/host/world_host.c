@@ -305,6 +305,7 @@ static void withdraw_notice(fc_world_host *h, fc_notice kind)
 static void become_unstable(fc_world_host *h)
 {
     h->paused = 1;
+    fc_world_release_memory(&h->world); /* a runaway's neighbour lists are not kept while it waits */
     restart_clocks(h);
     fprintf(stderr, "fluidcast: world %u is unstable at t = %.4g s (%s): %s; paused\n", (unsigned)h->id,
             h->world.time, h->history.why.check, h->history.why.message);
@@ -797,6 +798,15 @@ static void *world_thread(void *arg)
 {
     fc_world_host *h = arg;
     run_world(h);
+    pthread_mutex_lock(&h->lock);
+    h->budget_given = 1;
+    const int counted = h->closing_counted;
+    pthread_mutex_unlock(&h->lock);
+    if (h->world_ready) { /* its memory and its budget are free once the thread ends, not when it is reaped */
+        fc_world_free(&h->world);
+        h->world_ready = 0;
+    }
+    if (counted) fc_budget_closing(h->spec.budget, -1);
     atomic_store(&h->finished, 1);
     fc_mailbox_wake(h->mailbox); /* the network thread reaps a closed world */
     return NULL;
@@ -840,6 +850,10 @@ void fc_world_host_request_stop(fc_world_host *h)
 {
     if (!h || !h->thread_started) return;
     pthread_mutex_lock(&h->lock);
+    if (!h->stop && !h->budget_given && h->spec.budget) { /* a build waiting for room waits for this world too */
+        h->closing_counted = 1;
+        fc_budget_closing(h->spec.budget, 1);
+    }
     h->stop = 1;
     atomic_store(&h->interrupt, 1);
     pthread_cond_signal(&h->wake);

@@ -94,6 +94,8 @@ typedef struct fc_world_host {
     fc_command *queue[256];
     unsigned queue_head, queue_count;
     int stop;
+    int closing_counted;         /* the stop counted in the budget's closing worlds (fc_budget_closing) */
+    int budget_given;            /* the thread is giving its reservation back: a stop now is not counted */
     fc_world_info info;
     fc_blob *notice[FC_NOTICE_COUNT]; /* the newest of each (NULL: none yet) */
 

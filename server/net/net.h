@@ -70,6 +70,7 @@ typedef struct fc_stalled_request {
 typedef struct fc_reply_slot {
     fc_blob *text;              /* NULL: still waiting for `waiting_for` */
     fc_world_host *waiting_for;
+    fc_blob *if_closed;         /* while waiting: the unknown_world error sent if the world is closed first */
 } fc_reply_slot;
 
 /* The frame being written to a client, in fragments. */
@@ -185,8 +186,9 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host);
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 /* Queues a ready reply (takes ownership); -1 (and the client is dropped) when too many wait. */
 int fc_session_queue(fc_session *c, fc_blob *text);
-/* Reserves the reply slot of a request that host will answer; -1 as fc_session_queue. */
-int fc_session_expect(fc_session *c, fc_world_host *host);
+/* Reserves the reply slot of a request (its id as JSON text and its type) that host will answer;
+ * if the world is closed first, the request is answered unknown_world. -1 as fc_session_queue. */
+int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request);
 /* The world's queue is full: cmd (taken) waits here with its reply slot reserved, and the client
  * is not read until the world takes it (fc_session_retry_stalled, on every wake of the network
  * thread). 0, or -1 when the session holds its maximum already (cmd not taken). */
@@ -219,8 +221,10 @@ void fc_slots_half_open(fc_server *s, struct lws *wsi, int half_open);
 /* LWS_CALLBACK_WSI_DESTROY. */
 void fc_slots_destroyed(fc_server *s, struct lws *wsi);
 void fc_slots_free(fc_server *s);
-/* 1 when a new WebSocket must be refused: --max-clients + FC_RESERVED_SLOTS sessions are open. */
-int fc_slots_full(const fc_server *s);
+/* Room for a new WebSocket: 0 when fewer than --max-clients + FC_RESERVED_SLOTS sessions are open,
+ * or when the oldest that has not said hello was closed for it (1013); -1 when every open session
+ * said hello (the new one must be refused). */
+int fc_slots_make_room(fc_server *s);
 /* A hello: 0 when c may go on (a slot of --max-clients is free, or control takes the oldest
  * watcher's, which is evicted); -1 when the server is full (c ends with bye "full" and 1013). */
 int fc_slots_admit(fc_session *c, int control);

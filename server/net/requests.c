@@ -270,7 +270,7 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     }
     s->next_world_id++;
     s->starting[s->starting_count++] = host;
-    fc_session_expect(c, host);
+    fc_session_expect(c, host, err->id, "create_world");
 }
 
 static void close_world(fc_session *c, const cJSON *msg, fc_message_error *err)
@@ -328,9 +328,10 @@ static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
     } else if (fc_command_from_message(msg, c->id, cmd, err) == 0) {
         snprintf(cmd->id, sizeof cmd->id, "%s", err->id);
+        const char *request = fc_message_type_name(cmd->type); /* cmd belongs to the world once posted */
         /* after a stalled request, in order behind it; a busy world slows its controllers down */
         if (c->stalled_count == 0 && fc_world_host_post(host, cmd) == 0) {
-            fc_session_expect(c, host);
+            fc_session_expect(c, host, err->id, request);
             return;
         }
         if (fc_session_stall(c, host, cmd) == 0) return;

@@ -46,10 +46,11 @@ static void pace_reading(fc_session *c)
 
 /* Replies that exist count against the client: one that lets FC_SESSION_MAX_UNREAD pile up unread
  * is dropped, so its memory stays bounded. Requests still in a world only pause its reading. */
-static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for)
+static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for, fc_blob *if_closed)
 {
     if (c->reply_count - c->waiting_count >= FC_SESSION_MAX_UNREAD || c->reply_count == FC_SESSION_MAX_REPLIES) {
         fc_blob_unref(text);
+        fc_blob_unref(if_closed);
         drop_client(c, c->reply_count - c->waiting_count >= FC_SESSION_MAX_UNREAD ? "replies not read"
                                                                                      : "too many requests pending");
         return -1;
@@ -57,6 +58,7 @@ static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for
     fc_reply_slot *slot = slot_at(c, c->reply_count++);
     slot->text = text;
     slot->waiting_for = waiting_for;
+    slot->if_closed = if_closed;
     if (waiting_for) c->waiting_count++, pace_reading(c);
     lws_callback_on_writable(c->wsi);
     return 0;
@@ -64,7 +66,9 @@ static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for
 
 int fc_session_stall(fc_session *c, fc_world_host *host, fc_command *cmd)
 {
-    if (c->stalled_count == FC_SESSION_MAX_STALLED || fc_session_expect(c, host)) return -1;
+    if (c->stalled_count == FC_SESSION_MAX_STALLED ||
+        fc_session_expect(c, host, cmd->id, fc_message_type_name(cmd->type)))
+        return -1;
     c->stalled[c->stalled_count++] = (fc_stalled_request){cmd, host};
     pace_reading(c);
     return 0;
@@ -95,12 +99,36 @@ static void drop_stalled(fc_session *c, fc_world_host *host)
 int fc_session_queue(fc_session *c, fc_blob *text)
 {
     if (!text) return -1;
-    return reserve_slot(c, text, NULL);
+    return reserve_slot(c, text, NULL, NULL);
 }
 
-int fc_session_expect(fc_session *c, fc_world_host *host)
+int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request)
 {
-    return reserve_slot(c, NULL, host);
+    fc_message_error err;
+    memset(&err, 0, sizeof err);
+    err.code = FC_ERR_UNKNOWN_WORLD;
+    snprintf(err.id, sizeof err.id, "%s", id);
+    snprintf(err.request, sizeof err.request, "%s", request);
+    snprintf(err.message, sizeof err.message, "world %u was closed before it answered this %s", (unsigned)host->id,
+             request);
+    fc_blob *if_closed = fc_reply_error(&err);
+    if (!if_closed) {
+        drop_client(c, "out of memory");
+        return -1;
+    }
+    return reserve_slot(c, NULL, host, if_closed);
+}
+
+/* Takes the oldest slot off the queue; returns its text (the caller's). */
+static fc_blob *pop_slot(fc_session *c)
+{
+    fc_reply_slot *slot = slot_at(c, 0);
+    fc_blob *text = slot->text;
+    fc_blob_unref(slot->if_closed);
+    memset(slot, 0, sizeof *slot);
+    c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+    c->reply_count--;
+    return text;
 }
 
 void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
@@ -110,6 +138,8 @@ void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
         if (!slot->text && slot->waiting_for == host) {
             slot->text = text;
             slot->waiting_for = NULL;
+            fc_blob_unref(slot->if_closed);
+            slot->if_closed = NULL;
             c->waiting_count--;
             pace_reading(c);
             lws_callback_on_writable(c->wsi);
@@ -141,8 +171,15 @@ void fc_session_forget_world(fc_session *c, fc_world_host *host)
 {
     fc_session_unsubscribe(c, host);
     if (c->progress_host == host) fc_session_set_progress(c, NULL, NULL);
-    for (unsigned i = 0; i < c->reply_count; i++) /* replies a closed world will never give */
-        if (slot_at(c, i)->waiting_for == host) slot_at(c, i)->waiting_for = NULL, c->waiting_count--;
+    for (unsigned i = 0; i < c->reply_count; i++) { /* replies a closed world will never give: unknown_world */
+        fc_reply_slot *slot = slot_at(c, i);
+        if (slot->waiting_for != host) continue;
+        slot->text = slot->if_closed;
+        slot->if_closed = NULL;
+        slot->waiting_for = NULL;
+        c->waiting_count--;
+        lws_callback_on_writable(c->wsi);
+    }
     drop_stalled(c, host);
     pace_reading(c);
 }
@@ -403,19 +440,7 @@ static fc_blob *bye_message(const fc_session *c)
 /* The next text message to send, in priority order: replies, bye, states, stats. */
 static fc_blob *next_text(fc_session *c)
 {
-    if (c->reply_count && slot_at(c, 0)->text) {
-        fc_reply_slot *slot = slot_at(c, 0);
-        fc_blob *text = slot->text;
-        slot->text = NULL;
-        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
-        c->reply_count--;
-        return text;
-    }
-    if (c->reply_count && !slot_at(c, 0)->waiting_for) { /* a closed world's reply: skip it */
-        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
-        c->reply_count--;
-        return next_text(c);
-    }
+    if (c->reply_count && slot_at(c, 0)->text) return pop_slot(c);
     if (c->closing) {
         if (c->bye_sent) return NULL;
         c->bye_sent = 1;
@@ -542,11 +567,7 @@ static void close_session(fc_server *s, fc_session *c)
         c->sub[k].host = NULL;
         if (host) fc_server_update_demands(s, host);
     }
-    while (c->reply_count) {
-        fc_blob_unref(slot_at(c, 0)->text);
-        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
-        c->reply_count--;
-    }
+    while (c->reply_count) fc_blob_unref(pop_slot(c));
     fc_blob_unref(c->out.frame);
     fc_session_set_progress(c, NULL, NULL);
     free(c->rx);
@@ -624,7 +645,7 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return s->shutting_down; /* a full server answers 1013 once upgraded (ESTABLISHED) */
     case LWS_CALLBACK_ESTABLISHED:
-        if (fc_slots_full(s)) { /* no session: closed with 1013 at the first writable callback */
+        if (fc_slots_make_room(s)) { /* no session: closed with 1013 at the first writable callback */
             memset(c, 0, sizeof *c);
             c->wsi = wsi;
             s->metrics.refused_full++;

@@ -3,8 +3,10 @@
  * request or its WebSocket says hello, and one address has at most FC_HALF_OPEN_PER_ADDRESS of them;
  * libwebsockets closes a connection whose request is not complete within FC_HANDSHAKE_TIMEOUT_S
  * (info.timeout_secs) and the tick closes a WebSocket without hello after FC_HELLO_TIMEOUT_S
- * (1008). A full server refuses a new WebSocket with 1013 right after the upgrade, and a token
- * holder's hello takes the slot of the oldest watcher. Everything here runs on the network thread. */
+ * (1008). A full server makes room for a new WebSocket by closing the oldest one that has not said
+ * hello (1013), so silent sockets cannot keep a token holder's handshake out, and refuses it with
+ * 1013 only when every open one said hello; a token holder's hello then takes the slot of the
+ * oldest watcher. Everything here runs on the network thread. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -96,9 +98,18 @@ void fc_slots_free(fc_server *s)
 
 /* ---- WebSocket sessions ------------------------------------------------------------------------- */
 
-int fc_slots_full(const fc_server *s)
+int fc_slots_make_room(fc_server *s)
 {
-    return s->session_count >= s->options.max_clients + FC_RESERVED_SLOTS;
+    if (s->session_count < s->options.max_clients + FC_RESERVED_SLOTS) return 0;
+    fc_session *oldest_silent = NULL;
+    for (fc_session *o = s->sessions; o; o = o->next)
+        if (!o->said_hello && !o->closing && !o->end_code && (!oldest_silent || o->opened_at < oldest_silent->opened_at))
+            oldest_silent = o;
+    if (!oldest_silent) return -1;
+    s->metrics.evicted++;
+    fc_session_end(oldest_silent, FC_CLOSE_TRY_AGAIN_LATER, "a newer connection needed this slot; say hello sooner",
+                   NULL);
+    return 0;
 }
 
 int fc_slots_admit(fc_session *c, int control)

@@ -392,7 +392,8 @@ static int pbf_step(fc_world *w, void *state, double dt)
     if (pbf_reserve(st, w->particles.count)) return -1;
     pbf_constants k;
     constants_init(&k, w, st);
-    if (predict_and_find_neighbours(w, st, (float)dt)) return FC_STEP_FAILED;
+    const int found = predict_and_find_neighbours(w, st, (float)dt);
+    if (found) return found; /* failed or interrupted */
     for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
         if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED; /* x* lives in st, not yet in w */
         compute_lambda(w, st, &k);
@@ -457,6 +458,12 @@ static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
                         FC_DT_VELOCITY);
 }
 
+static void pbf_release(fc_world *w, void *state)
+{
+    (void)w;
+    fc_sph_release_lists(&((pbf_state *)state)->nh);
+}
+
 static int pbf_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
     return fc_sph_family_stats(w, fc_sph_mean_neighbours(&((const pbf_state *)state)->nh), out, max);
@@ -475,5 +482,6 @@ const fc_solver fc_solver_pbf = {
     .step = pbf_step,
     .density = pbf_density,
     .stats = pbf_stats,
+    .release = pbf_release,
     .destroy = pbf_destroy,
 };

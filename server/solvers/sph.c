@@ -225,9 +225,9 @@ static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel 
     fc_particles *p = &w->particles;
     if (sph_reserve(st, p->count)) return -1;
     if (fc_sph_sort(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ])) return -1;
-    if (fc_sph_find_neighbours(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ], st->fluid_d3,
-                               st->solid_d3))
-        return -1;
+    const int found = fc_sph_find_neighbours(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ],
+                                             st->fluid_d3, st->solid_d3);
+    if (found) return found; /* failed or interrupted */
     compute_density_pressure(w, st, k);
     return 0;
 }
@@ -245,13 +245,20 @@ static int sph_step(fc_world *w, void *state, double dt)
     sph_state *st = state;
     fc_sph_kernel k;
     fc_sph_kernel_init(&k, w, st->rest_volume);
-    if (density_at_positions(w, st, &k)) return -1;
+    const int found = density_at_positions(w, st, &k);
+    if (found) return found;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     compute_accelerations(w, st, &k);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt);
     fc_collide_particles(w);
     return FC_STEP_DONE;
+}
+
+static void sph_release(fc_world *w, void *state)
+{
+    (void)w;
+    fc_sph_release_lists(&((sph_state *)state)->nh);
 }
 
 static int sph_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
@@ -272,5 +279,6 @@ const fc_solver fc_solver_sph = {
     .step = sph_step,
     .density = sph_density,
     .stats = sph_stats,
+    .release = sph_release,
     .destroy = sph_destroy,
 };

@@ -74,8 +74,7 @@ double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh)
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh)
 {
     fc_grid_free(&nh->grid);
-    fc_neighbours_free(&nh->lists[FC_SPH_FLUID]);
-    fc_neighbours_free(&nh->lists[FC_SPH_SOLID]);
+    fc_sph_release_lists(nh);
     free(nh->solid);
     nh->solid = NULL;
     nh->solid_capacity = 0;
@@ -109,7 +108,27 @@ int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x
         {.grid = &b->grid, .x = b->x, .y = b->y, .z = b->z, .count = b->count, .weight = b->volume,
          .poly6_sum = solid_d3},
     };
-    return fc_neighbours_build(&nh->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, nh->lists, 2);
+    fc_neighbour_limits limits = {.max_bytes = (size_t)fc_neighbour_cap_bytes(w), .interrupt = w->interrupt};
+    const int built = fc_neighbours_build(&nh->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, nh->lists,
+                                          2, &limits);
+    if (built == FC_NEIGHBOURS_OK) return 0;
+    if (built == FC_NEIGHBOURS_INTERRUPTED) return FC_STEP_INTERRUPTED;
+    if (built == FC_NEIGHBOURS_OVER_LIMIT) {
+        char need[32], cap[32];
+        snprintf(w->step_failure, sizeof w->step_failure,
+                 "the neighbour lists would need %s or more, more than the %s this world may use: particles piled up "
+                 "(a time step too long for the spacing, or a source packing them onto the same points)",
+                 fc_format_bytes(fmax(limits.needed_bytes, (double)limits.max_bytes), need, sizeof need),
+                 fc_format_bytes((double)limits.max_bytes, cap, sizeof cap));
+    }
+    fc_sph_release_lists(nh); /* what the failed build grew goes back now */
+    return FC_STEP_FAILED;
+}
+
+void fc_sph_release_lists(fc_sph_neighbourhood *nh)
+{
+    fc_neighbours_free(&nh->lists[FC_SPH_FLUID]);
+    fc_neighbours_free(&nh->lists[FC_SPH_SOLID]);
 }
 
 double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh)

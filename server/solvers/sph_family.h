@@ -59,6 +59,9 @@ int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, siz
  * neighbourhood at rest spacing has its fluid's rest density. Returns V0, for the solver to keep. */
 double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh);
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh);
+/* Gives back the neighbour lists' memory (they grow again at the next search): after a failed
+ * step, and while a world that blew up is paused. */
+void fc_sph_release_lists(fc_sph_neighbourhood *nh);
 
 /* Sorts the world's particles into the grid by the positions (x, y, z), given in the particles'
  * current order (their own positions or predicted ones), and permutes the particles with it. */
@@ -67,7 +70,9 @@ int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const flo
 /* The boundary records and the lists of every particle at the sorted positions (x, y, z). With
  * fluid_d3 and solid_d3 (both or neither), also the two sums of fc_sph_density_ratio at these
  * positions, per particle: fluid_d3[i] = sum_j d3_ij and solid_d3[i] = sum_b V_b d3_ib, added up as
- * the neighbours are found. */
+ * the neighbours are found. The lists may take fc_neighbour_cap_bytes(w) at most. Returns 0,
+ * FC_STEP_INTERRUPTED (w->interrupt was set), or FC_STEP_FAILED (out of memory, or over the cap:
+ * w->step_failure says so), the lists' memory then given back. */
 int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z,
                            float *fluid_d3, float *solid_d3);
 

@@ -1,0 +1,154 @@
+/* Server over real sockets: memory no request can run away with (issue 21 item 8). A reset within
+ * the particle budget whose particles pile up at the default step (spacing 5.5 mm, 100 k
+ * particles) fails as solver_failed naming the neighbour lists within seconds, its memory stays
+ * within a bound and is given back while it waits, another world's frames keep coming; a request
+ * queued behind a closed world is answered unknown_world, and the closed world's budget is free
+ * for the next create_world at once; scene documents get emitter_add's and collider_add's checks
+ * (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the key). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "expect.h"
+#include "test_env.h"
+
+#define BUDGET "320000" /* particles: the piled-up world (about 200 k with its boundary) and a small one fit; a
+                          * third of 170 k only once the first is closed */
+#define RSS_BOUND_KIB (256 * 1024)   /* the server's VmRSS stays within its start + 256 MiB */
+#define PILE_UP "\"values\":{\"particle_spacing\":0.0055,\"smoothing_radius\":0.011}"
+
+static test_env env;
+
+/* Frames of the watched world the watcher decodes within ms. */
+static long frames_within(peer *watcher, int ms)
+{
+    long before = watcher->follow.frames;
+    peer_pump(watcher, ms);
+    return watcher->follow.frames - before;
+}
+
+/* Waits up to ms for world's unstable event on p, sampling the server's VmRSS: the largest seen. */
+static cJSON *unstable_event(peer *p, server_process *server, int world, int ms, long *peak_kib)
+{
+    for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+        long rss = server_rss_kib(server);
+        if (rss > *peak_kib) *peak_kib = rss;
+        cJSON *event = peer_wait_type(p, "unstable", 50);
+        if (event && jnum(event, "world") == world) return event;
+        cJSON_Delete(event);
+    }
+    return NULL;
+}
+
+static void check_pile_up(server_process *server, peer *controller, peer *watcher, long start_kib)
+{
+    long peak = start_kib;
+    int64_t t0 = ws_now_ms();
+    cJSON *ack = expect_ack(controller, "{\"type\":\"reset\",\"world\":1," PILE_UP "}");
+    CHECK(jnum(ack, "applied.particles") > 90000, "the reset within the budget is built (%g particles)",
+          jnum(ack, "applied.particles"));
+    cJSON_Delete(ack);
+    cJSON *event = unstable_event(controller, server, 1, 15000, &peak);
+    int64_t took = ws_now_ms() - t0;
+    printf("pile-up: unstable after %lld ms, peak VmRSS %ld MiB over the start's %ld MiB: %s\n", (long long)took,
+           (peak - start_kib) / 1024, start_kib / 1024, jstr(event, "message") ? jstr(event, "message") : "(none)");
+    CHECK(event && jstr_is(event, "check", "solver_failed") && jstr_has(event, "message", "neighbour lists would need") &&
+              jstr_has(event, "message", "piled up"),
+          "the piled-up world fails as solver_failed naming the neighbour lists: %s", jtext(event));
+    cJSON_Delete(event);
+    CHECK(peak - start_kib < RSS_BOUND_KIB, "VmRSS stays within the start + %d MiB (+%ld MiB)", RSS_BOUND_KIB / 1024,
+          (peak - start_kib) / 1024);
+    long frames = frames_within(watcher, 1500);
+    CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
+    long paused = server_rss_kib(server);
+    printf("pile-up: VmRSS while paused %ld MiB over the start\n", (paused - start_kib) / 1024);
+    CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
+          (paused - start_kib) / 1024);
+}
+
+/* load_scene with document: refused with code on field, saying part, world 1's epoch unchanged. */
+static void expect_document_refused(peer *p, const char *document, const char *code, const char *field, const char *part)
+{
+    char msg[4096];
+    snprintf(msg, sizeof msg, "{\"type\":\"load_scene\",\"world\":1,\"scene\":%s}", document);
+    cJSON *r = peer_request(p, msg, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, code, field) && jstr_has(r, "message", part), "a scene document: %s on %s saying '%s', got %s", code,
+          field, part, jtext(r));
+    cJSON_Delete(r);
+}
+
+/* Scene documents get the checks of emitter_add and collider_add, limits included. */
+static void check_documents(peer *p)
+{
+#define DOC_HEAD "{\"domain\":{\"min\":[0,0,0],\"max\":[0.6,0.5,0.4]},\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.1,0.1,0.1]}]"
+    expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
+                               "\"radius\":0.05,\"rate\":1e30}]}",
+                            "over_budget", "scene.emitters[0].rate", "budget");
+    expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
+                               "\"radius\":0.4,\"rate\":10}]}",
+                            "bad_value", "scene.emitters[0].radius", "half the domain");
+    char doc[3000];
+    int n = snprintf(doc, sizeof doc, "%s,\"colliders\":[", DOC_HEAD);
+    for (int i = 0; i < 17; i++)
+        n += snprintf(doc + n, sizeof doc - (size_t)n, "%s{\"type\":\"sphere\",\"center\":[0.4,0.3,0.2],\"radius\":0.02}",
+                      i ? "," : "");
+    snprintf(doc + n, sizeof doc - (size_t)n, "]}");
+    expect_document_refused(p, doc, "over_budget", "scene.colliders", "at most 16");
+#undef DOC_HEAD
+}
+
+/* close_world with a request queued behind it: that request is answered unknown_world, and the
+ * budget of the closed world is free for create_world at once. */
+static void check_close(peer *controller)
+{
+    peer_send(controller, "{\"type\":\"step\",\"world\":1,\"id\":\"owed\",\"frames\":1}");
+    peer_send(controller, "{\"type\":\"close_world\",\"world\":1,\"id\":\"close\"}");
+    int owed = 0, closed = 0;
+    for (int64_t end = ws_now_ms() + 5000; ws_now_ms() < end && !(owed && closed);) {
+        cJSON *r = peer_next_text(controller, 200);
+        if (jstr_is(r, "id", "owed"))
+            owed = 1 + (is_error(r, "unknown_world", NULL) || jtype_is(r, "ack")), printf("owed reply: %s\n", jtext(r));
+        if (jstr_is(r, "id", "close")) closed = 1 + jtype_is(r, "ack");
+        cJSON_Delete(r);
+    }
+    CHECK(owed == 2 && closed == 2, "the request owed by the closed world is answered (%d) and close_world acked (%d)", owed,
+          closed);
+    int64_t t0 = ws_now_ms();
+    cJSON *ack = peer_request(controller, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"values\":"
+                                          "{\"particle_spacing\":0.0125,\"smoothing_radius\":0.025}}", 20000);
+    CHECK(jtype_is(ack, "ack") && jnum(ack, "applied.world") > 2,
+          "create_world right after close_world gets the closed world's budget (%lld ms): %s", (long long)(ws_now_ms() - t0),
+          jtext(ack));
+    cJSON_Delete(ack);
+}
+
+int main(int argc, char **argv)
+{
+    test_env_init(&env, argc, argv);
+    server_process server;
+    if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--max-particles", BUDGET,
+                          "--no-wait", NULL) != 0) {
+        CHECK(0, "the server starts");
+        return check_summary("test_server_memory");
+    }
+    peer controller, watcher;
+    if (expect_hello(&controller, server.port, "memory", NULL, "control") == 0 &&
+        expect_hello(&watcher, server.port, "watcher", NULL, "control") == 0) {
+        cJSON *ack = expect_ack(&controller, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"values\":"
+                                             "{\"particle_spacing\":0.04,\"smoothing_radius\":0.08}}");
+        int second = (int)jnum(ack, "applied.world");
+        cJSON_Delete(ack);
+        cJSON_Delete(peer_subscribe(&watcher, (uint32_t)second, ""));
+        cJSON_Delete(peer_subscribe(&controller, 1, ""));
+        peer_pump(&watcher, 500);
+        check_documents(&controller);
+        long start_kib = server_rss_kib(&server);
+        check_pile_up(&server, &controller, &watcher, start_kib);
+        check_close(&controller);
+    }
+    peer_close(&controller);
+    peer_close(&watcher);
+    int status = test_server_stop(&server);
+    CHECK(status == 0, "the server exits 0 on SIGTERM (status %d)", status);
+    return check_summary("test_server_memory");
+}
