@@ -103,6 +103,7 @@ export class App {
     this.banner = new UnstableBanner(this.elements.unstable, {
       rewind: () => session.control(messages.rewind),
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
+      applySuggested: (values, canRewind) => this.applySuggested(values, canRewind),
     });
     this.panel = new ParameterPanel(this.elements.panel, {
       onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], {
@@ -187,6 +188,28 @@ export class App {
     if (id === null) this.busy.finish(token);
   }
 
+  /**
+   * The blow-up banner's one click: rewind first (a checkpoint brings back its own values), then
+   * `set` the suggested values as the panel sends values, then play. Without a checkpoint the world
+   * is rebuilt with them (a world a blow-up paused plays its new build). Errors go to the toast.
+   */
+  applySuggested(values, canRewind) {
+    if (!values) return;
+    const { session } = this;
+    const showError = { showsError: true, onError: (error) => this.toast.show(error) };
+    if (!canRewind) {
+      this.rebuild('Restarting with the suggested values', messages.reset, [{ ...this.panel.restartValues(), ...values }]);
+      return;
+    }
+    session.control(messages.rewind, [], {
+      ...showError,
+      onAck: () => session.control(messages.set, [values], {
+        ...showError,
+        onAck: () => session.control(messages.resume, [], showError),
+      }),
+    });
+  }
+
   currentSummary() {
     return this.session.worlds.find((w) => w.id === this.session.world) ?? null;
   }
@@ -197,6 +220,7 @@ export class App {
     session.on('welcome', (welcome) => {
       rememberToken(welcome.role === 'control' ? session.token : null, window.sessionStorage);
       this.panel.build(welcome.parameters, welcome.role);
+      this.banner.setParameters(welcome.parameters);
       if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
       this.refreshControls();
     });
