@@ -102,6 +102,7 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON *server = cJSON_AddObjectToObject(o, "server");
     cJSON_AddStringToObject(server, "name", "fluidcast");
     cJSON_AddStringToObject(server, "version", FLUIDCAST_VERSION);
+    cJSON_AddStringToObject(server, "instance", s->instance);
     cJSON_AddNumberToObject(o, "protocol", FC_MESSAGE_PROTOCOL_VERSION);
     cJSON_AddStringToObject(o, "role", c->control ? "control" : "watch");
     cJSON_AddBoolToObject(o, "token_refused", refused);
@@ -111,6 +112,9 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON_AddItemToObject(o, "solvers", fc_json_solvers());
     cJSON_AddItemToObject(o, "parameters", fc_params_json_table());
     cJSON_AddItemToObject(o, "limits", limits_json(s));
+    cJSON *room = cJSON_AddObjectToObject(o, "room");
+    cJSON_AddStringToObject(room, "url", s->room_url);
+    cJSON_AddStringToObject(room, "source", fc_room_source_name(s->room_source));
     fc_session_queue(c, fc_reply_json(o));
     cJSON_Delete(o);
 }

@@ -6,7 +6,7 @@ import { FrameReceiver } from './net/frame_receiver.js';
 import { createDecoding } from './net/decoding.js';
 import { FrameTimings } from './net/frame_timings.js';
 import * as messages from './net/messages.js';
-import { rememberToken, roomLink, socketUrl, withAttribute, withWorld } from './links.js';
+import { rememberToken, roomBase, roomLink, socketUrl, withAttribute, withWorld } from './links.js';
 import { RateMeter } from './util/rate_meter.js';
 import { RealtimeFactor } from './util/realtime_factor.js';
 import { Toast } from './ui/toast.js';
@@ -27,6 +27,7 @@ import { defaultEmitterPlace } from './interact/surface_pick.js';
 import { Extras } from './extras.js';
 
 const OVERLAY_INTERVAL_MS = 250;
+const RESTARTED_NOTE = 'The server restarted: every world was rebuilt from its scene (time 0, changes made before are gone).';
 
 const CAMERA_TICK_MS = 100;
 const PHONE_WIDTH_PX = 700; // at most this wide the side panel is a bottom sheet (style.css)
@@ -219,6 +220,9 @@ export class App {
     session.on('connection', () => this.refreshControls());
     session.on('welcome', (welcome) => {
       rememberToken(welcome.role === 'control' ? session.token : null, window.sessionStorage);
+      if (session.restarted) {
+        this.toast.show({ code: 'server_restarted', field: null, message: RESTARTED_NOTE });
+      }
       this.panel.build(welcome.parameters, welcome.role);
       this.banner.setParameters(welcome.parameters);
       if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
@@ -331,8 +335,9 @@ export class App {
 
   copyRoomLink() {
     if (this.session.world === null) return;
-    const link = roomLink(window.location.href, this.session.world, { attribute: this.session.options.attribute });
-    this.extras.showRoomLink(link); // the popover: link, QR code, copied to the clipboard with a confirmation
+    const { base, warning } = roomBase(this.session.welcome?.room ?? null, window.location.href);
+    const link = roomLink(base, this.session.world, { attribute: this.session.options.attribute });
+    this.extras.showRoomLink(link, warning); // the popover: link, QR code, copied to the clipboard with a confirmation
   }
 
   bytesPerSecond() {

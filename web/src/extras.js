@@ -122,8 +122,8 @@ export class Extras {
   }
 
   /** The toolbar's Room link button: the popover with the QR code; the link is copied. */
-  showRoomLink(link) {
-    this.roomLink.show(link, this.app.elements.toolbar.querySelector('[data-testid="btn-room-link"]'));
+  showRoomLink(link, warning = null) {
+    this.roomLink.show(link, this.app.elements.toolbar.querySelector('[data-testid="btn-room-link"]'), warning);
   }
 
   pick(pick) {
