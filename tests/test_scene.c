@@ -52,7 +52,7 @@ static const bad_case bad_cases[] = {
      "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789\"}",
      "description", "a string of 1 to 255 characters"},
     {"unknown parameter", "{" DOMAIN ", \"parameters\": {\"viscocity\": 1}}", "parameters.viscocity",
-     "unknown parameter"},
+     "unknown parameter (did you mean 'viscosity'?)"},
     {"parameter out of range", "{" DOMAIN ", \"parameters\": {\"viscosity\": -1}}", "parameters.viscosity",
      "-1 is out of range [0, 100] Pa s"},
     {"parameter not an integer", "{" DOMAIN ", \"parameters\": {\"substeps\": 2.5}}", "parameters.substeps",

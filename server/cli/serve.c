@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/budget.h"
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "net/server.h"
 
@@ -169,8 +170,9 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
 {
     char err[1200];
     if (fc_scene_resolve(a->scene, path, pathlen)) {
-        snprintf(err, sizeof err, "--scene %s: no such scene file or shipped scene (fluidcast scenes lists them)",
-                 a->scene);
+        char near[300];
+        snprintf(err, sizeof err, "--scene %s: no such scene file or shipped scene%s (fluidcast scenes lists them)",
+                 a->scene, fc_scene_did_you_mean(a->scene, near, sizeof near));
         return usage_error(err);
     }
     o->scene_path = path;

@@ -511,7 +511,10 @@ static void enum_choices(const fc_param_desc *d, char *out, size_t len)
 static int set_parameter(const reader *r, fc_params *p, const cJSON *item, const char *path)
 {
     const fc_param_desc *d = fc_param_find(item->string);
-    if (!d) return fail(r, path, "unknown parameter (`fluidcast params` lists them)");
+    char near[96];
+    if (!d)
+        return fail(r, path, "unknown parameter%s (`fluidcast params` lists them)",
+                    fc_param_did_you_mean(item->string, near, sizeof near));
     char msg[256], expected[96];
     double value;
     if (d->type == FC_PARAM_ENUM) {

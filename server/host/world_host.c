@@ -18,6 +18,7 @@
 #include "core/params_json.h"
 #include "core/build_progress.h"
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "host/world_build.h"
 #include "host/world_json.h"
@@ -486,7 +487,9 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     char path[4096];
     snprintf(path, sizeof path, "%s", h->spec.scene_path);
     if (!reset && !document && fc_scene_find_shipped(cmd->u.load.scene, path, sizeof path)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", cmd->u.load.scene);
+        char near[300];
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s", cmd->u.load.scene,
+                             fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
         return -1;
     }
     char *kept = !reset && document ? strdup(document) : NULL;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/params_json.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "host/world_json.h"
 #include "net/net.h"
@@ -233,8 +234,9 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
         failed = 1;
     }
     if (!failed && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s' (welcome.scenes lists them)",
-                             cmd->u.load.scene);
+        char near[300];
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s (welcome.scenes lists them)",
+                             cmd->u.load.scene, fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
         failed = 1;
     }
     char why[300];
