@@ -6,7 +6,7 @@ import { FrameReceiver } from './net/frame_receiver.js';
 import { createDecoding } from './net/decoding.js';
 import { FrameTimings } from './net/frame_timings.js';
 import * as messages from './net/messages.js';
-import { rememberToken, roomBase, roomLink, socketUrl, withAttribute, withWorld } from './links.js';
+import { rememberToken, roomBase, roomLink, sceneAttribute, socketUrl, withAttribute, withWorld } from './links.js';
 import { RateMeter } from './util/rate_meter.js';
 import { RealtimeFactor } from './util/realtime_factor.js';
 import { Toast } from './ui/toast.js';
@@ -46,6 +46,8 @@ export class App {
     this.uploadsDeferred = 0; // frames whose upload was left to the next render (GPU behind)
     this.frameArrivedAt = null;
     this.shownAttribute = null;
+    this.linkAttribute = link.attribute; // ?attribute= of the link: wins over the first scene's colour mode
+    this.openedScene = null; // "world:scene" of the newest state: a new one applies its scene's colour mode
 
     this.viewer = new Viewer(elements.viewport, { renderMode: link.render });
     this.socket = new ReconnectingSocket(socketUrl(location, devServer));
@@ -131,10 +133,7 @@ export class App {
       setSolver: (solver) => session.control(messages.setSolver, [solver], { onError: () => this.refreshControls() }),
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
-      setAttribute: (attribute) => {
-        session.setOptions({ attribute });
-        history.replaceState(null, '', withAttribute(window.location.href, attribute));
-      },
+      setAttribute: (attribute) => this.chooseAttribute(attribute),
       setMaxFps: (maxFps) => session.setOptions({ maxFps }),
       addEmitter: () => this.addDefaultEmitter(),
       toggleEmitterMode: () => this.interaction.setPlacing(!this.interaction.placing),
@@ -211,6 +210,23 @@ export class App {
     });
   }
 
+  /** Colours the particles by attribute (null: plain) and keeps it in the address. */
+  chooseAttribute(attribute) {
+    this.session.setOptions({ attribute });
+    history.replaceState(null, '', withAttribute(window.location.href, attribute));
+  }
+
+  /** A world's state with another scene than the last one shown (subscribe, load_scene): its own colour mode, if it names one. */
+  openScene(state) {
+    const opened = `${state.world}:${state.scene}`;
+    if (opened === this.openedScene) return;
+    const first = this.openedScene === null;
+    this.openedScene = opened;
+    const attribute = sceneAttribute(state.view);
+    if (attribute === undefined || (first && this.linkAttribute)) return;
+    if (attribute !== this.session.options.attribute) this.chooseAttribute(attribute);
+  }
+
   currentSummary() {
     return this.session.worlds.find((w) => w.id === this.session.world) ?? null;
   }
@@ -269,6 +285,7 @@ export class App {
   }
 
   applyState(state) {
+    this.openScene(state);
     this.viewer.setDomain(state.domain, state.dimensions ?? 3);
     const spacing = state.values.particle_spacing;
     if (spacing > 0) {

@@ -43,7 +43,7 @@ export class Extras {
 
     const button = (testid, text, title, onclick) => el('button', { testid, text, title, onclick, type: 'button' });
     const toolbar = app.elements.toolbar;
-    const group = el('div', { className: 'group extras' }, [
+    const group = el('div', { className: 'group more extras' }, [
       button('btn-screenshot', 'Screenshot', 'Save the view as a PNG', () => this.screenshot()),
       button('btn-help', '?', 'Keyboard shortcuts and mouse controls (?)', () => this.help.toggle()),
     ]);

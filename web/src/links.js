@@ -57,6 +57,16 @@ export function roomLink(href, world, { attribute = null } = {}) {
   return url.toString();
 }
 
+/**
+ * The colour mode a scene opens with (state.view, the scene's "view": {"colour"}): an attribute
+ * name, null for "plain" (water blue), undefined when the scene names none (the viewer's stays).
+ */
+export function sceneAttribute(view) {
+  const colour = view && typeof view === 'object' ? view.colour : undefined;
+  if (colour === 'plain') return null;
+  return ATTRIBUTES.includes(colour) ? colour : undefined;
+}
+
 /** The same address with another world (options kept), for history.replaceState. */
 export function withWorld(href, world) {
   const url = new URL(href);

@@ -1,6 +1,6 @@
 // Shareable links: world, token, attribute, bits and fps parsed strictly; the room link drops the token.
 import { describe, it, expect } from 'vitest';
-import { LOOPBACK_WARNING, parseLink, roomBase, roomLink, socketUrl, withWorld } from '../src/links.js';
+import { LOOPBACK_WARNING, parseLink, roomBase, roomLink, sceneAttribute, socketUrl, withWorld } from '../src/links.js';
 
 describe('parseLink', () => {
   it('reads world, token, attribute, bits and fps', () => {
@@ -82,5 +82,14 @@ describe('roomBase', () => {
     expect(roomBase(null, 'http://[::1]:8080/').warning).toBe(LOOPBACK_WARNING);
     expect(roomBase({ url: 'javascript:alert(1)', source: 'public_url' }, page).warning).toBe(LOOPBACK_WARNING);
     expect(LOOPBACK_WARNING).toMatch(/--public-url/);
+  });
+});
+
+describe('sceneAttribute', () => {
+  it('gives the scene\'s colour mode: an attribute, null for plain, undefined when it names none or an unknown one', () => {
+    expect(sceneAttribute({ colour: 'fluid' })).toBe('fluid');
+    expect(sceneAttribute({ colour: 'speed' })).toBe('speed');
+    expect(sceneAttribute({ colour: 'plain' })).toBeNull();
+    for (const none of [null, undefined, {}, { colour: 'rainbow' }, 'fluid']) expect(sceneAttribute(none)).toBeUndefined();
   });
 });
