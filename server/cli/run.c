@@ -15,6 +15,7 @@ static void omp_set_num_threads(int n) { (void)n; }
 #include <sys/stat.h>
 
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "core/world.h"
 #include "host/history.h"
@@ -156,8 +157,9 @@ static int load_world(const run_args *a, fc_backend_choice *backend, fc_world *w
     char path[4096], err[1024];
     if (fc_scene_resolve(a->scene, path, sizeof path) != 0) {
         const char *dir = getenv("FLUIDCAST_SCENES_DIR");
-        fprintf(stderr, "fluidcast run: --scene: scene '%s' not found (no such file, and no such scene in %s)\n",
-                a->scene, dir && dir[0] ? dir : FLUIDCAST_SCENES_DIR);
+        char near[300];
+        fprintf(stderr, "fluidcast run: --scene: scene '%s' not found%s (no such file, and no such scene in %s)\n",
+                a->scene, fc_scene_did_you_mean(a->scene, near, sizeof near), dir && dir[0] ? dir : FLUIDCAST_SCENES_DIR);
         return FC_EXIT_USAGE;
     }
     fc_scene scene;

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/budget.h"
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "net/server.h"
 
@@ -23,12 +24,17 @@ void fc_cli_serve_usage(FILE *out)
     fputs("  fluidcast serve [--scene NAME|FILE] [--port 8080] [--bind 127.0.0.1] [--backend auto|cpu|cuda]\n"
           "                  [--threads N] [--fps 30] [--token SECRET] [--max-clients 256] [--max-worlds 8]\n"
           "                  [--open] [--fast] [--set NAME=VALUE]... [--solver sph|pbf] [--web DIR]\n"
-          "                  [--max-particles N] [--no-wait] [--loop SECONDS]\n"
+          "                  [--max-particles N] [--no-wait] [--loop SECONDS] [--public-url URL]\n"
           "      Serves the viewer, /healthz, /metrics and the WebSocket protocol (protocol/PROTOCOL.md)\n"
           "      on one port, with the scene (default dam_break) as world 1. --port 0 picks a free port.\n"
           "      World 1 waits at t = 0, paused, until a client subscribes to it, then plays; --no-wait\n"
           "      starts it at once. --loop SECONDS: world 1 is rebuilt from its scene every SECONDS of\n"
           "      simulated time (0.1 to 86400; for unattended screens).\n"
+          "      The startup lines print the presenter's URL (with ?token= under --token) and the room's.\n"
+          "      --public-url URL: the address the room reaches the server at (a tunnel's, a reverse\n"
+          "      proxy's: http(s)://HOST[:PORT][/PATH]); room links and their QR code show it. Without it\n"
+          "      they show this host's network address (with --bind 0.0.0.0 or another address), or\n"
+          "      127.0.0.1, which the viewer says only this computer opens.\n"
           "      --token: only clients that present it may control; the others watch. Binding to an\n"
           "      address other than loopback needs --token, or --open to allow anyone to control.\n"
           "      --backend: where the worlds step: auto (the GPU when a usable CUDA device exists and the\n"
@@ -47,7 +53,7 @@ void fc_cli_serve_usage(FILE *out)
 }
 
 typedef struct serve_args {
-    const char *scene, *solver, *port, *bind, *backend, *token, *web;
+    const char *scene, *solver, *port, *bind, *backend, *token, *web, *public_url;
     long threads, max_clients, max_worlds, max_particles;
     double fps, loop;
     int open, fast, help, no_wait;
@@ -157,12 +163,16 @@ static const char *scene_name(const char *arg, char *name, size_t namelen)
     return name;
 }
 
-static int check_options(serve_args *a, fc_server_options *o, char *path, size_t pathlen, char *name, size_t namelen)
+/* url_out: room for the checked --public-url (FC_PUBLIC_URL_BYTES). */
+#define FC_PUBLIC_URL_BYTES 520
+static int check_options(serve_args *a, fc_server_options *o, char *path, size_t pathlen, char *name, size_t namelen,
+                         char *url_out)
 {
-    char err[512];
+    char err[1200];
     if (fc_scene_resolve(a->scene, path, pathlen)) {
-        snprintf(err, sizeof err, "--scene %s: no such scene file or shipped scene (fluidcast scenes lists them)",
-                 a->scene);
+        char near[300];
+        snprintf(err, sizeof err, "--scene %s: no such scene file or shipped scene%s (fluidcast scenes lists them)",
+                 a->scene, fc_scene_did_you_mean(a->scene, near, sizeof near));
         return usage_error(err);
     }
     o->scene_path = path;
@@ -192,6 +202,14 @@ static int check_options(serve_args *a, fc_server_options *o, char *path, size_t
     if (!is_loopback(a->bind) && !a->token && !a->open)
         return usage_error("--bind to an address other than loopback lets anyone on the network control the "
                            "worlds: give --token SECRET (controllers present it), or --open to allow it");
+    if (a->public_url) {
+        char why[1100];
+        if (fc_public_url_check(a->public_url, url_out, FC_PUBLIC_URL_BYTES, why, sizeof why)) {
+            snprintf(err, sizeof err, "--public-url: %s", why);
+            return usage_error(err);
+        }
+        o->public_url = url_out;
+    }
     memset(&o->values, 0, sizeof o->values);
     for (size_t i = 0; i < a->sets.count; i++)
         if (parse_set(a->sets.items[i], &o->values, err, sizeof err)) return usage_error(err);
@@ -226,9 +244,10 @@ int fc_cli_serve(int argc, char **argv)
         {"--fast", FC_OPT_FLAG, &a.fast, 0},           {"--set", FC_OPT_LIST, &a.sets, 0},
         {"--web", FC_OPT_TEXT, &a.web, 0},             {"--solver", FC_OPT_TEXT, &a.solver, 0},
         {"--no-wait", FC_OPT_FLAG, &a.no_wait, 0},     {"--loop", FC_OPT_NUMBER, &a.loop, 0},
+        {"--public-url", FC_OPT_TEXT, &a.public_url, 0},
         {"--help", FC_OPT_FLAG, &a.help, 0},
         {"-h", FC_OPT_FLAG, &a.help, 0}};
-    char err[256], path[4096], name[260];
+    char err[256], path[4096], name[260], public_url[FC_PUBLIC_URL_BYTES];
     int status;
     fc_server_options o;
     memset(&o, 0, sizeof o);
@@ -238,7 +257,7 @@ int fc_cli_serve(int argc, char **argv)
         fc_cli_serve_usage(stdout);
         status = FC_EXIT_OK;
     } else {
-        status = check_options(&a, &o, path, sizeof path, name, sizeof name);
+        status = check_options(&a, &o, path, sizeof path, name, sizeof name, public_url);
         if (status == FC_EXIT_OK) status = fc_server_run(&o);
     }
     fc_opt_list_free(&a.sets);

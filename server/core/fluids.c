@@ -83,7 +83,9 @@ int fc_param_split(const char *name, const fc_param_desc **d, char fluid[FC_FLUI
         fluid[n] = '\0';
     }
     if (!*d) {
-        snprintf(err, errlen, "unknown parameter '%.60s' (fluidcast params lists them)", dot ? dot + 1 : name);
+        char near[96];
+        snprintf(err, errlen, "unknown parameter '%.60s'%s (fluidcast params lists them)", dot ? dot + 1 : name,
+                 fc_param_did_you_mean(dot ? dot + 1 : name, near, sizeof near));
         return -1;
     }
     if (dot && !((*d)->flags & FC_PARAM_FLUID)) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/did_you_mean.h"
+
 const fc_param_desc fc_param_table[] = {
 #define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) \
     {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, label, help, desc, offsetof(fc_params, name)},
@@ -14,6 +16,17 @@ const fc_param_desc fc_param_table[] = {
 #undef FC_PARAM
 };
 const size_t fc_param_count = sizeof fc_param_table / sizeof fc_param_table[0];
+
+static const char *param_name_at(size_t i, const void *list)
+{
+    (void)list;
+    return fc_param_table[i].name;
+}
+
+const char *fc_param_did_you_mean(const char *typed, char *out, size_t outlen)
+{
+    return fc_did_you_mean(typed, param_name_at, NULL, fc_param_count, out, outlen);
+}
 
 const fc_param_desc *fc_param_find(const char *name)
 {

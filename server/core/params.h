@@ -45,6 +45,8 @@ typedef struct fc_param_desc {
 
 extern const fc_param_desc fc_param_table[];
 extern const size_t fc_param_count;
+/* " (did you mean 'NAME'?)" with the table's name nearest to typed, or "" when none is near: out. */
+const char *fc_param_did_you_mean(const char *typed, char *out, size_t outlen);
 
 const fc_param_desc *fc_param_find(const char *name);
 const char *fc_param_type_name(fc_param_type type);

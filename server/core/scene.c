@@ -511,7 +511,10 @@ static void enum_choices(const fc_param_desc *d, char *out, size_t len)
 static int set_parameter(const reader *r, fc_params *p, const cJSON *item, const char *path)
 {
     const fc_param_desc *d = fc_param_find(item->string);
-    if (!d) return fail(r, path, "unknown parameter (`fluidcast params` lists them)");
+    char near[96];
+    if (!d)
+        return fail(r, path, "unknown parameter%s (`fluidcast params` lists them)",
+                    fc_param_did_you_mean(item->string, near, sizeof near));
     char msg[256], expected[96];
     double value;
     if (d->type == FC_PARAM_ENUM) {
@@ -576,6 +579,23 @@ static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
     return fail(r, "solver", "%s", why);
 }
 
+/* "view": {"colour": MODE} (optional): how viewers colour the particles when the scene opens. */
+static int parse_view(const reader *r, const cJSON *root, fc_scene *s)
+{
+    static const char *const keys[] = {"colour", NULL};
+    static const char *const modes[] = {"plain", "speed", "density", "temperature", "fluid", NULL};
+    const cJSON *view = cJSON_GetObjectItemCaseSensitive(root, "view");
+    if (!view) return 0;
+    if (!cJSON_IsObject(view)) return fail_expected(r, "view", "an object such as {\"colour\": \"fluid\"}", view);
+    if (check_keys(r, view, "view", keys)) return -1;
+    const cJSON *colour = cJSON_GetObjectItemCaseSensitive(view, "colour");
+    if (!colour) return 0;
+    if (!cJSON_IsString(colour) || !is_listed(colour->valuestring, modes))
+        return fail_expected(r, "view.colour", "one of plain, speed, density, temperature, fluid", colour);
+    snprintf(s->view_colour, sizeof s->view_colour, "%s", colour->valuestring);
+    return 0;
+}
+
 /* The source's base name without its extension: "scenes/dam_break.json" -> "dam_break". */
 static void default_name(char *out, size_t outlen, const char *source)
 {
@@ -589,14 +609,14 @@ static void default_name(char *out, size_t outlen, const char *source)
 
 static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
 {
-    static const char *const keys[] = {"name", "description", "dimensions", "solver", "domain", "parameters", "fluids",
-                                       "fluid", "colliders", "emitters", "sinks", NULL};
+    static const char *const keys[] = {"name", "description", "dimensions", "solver", "view", "domain", "parameters",
+                                       "fluids", "fluid", "colliders", "emitters", "sinks", NULL};
     void *items;
     if (!cJSON_IsObject(root)) return fail_expected(r, "", "a JSON object at the top level", root);
     if (check_keys(r, root, "", keys)) return -1;
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
-        parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_domain(r, root, s) ||
+        parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_view(r, root, s) || parse_domain(r, root, s) ||
         parse_parameters(r, root, &s->params) || parse_fluids(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
@@ -779,6 +799,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
     w->dimensions = scene->dimensions == 2 ? 2 : 3;
     snprintf(w->name, sizeof w->name, "%s", scene->name);
+    snprintf(w->view_colour, sizeof w->view_colour, "%s", scene->view_colour);
     w->backend = scene->backend == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
     int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
     if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;

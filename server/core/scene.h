@@ -25,6 +25,7 @@ typedef struct fc_scene {
     fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of params (fc_fluid_from_params) */
     int fluid_count;
     int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
+    char view_colour[16];     /* "view": {"colour"}: the viewer's colour mode when the scene opens; "" = none */
     float domain_min[3], domain_max[3];
     fc_scene_block *blocks;
     size_t block_count;

@@ -1,11 +1,14 @@
-/* Lists the scene files (*.json) of the shipped scenes directory. */
+/* Lists the scene files (*.json) of the shipped scenes directory, and finds the one a mistyped name meant. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/scene_list.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/did_you_mean.h"
 
 #define SCENE_SUFFIX ".json"
 #define SCENE_SUFFIX_LEN 5
@@ -63,4 +66,18 @@ void fc_scene_list_free(char **names, size_t count)
 {
     for (size_t i = 0; names && i < count; i++) free(names[i]);
     free(names);
+}
+
+const char *fc_scene_did_you_mean(const char *typed, char *out, size_t outlen)
+{
+    const char *slash = strrchr(typed, '/');
+    char name[256];
+    snprintf(name, sizeof name, "%s", slash ? slash + 1 : typed);
+    size_t len = strlen(name);
+    if (len > SCENE_SUFFIX_LEN && strcmp(name + len - SCENE_SUFFIX_LEN, SCENE_SUFFIX) == 0) name[len - SCENE_SUFFIX_LEN] = '\0';
+    size_t count = 0;
+    char **names = fc_scene_list(fc_scenes_dir(), &count);
+    fc_did_you_mean(name, fc_name_in_array, names, names ? count : 0, out, outlen);
+    if (names) fc_scene_list_free(names, count);
+    return out;
 }

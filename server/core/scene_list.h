@@ -12,4 +12,8 @@ const char *fc_scenes_dir(void);
 char **fc_scene_list(const char *dir, size_t *count);
 void fc_scene_list_free(char **names, size_t count);
 
+/* " (did you mean 'NAME'?)" with the shipped scene nearest to typed (its directory and ".json"
+ * left out), or "" when none is near: out, for "no such scene" messages. */
+const char *fc_scene_did_you_mean(const char *typed, char *out, size_t outlen);
+
 #endif

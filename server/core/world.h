@@ -98,6 +98,7 @@ typedef struct fc_world {
     uint64_t step_count;
     uint64_t emitted_total, removed_total;
     char name[64];
+    char view_colour[16];         /* the scene's "view": {"colour"} for viewers (state.view); "" = none */
 } fc_world;
 
 /* An empty world with default parameters, one fluid made of them (fc_fluid_from_params), the SPH

@@ -160,9 +160,12 @@ static int read_value(const cJSON *v, int live_only, fc_param_value *out, fc_mes
     if (fc_param_split(v->string, &d, out->fluid, why, sizeof why)) {
         char field[sizeof err->field];
         snprintf(field, sizeof field, "values.%s", v->string);
+        const char *dot = strchr(v->string, '.');
+        char near[96];
         if (!d)
             fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field,
-                                 "no parameter '%s' in the table (welcome.parameters, fluidcast params)", v->string);
+                                 "no parameter '%s' in the table%s (welcome.parameters, fluidcast params)", v->string,
+                                 fc_param_did_you_mean(dot ? dot + 1 : v->string, near, sizeof near));
         else
             fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field, "%s", why);
         return -1;

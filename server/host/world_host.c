@@ -18,6 +18,7 @@
 #include "core/params_json.h"
 #include "core/build_progress.h"
 #include "core/scene.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "host/world_build.h"
 #include "host/world_json.h"
@@ -306,6 +307,7 @@ static void become_unstable(fc_world_host *h)
 {
     h->paused = 1;
     fc_world_release_memory(&h->world); /* a runaway's neighbour lists are not kept while it waits */
+    h->paused_by_fault = 1;
     restart_clocks(h);
     fprintf(stderr, "fluidcast: world %u is unstable at t = %.4g s (%s): %s; paused\n", (unsigned)h->id,
             h->world.time, h->history.why.check, h->history.why.message);
@@ -494,8 +496,8 @@ static void show_backend(fc_world_host *h, const fc_backend_choice *c)
     pthread_mutex_unlock(&h->lock);
 }
 
-/* reset: the world's scene (file or uploaded document) and solver again; load_scene: a shipped
- * scene or an uploaded document, with its solver unless the request names one. */
+/* reset: the world's scene (file or uploaded document) again, with the scene's solver; load_scene:
+ * a shipped scene or an uploaded document, with its solver unless the request names one. */
 static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const int reset = cmd->type == FC_MSG_RESET;
@@ -503,7 +505,9 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     char path[4096];
     snprintf(path, sizeof path, "%s", h->spec.scene_path);
     if (!reset && !document && fc_scene_find_shipped(cmd->u.load.scene, path, sizeof path)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'", cmd->u.load.scene);
+        char near[300];
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s", cmd->u.load.scene,
+                             fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
         return -1;
     }
     char *kept = !reset && document ? strdup(document) : NULL;
@@ -511,8 +515,9 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
         return -1;
     }
-    /* reset keeps the world's solver; load_scene takes the scene's unless the request names one */
-    const char *solver = reset ? h->world.solver->name : cmd->u.load.solver;
+    /* reset rebuilds with the solver the world was loaded with (the scene's, or the one its
+     * load_scene or --solver named), undoing a set_solver since as the scene's values undo a set */
+    const char *solver = reset ? h->spec.solver : cmd->u.load.solver; /* "": the scene's */
     fc_world fresh;
     build_watch watch;
     const fc_build_progress *progress = watch_build(&watch, h, cmd->client, reset ? h->spec.scene : cmd->u.load.scene);
@@ -524,10 +529,12 @@ static int apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     }
     adopt_world(h, &fresh);
     show_backend(h, &backend);
+    if (h->paused_by_fault) h->paused = h->paused_by_fault = 0; /* a world a blow-up paused plays its new build */
     if (!reset) { /* an uploaded scene is named by its "name" ("uploaded" without one) */
         const char *scene = document ? h->world.name : cmd->u.load.scene;
         snprintf(h->spec.scene_path, sizeof h->spec.scene_path, "%s", document ? "" : path);
         snprintf(h->spec.scene, sizeof h->spec.scene, "%s", scene);
+        snprintf(h->spec.solver, sizeof h->spec.solver, "%s", cmd->u.load.solver);
         free(h->scene_document);
         h->scene_document = kept;
         pthread_mutex_lock(&h->lock);
@@ -617,11 +624,13 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
         h->waiting = 0; /* a controller decides now: a subscriber will not resume a world it paused */
         if (cmd->type == FC_MSG_RESUME && h->history.unstable) clear_unstable(h); /* checked again as it runs */
         h->paused = cmd->type == FC_MSG_PAUSE;
+        h->paused_by_fault = 0;
         restart_clocks(h);
         cJSON_AddBoolToObject(applied, "paused", h->paused);
         return 0;
     case FC_MSG_STEP:
         h->paused = 1;
+        h->paused_by_fault = 0;
         h->waiting = 0;
         step_frames(h, cmd->u.step.frames);
         restart_clocks(h);

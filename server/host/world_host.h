@@ -107,6 +107,7 @@ typedef struct fc_world_host {
     char *scene_document;        /* the uploaded scene the world was loaded from (NULL: spec.scene_path) */
     int world_ready;
     int paused;
+    int paused_by_fault;         /* paused by a blow-up, not a person: a rebuild (reset, load_scene) plays again */
     int waiting;                 /* paused at t = 0 until a subscriber or pause/resume/step ends it */
     uint32_t epoch, sequence;
     fc_snapshot_buffer snapshot;

@@ -193,11 +193,24 @@ cJSON *fc_json_fluids(const fc_world *w)
     return list;
 }
 
+/* {"colour": MODE} of the scene's "view", or null. */
+static cJSON *view_json(const fc_world *w)
+{
+    if (!w->view_colour[0]) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    if (o && !cJSON_AddStringToObject(o, "colour", w->view_colour)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 int fc_json_add_world_content(cJSON *state, const fc_world *w)
 {
     return fc_json_attach(state, "domain", domain_json(w)) ||
                    fc_json_attach(state, "fluids", fc_json_fluids(w)) ||
                    fc_json_attach(state, "dimensions", cJSON_CreateNumber(w->dimensions)) ||
+                   fc_json_attach(state, "view", view_json(w)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
                    fc_json_attach(state, "emitters", emitters_json(w)) ||
                    fc_json_attach(state, "colliders", colliders_json(w))

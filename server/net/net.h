@@ -152,6 +152,9 @@ typedef struct fc_server {
     atomic_int signal_seen;      /* SIGINT or SIGTERM came (set by the signal thread) */
     struct lws_http_mount mounts[3]; /* /healthz, /metrics and the viewer's files (set_up_mounts) */
     char lws_first_line[160];    /* the first error libwebsockets reported while its context was created */
+    char room_url[600];          /* welcome.room: where the room opens the viewer (room_url.c) */
+    fc_room_source room_source;
+    char instance[17];           /* welcome.server.instance: new at every start, so a viewer sees a restart */
 } fc_server;
 
 /* ---- server.c ---- */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/params_json.h"
+#include "core/scene_list.h"
 #include "core/solver.h"
 #include "host/world_json.h"
 #include "net/net.h"
@@ -102,6 +103,7 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON *server = cJSON_AddObjectToObject(o, "server");
     cJSON_AddStringToObject(server, "name", "fluidcast");
     cJSON_AddStringToObject(server, "version", FLUIDCAST_VERSION);
+    cJSON_AddStringToObject(server, "instance", s->instance);
     cJSON_AddNumberToObject(o, "protocol", FC_MESSAGE_PROTOCOL_VERSION);
     cJSON_AddStringToObject(o, "role", c->control ? "control" : "watch");
     cJSON_AddBoolToObject(o, "token_refused", refused);
@@ -111,6 +113,9 @@ static void hello(fc_session *c, const cJSON *msg, const fc_message_error *reque
     cJSON_AddItemToObject(o, "solvers", fc_json_solvers());
     cJSON_AddItemToObject(o, "parameters", fc_params_json_table());
     cJSON_AddItemToObject(o, "limits", limits_json(s));
+    cJSON *room = cJSON_AddObjectToObject(o, "room");
+    cJSON_AddStringToObject(room, "url", s->room_url);
+    cJSON_AddStringToObject(room, "source", fc_room_source_name(s->room_source));
     fc_session_queue(c, fc_reply_json(o));
     cJSON_Delete(o);
 }
@@ -229,8 +234,9 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
         failed = 1;
     }
     if (!failed && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
-        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s' (welcome.scenes lists them)",
-                             cmd->u.load.scene);
+        char near[300];
+        fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s (welcome.scenes lists them)",
+                             cmd->u.load.scene, fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
         failed = 1;
     }
     char why[300];

@@ -369,6 +369,20 @@ static void keep_lws_line(int level, const char *line)
     while (len && (first[len - 1] == '\n' || first[len - 1] == '\r')) first[--len] = '\0';
 }
 
+/* 16 hex digits that differ between two starts of the server (welcome.server.instance). */
+static void new_instance(char *out, size_t outlen)
+{
+    uint64_t bits = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&bits, sizeof bits, 1, f) != 1) { /* no urandom: the clock and the process */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        bits = ((uint64_t)now.tv_sec * 1000000007u) ^ (uint64_t)now.tv_nsec ^ ((uint64_t)getpid() << 32);
+    }
+    if (f) fclose(f);
+    snprintf(out, outlen, "%016llx", (unsigned long long)bits);
+}
+
 static void print_banner(fc_server *s, int port)
 {
     fc_world_info info;
@@ -386,6 +400,14 @@ static void print_banner(fc_server *s, int port)
     printf("fluidcast: open http://%s%s%s:%d/ in a browser%s\n", ipv6 && host == s->options.bind ? "[" : "", host,
            ipv6 && host == s->options.bind ? "]" : "", port,
            s->options.token ? " (controllers add ?token=... to the URL)" : "");
+    char presenter[1400];
+    fc_presenter_url(s->room_url, s->options.token, presenter, sizeof presenter);
+    printf("fluidcast: presenter: %s%s\n", presenter, s->options.token ? " (controls: keep it to yourself)" : "");
+    printf("fluidcast: room: %s%s\n", s->room_url,
+           s->room_source == FC_ROOM_LOOPBACK ? " (this computer only: give --public-url URL, the address the room "
+                                                "reaches, e.g. a tunnel's, or --bind 0.0.0.0 --token SECRET)"
+           : s->options.token                 ? " (watch only)"
+                                              : "");
     if (!s->web_dir_ok)
         printf("fluidcast: the viewer is not built (%s/index.html is missing): cd web && npm ci && npm run build\n",
                s->options.web_dir);
@@ -477,6 +499,8 @@ static int run(fc_server *s, const fc_server_options *options)
     fc_mailbox_set_wake(&s->mailbox, wake_network, s->context);
     pthread_t watcher;
     int watching = pthread_create(&watcher, NULL, signal_thread, &watch) == 0;
+    s->room_source = fc_room_url(options->public_url, options->bind, port, s->room_url, sizeof s->room_url);
+    new_instance(s->instance, sizeof s->instance);
     print_banner(s, port);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
     lws_cancel_service(s->context); /* deliver what the world posted before the loop ran */

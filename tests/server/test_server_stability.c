@@ -92,6 +92,35 @@ static void check_blow_up(peer *p, const char *what, const char *values, const c
     cJSON_Delete(expect_ack(p, msg));
 }
 
+static int state_plays_stably(const cJSON *state, const void *ctx)
+{
+    (void)ctx;
+    return cJSON_IsFalse(jget(state, "paused")) && cJSON_IsNull(jget(state, "unstable"));
+}
+
+/* A world a blow-up paused plays its new build after reset (or load_scene): nobody paused it. */
+static void check_rebuild_plays(peer *p)
+{
+    int world = create_coarse_world(p);
+    if (!world) return;
+    char msg[200];
+    cJSON_Delete(peer_subscribe(p, (uint32_t)world, ""));
+    snprintf(msg, sizeof msg, "{\"type\":\"set\",\"world\":%d,\"values\":{\"speed_of_sound\":1000}}", world);
+    cJSON_Delete(expect_ack(p, msg));
+    cJSON *event = peer_wait_type(p, "unstable", 60000);
+    CHECK(event != NULL, "speed_of_sound 1000 blows world %d up", world);
+    cJSON_Delete(event);
+    long since = p->states;
+    snprintf(msg, sizeof msg, "{\"type\":\"reset\",\"world\":%d,\"values\":{" COARSE "}}", world);
+    cJSON_Delete(expect_ack(p, msg));
+    cJSON *state = peer_state_where(p, since, state_plays_stably, NULL, PEER_TIMEOUT_MS);
+    CHECK(state != NULL, "after the blow-up, reset plays the rebuilt world (paused false, unstable null): %s",
+          jtext(p->state));
+    cJSON_Delete(state);
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+}
+
 /* rewind by seconds, and the errors of rewind: on world 1, the small tank at 4 cm (250 particles)
  * and a 1 ms step, so that it passes 2 s of simulated time quickly under sanitizers too. */
 static void check_rewind_requests(peer *p)
@@ -142,9 +171,10 @@ int main(int argc, char **argv)
         check_blow_up(&p, "stiffness at its maximum with a fixed step",
                       "{\"equation_of_state\":\"linear\",\"stiffness\":1000000,\"adaptive_time_step\":false}", "stiffness");
         check_blow_up(&p, "gravity 100", "{\"gravity_y\":100}", "gravity");
+        check_rebuild_plays(&p);
         check_rewind_requests(&p);
         char *metrics = metrics_fetch(server.port);
-        CHECK(metric_or(metrics, "fluidcast_worlds_unstable_total", 0) == 4, "/metrics counts the 4 blow-ups");
+        CHECK(metric_or(metrics, "fluidcast_worlds_unstable_total", 0) == 5, "/metrics counts the 5 blow-ups");
         free(metrics);
     }
     peer_close(&p);

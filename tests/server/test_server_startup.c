@@ -162,6 +162,49 @@ static void check_loop(void)
     stop(&s);
 }
 
+/* ---- where the room reaches the server ------------------------------------------------------------ */
+
+/* The welcome of a server started with extra (NULL: none), or NULL; its port in *port. */
+static cJSON *welcome_of(const char *extra1, const char *extra2, int *port)
+{
+    server_process s;
+    if (start(&s, extra1, extra2, NULL)) return NULL;
+    *port = s.port;
+    peer p;
+    cJSON *w = NULL;
+    if (peer_connect(&p, s.port, "room") == 0) {
+        w = peer_hello(&p, NULL);
+        peer_close(&p);
+    }
+    stop(&s);
+    return w;
+}
+
+static int is_instance(const char *text)
+{
+    return text && strlen(text) == 16 && strspn(text, "0123456789abcdef") == 16;
+}
+
+/* welcome.room is --public-url when given, else 127.0.0.1 (loopback: the viewer warns); every
+ * start has a new welcome.server.instance */
+static void check_room(void)
+{
+    int port = 0;
+    cJSON *given = welcome_of("--public-url", "https://room.example.org/fc", &port);
+    CHECK(jstr_is(given, "room.url", "https://room.example.org/fc/") && jstr_is(given, "room.source", "public_url"),
+          "--public-url is the room's URL, with a '/' at its end: %s", jtext(jget(given, "room")));
+    cJSON *plain = welcome_of(NULL, NULL, &port);
+    char want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%d/", port);
+    CHECK(jstr_is(plain, "room.url", want) && jstr_is(plain, "room.source", "loopback"),
+          "without it a loopback server's room is %s, source loopback: %s", want, jtext(jget(plain, "room")));
+    const char *a = jstr(given, "server.instance"), *b = jstr(plain, "server.instance");
+    CHECK(is_instance(a) && is_instance(b) && strcmp(a, b) != 0, "two starts have two instances (16 hex digits): %s %s",
+          a ? a : "(none)", b ? b : "(none)");
+    cJSON_Delete(given);
+    cJSON_Delete(plain);
+}
+
 /* ---- a busy port ------------------------------------------------------------------------------------ */
 
 static void check_busy_port(void)
@@ -207,5 +250,6 @@ int main(int argc, char **argv)
     check_no_wait();
     check_loop();
     check_busy_port();
+    check_room();
     return check_summary("test_server_startup");
 }

@@ -25,8 +25,11 @@ test('two fluids: own colours, legend names, a panel folder each; set on one flu
     'a running two-fluid world', 30000);
   assert.deepEqual(start.fluids.map((f) => [f.name, f.colour, f.viscosity]), [['water', '#2f7fd0', 1], ['honey', '#e0a030', 40]]);
 
-  await viewer.testId('select-attribute').selectOption('fluid');
+  // the scene says "view": {"colour": "fluid"}: it opens coloured by fluid, with no choice made here
   await viewer.page.waitForFunction(() => document.querySelector('[data-testid="legend-fluid-1"]')?.textContent === 'honey', null, { timeout: 30000 });
+  assert.equal(await viewer.testId('select-attribute').inputValue(), 'fluid', 'the colour picker says fluid');
+  assert.match(viewer.page.url(), /attribute=fluid/, 'and the address keeps it');
+  await screenshot(viewer, 'fluids-opened-by-fluid');
   assert.equal(await viewer.testId('legend-fluid-0').innerText(), 'water');
   assert.equal(await viewer.page.locator('[data-testid^="legend-fluid-"]').count(), 2, 'one swatch per fluid');
 

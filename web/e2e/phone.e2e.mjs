@@ -1,6 +1,7 @@
 // The viewer on a phone (390 x 844, touch): the 3D view is not covered (toolbar one row, side panel a
-// closed bottom sheet), controls are finger-sized, the sheet opens and closes, one finger orbits and
-// two fingers pinch-zoom through real touch events.
+// closed bottom sheet), controls are finger-sized, Scene, colour and Room link are one tap on the
+// menu away, the sheet opens and closes, one finger orbits and two fingers pinch-zoom through real
+// touch events.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openViewer, screenshot } from './lib/browser.mjs';
@@ -41,10 +42,32 @@ test('on a phone the view stays free, controls are finger-sized, the sheet opens
   assert.ok(!(await viewer.testId('parameter-panel').isVisible()), 'the panel is folded away');
   const free = PHONE.height - toolbar.height - sheet.height;
   assert.ok(free > 0.75 * PHONE.height, `most of the screen shows the fluid (${free} of ${PHONE.height} px)`);
-  for (const id of ['btn-play', 'btn-pause', 'btn-step', 'btn-reset', 'sheet-toggle']) {
+  for (const id of ['btn-play', 'btn-pause', 'btn-step', 'btn-menu', 'sheet-toggle']) {
     const b = await box(viewer, id);
     assert.ok(b.height >= 40, `${id} is finger-sized (${b.height} px high)`);
   }
+
+  // Scene, colour and Room link: one tap on the menu away, inside the screen, finger-sized
+  assert.ok(!(await viewer.testId('select-scene').isVisible()), 'the scene picker waits in the menu');
+  await viewer.testId('btn-menu').tap();
+  for (const id of ['select-scene', 'select-attribute', 'btn-room-link', 'btn-reset']) {
+    await viewer.testId(id).waitFor({ state: 'visible', timeout: 5000 });
+    const b = await box(viewer, id);
+    assert.ok(b.x >= 0 && b.x + b.width <= PHONE.width && b.y + b.height <= PHONE.height, `${id} is on the screen after one tap (${JSON.stringify(b)})`);
+    assert.ok(b.height >= 40, `${id} is finger-sized (${b.height} px high)`);
+  }
+  await screenshot(viewer, 'phone-menu-open');
+  await viewer.testId('btn-room-link').tap();
+  await viewer.testId('room-link-popover').waitFor({ state: 'visible', timeout: 10000 });
+  const popover = await box(viewer, 'room-link-popover');
+  assert.ok(popover.x >= 0 && popover.x + popover.width <= PHONE.width, `the room link popover fits the screen (${JSON.stringify(popover)})`);
+  assert.match(await viewer.testId('room-link-warning').innerText(), /Only this computer opens this link/, 'a loopback room link is said to work here only');
+  await screenshot(viewer, 'phone-room-link');
+  await viewer.page.keyboard.press('Escape');
+  await viewer.testId('btn-menu').tap();
+  await viewer.testId('select-scene').waitFor({ state: 'hidden', timeout: 5000 });
+  const closed = await viewer.page.locator('#toolbar').boundingBox();
+  assert.ok(closed.height <= 64, `the closed menu leaves one row (${closed.height} px)`);
 
   await viewer.testId('sheet-toggle').tap();
   await viewer.testId('parameter-panel').waitFor({ state: 'visible', timeout: 5000 });

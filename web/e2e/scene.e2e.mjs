@@ -80,7 +80,10 @@ test('a scene file from this computer loads; a bad one names the key at fault an
   const broken = join(dir, 'upload_broken.json');
   writeFileSync(broken, '{"name": "x",\n "domain": }');
   await viewer.testId('scene-file').setInputFiles(broken);
-  await viewer.page.waitForFunction(() => /upload_broken\.json: not valid JSON/.test(document.querySelector('[data-testid="error-toast"]').textContent));
+  // line and column, in the words `fluidcast run --scene upload_broken.json` uses
+  const expected = 'upload_broken.json: line 2, column 12: expected valid JSON, found "}"';
+  await viewer.page.waitForFunction((text) => document.querySelector('[data-testid="error-toast"]').textContent === text, expected);
+  await screenshot(viewer, 'scene-upload-broken-json');
 });
 
 test('colliders are added and removed from the list; the colliders scene has no fluid inside them', { timeout: 240000 }, async () => {

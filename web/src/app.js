@@ -6,7 +6,7 @@ import { FrameReceiver } from './net/frame_receiver.js';
 import { createDecoding } from './net/decoding.js';
 import { FrameTimings } from './net/frame_timings.js';
 import * as messages from './net/messages.js';
-import { rememberToken, roomLink, socketUrl, withAttribute, withWorld } from './links.js';
+import { rememberToken, roomBase, roomLink, sceneAttribute, socketUrl, withAttribute, withWorld } from './links.js';
 import { RateMeter } from './util/rate_meter.js';
 import { RealtimeFactor } from './util/realtime_factor.js';
 import { Toast } from './ui/toast.js';
@@ -27,6 +27,7 @@ import { defaultEmitterPlace } from './interact/surface_pick.js';
 import { Extras } from './extras.js';
 
 const OVERLAY_INTERVAL_MS = 250;
+const RESTARTED_NOTE = 'The server restarted: every world was rebuilt from its scene (time 0, changes made before are gone).';
 
 const CAMERA_TICK_MS = 100;
 const PHONE_WIDTH_PX = 700; // at most this wide the side panel is a bottom sheet (style.css)
@@ -45,6 +46,8 @@ export class App {
     this.uploadsDeferred = 0; // frames whose upload was left to the next render (GPU behind)
     this.frameArrivedAt = null;
     this.shownAttribute = null;
+    this.linkAttribute = link.attribute; // ?attribute= of the link: wins over the first scene's colour mode
+    this.openedScene = null; // "world:scene" of the newest state: a new one applies its scene's colour mode
 
     this.viewer = new Viewer(elements.viewport, { renderMode: link.render });
     this.socket = new ReconnectingSocket(socketUrl(location, devServer));
@@ -103,6 +106,7 @@ export class App {
     this.banner = new UnstableBanner(this.elements.unstable, {
       rewind: () => session.control(messages.rewind),
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
+      applySuggested: (values, canRewind) => this.applySuggested(values, canRewind),
     });
     this.panel = new ParameterPanel(this.elements.panel, {
       onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], {
@@ -129,10 +133,7 @@ export class App {
       setSolver: (solver) => session.control(messages.setSolver, [solver], { onError: () => this.refreshControls() }),
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
-      setAttribute: (attribute) => {
-        session.setOptions({ attribute });
-        history.replaceState(null, '', withAttribute(window.location.href, attribute));
-      },
+      setAttribute: (attribute) => this.chooseAttribute(attribute),
       setMaxFps: (maxFps) => session.setOptions({ maxFps }),
       addEmitter: () => this.addDefaultEmitter(),
       toggleEmitterMode: () => this.interaction.setPlacing(!this.interaction.placing),
@@ -187,6 +188,45 @@ export class App {
     if (id === null) this.busy.finish(token);
   }
 
+  /**
+   * The blow-up banner's one click: rewind first (a checkpoint brings back its own values), then
+   * `set` the suggested values as the panel sends values, then play. Without a checkpoint the world
+   * is rebuilt with them (a world a blow-up paused plays its new build). Errors go to the toast.
+   */
+  applySuggested(values, canRewind) {
+    if (!values) return;
+    const { session } = this;
+    const showError = { showsError: true, onError: (error) => this.toast.show(error) };
+    if (!canRewind) {
+      this.rebuild('Restarting with the suggested values', messages.reset, [{ ...this.panel.restartValues(), ...values }]);
+      return;
+    }
+    session.control(messages.rewind, [], {
+      ...showError,
+      onAck: () => session.control(messages.set, [values], {
+        ...showError,
+        onAck: () => session.control(messages.resume, [], showError),
+      }),
+    });
+  }
+
+  /** Colours the particles by attribute (null: plain) and keeps it in the address. */
+  chooseAttribute(attribute) {
+    this.session.setOptions({ attribute });
+    history.replaceState(null, '', withAttribute(window.location.href, attribute));
+  }
+
+  /** A world's state with another scene than the last one shown (subscribe, load_scene): its own colour mode, if it names one. */
+  openScene(state) {
+    const opened = `${state.world}:${state.scene}`;
+    if (opened === this.openedScene) return;
+    const first = this.openedScene === null;
+    this.openedScene = opened;
+    const attribute = sceneAttribute(state.view);
+    if (attribute === undefined || (first && this.linkAttribute)) return;
+    if (attribute !== this.session.options.attribute) this.chooseAttribute(attribute);
+  }
+
   currentSummary() {
     return this.session.worlds.find((w) => w.id === this.session.world) ?? null;
   }
@@ -196,7 +236,11 @@ export class App {
     session.on('connection', () => this.refreshControls());
     session.on('welcome', (welcome) => {
       rememberToken(welcome.role === 'control' ? session.token : null, window.sessionStorage);
+      if (session.restarted) {
+        this.toast.show({ code: 'server_restarted', field: null, message: RESTARTED_NOTE });
+      }
       this.panel.build(welcome.parameters, welcome.role);
+      this.banner.setParameters(welcome.parameters);
       if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
       this.refreshControls();
     });
@@ -241,6 +285,7 @@ export class App {
   }
 
   applyState(state) {
+    this.openScene(state);
     this.viewer.setDomain(state.domain, state.dimensions ?? 3);
     const spacing = state.values.particle_spacing;
     if (spacing > 0) {
@@ -307,8 +352,9 @@ export class App {
 
   copyRoomLink() {
     if (this.session.world === null) return;
-    const link = roomLink(window.location.href, this.session.world, { attribute: this.session.options.attribute });
-    this.extras.showRoomLink(link); // the popover: link, QR code, copied to the clipboard with a confirmation
+    const { base, warning } = roomBase(this.session.welcome?.room ?? null, window.location.href);
+    const link = roomLink(base, this.session.world, { attribute: this.session.options.attribute });
+    this.extras.showRoomLink(link, warning); // the popover: link, QR code, copied to the clipboard with a confirmation
   }
 
   bytesPerSecond() {

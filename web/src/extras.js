@@ -43,7 +43,7 @@ export class Extras {
 
     const button = (testid, text, title, onclick) => el('button', { testid, text, title, onclick, type: 'button' });
     const toolbar = app.elements.toolbar;
-    const group = el('div', { className: 'group extras' }, [
+    const group = el('div', { className: 'group more extras' }, [
       button('btn-screenshot', 'Screenshot', 'Save the view as a PNG', () => this.screenshot()),
       button('btn-help', '?', 'Keyboard shortcuts and mouse controls (?)', () => this.help.toggle()),
     ]);
@@ -122,8 +122,8 @@ export class Extras {
   }
 
   /** The toolbar's Room link button: the popover with the QR code; the link is copied. */
-  showRoomLink(link) {
-    this.roomLink.show(link, this.app.elements.toolbar.querySelector('[data-testid="btn-room-link"]'));
+  showRoomLink(link, warning = null) {
+    this.roomLink.show(link, this.app.elements.toolbar.querySelector('[data-testid="btn-room-link"]'), warning);
   }
 
   pick(pick) {

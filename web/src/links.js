@@ -23,7 +23,31 @@ export function parseLink(search) {
   return link;
 }
 
-/** The link of a world for the room: the page's address with ?world=ID, the colour mode, and no token. */
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+/** Whether a URL's host is this computer only (127.x.x.x, localhost, [::1]). */
+export function isLoopbackUrl(href) {
+  return LOOPBACK_HOST.test(new URL(href).hostname);
+}
+
+export const LOOPBACK_WARNING = 'Only this computer opens this link: the server is reached at a loopback address. '
+  + 'Start it with --public-url URL (the address the room reaches, e.g. a tunnel\'s) or with --bind 0.0.0.0 --token SECRET.';
+
+/**
+ * Where room links point: {base, warning}. The server's --public-url first (welcome.room, source
+ * public_url); else the page's own address when the room can reach it (not loopback: a tunnel's or
+ * the host's name); else the host address the server found (source interface); else the page's
+ * loopback address with LOOPBACK_WARNING. room: welcome.room ({url, source}) or null (older servers).
+ */
+export function roomBase(room, pageHref) {
+  const fromServer = room && typeof room.url === 'string' && /^https?:\/\//.test(room.url) ? room : null;
+  if (fromServer?.source === 'public_url') return { base: fromServer.url, warning: null };
+  if (!isLoopbackUrl(pageHref)) return { base: pageHref, warning: null };
+  if (fromServer && fromServer.source === 'interface' && !isLoopbackUrl(fromServer.url)) return { base: fromServer.url, warning: null };
+  return { base: pageHref, warning: LOOPBACK_WARNING };
+}
+
+/** The link of a world for the room: base (roomBase; default the page's address) with ?world=ID, the colour mode, and no token. */
 export function roomLink(href, world, { attribute = null } = {}) {
   const url = new URL(href);
   url.search = '';
@@ -31,6 +55,16 @@ export function roomLink(href, world, { attribute = null } = {}) {
   url.searchParams.set('world', String(world));
   if (ATTRIBUTES.includes(attribute)) url.searchParams.set('attribute', attribute);
   return url.toString();
+}
+
+/**
+ * The colour mode a scene opens with (state.view, the scene's "view": {"colour"}): an attribute
+ * name, null for "plain" (water blue), undefined when the scene names none (the viewer's stays).
+ */
+export function sceneAttribute(view) {
+  const colour = view && typeof view === 'object' ? view.colour : undefined;
+  if (colour === 'plain') return null;
+  return ATTRIBUTES.includes(colour) ? colour : undefined;
 }
 
 /** The same address with another world (options kept), for history.replaceState. */

@@ -1,6 +1,6 @@
 // Shareable links: world, token, attribute, bits and fps parsed strictly; the room link drops the token.
 import { describe, it, expect } from 'vitest';
-import { parseLink, roomLink, socketUrl, withWorld } from '../src/links.js';
+import { LOOPBACK_WARNING, parseLink, roomBase, roomLink, sceneAttribute, socketUrl, withWorld } from '../src/links.js';
 
 describe('parseLink', () => {
   it('reads world, token, attribute, bits and fps', () => {
@@ -56,5 +56,40 @@ describe('links for sharing', () => {
     expect(socketUrl({ protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/');
     expect(socketUrl({ protocol: 'https:', host: 'fluid.example' })).toBe('wss://fluid.example/');
     expect(socketUrl({ protocol: 'http:', host: 'localhost:5173' }, '127.0.0.1:8080')).toBe('ws://127.0.0.1:8080/');
+  });
+});
+
+describe('roomBase', () => {
+  const page = 'http://127.0.0.1:8080/?world=1&token=abc';
+
+  it('takes the server\'s --public-url first, wherever the page was opened', () => {
+    const room = { url: 'https://fc.example.org/room/', source: 'public_url' };
+    expect(roomBase(room, page)).toEqual({ base: 'https://fc.example.org/room/', warning: null });
+    expect(roomBase(room, 'http://gpu-box:8080/')).toEqual({ base: 'https://fc.example.org/room/', warning: null });
+    expect(roomLink(roomBase(room, page).base, 3)).toBe('https://fc.example.org/room/?world=3');
+  });
+
+  it('keeps a page address the room can reach (a tunnel\'s, the host\'s name) over the server\'s interface address', () => {
+    const room = { url: 'http://192.168.1.20:8080/', source: 'interface' };
+    expect(roomBase(room, 'https://abc.trycloudflare.com/?world=1')).toEqual({ base: 'https://abc.trycloudflare.com/?world=1', warning: null });
+    expect(roomBase(room, page)).toEqual({ base: 'http://192.168.1.20:8080/', warning: null });
+  });
+
+  it('warns when only loopback is possible, also for an older server that sends no room', () => {
+    const room = { url: 'http://127.0.0.1:8080/', source: 'loopback' };
+    expect(roomBase(room, page)).toEqual({ base: page, warning: LOOPBACK_WARNING });
+    expect(roomBase(null, 'http://localhost:8080/').warning).toBe(LOOPBACK_WARNING);
+    expect(roomBase(null, 'http://[::1]:8080/').warning).toBe(LOOPBACK_WARNING);
+    expect(roomBase({ url: 'javascript:alert(1)', source: 'public_url' }, page).warning).toBe(LOOPBACK_WARNING);
+    expect(LOOPBACK_WARNING).toMatch(/--public-url/);
+  });
+});
+
+describe('sceneAttribute', () => {
+  it('gives the scene\'s colour mode: an attribute, null for plain, undefined when it names none or an unknown one', () => {
+    expect(sceneAttribute({ colour: 'fluid' })).toBe('fluid');
+    expect(sceneAttribute({ colour: 'speed' })).toBe('speed');
+    expect(sceneAttribute({ colour: 'plain' })).toBeNull();
+    for (const none of [null, undefined, {}, { colour: 'rainbow' }, 'fluid']) expect(sceneAttribute(none)).toBeUndefined();
   });
 });

@@ -56,6 +56,19 @@ describe('Session', () => {
     expect(socket.healthyCalls).toBe(1);
   });
 
+  it('says the server restarted when a later welcome has another server.instance, not after a plain reconnect', () => {
+    const { socket, session } = connected();
+    const welcome = (instance) => ({ ...WELCOME, server: { name: 'fluidcast', version: '0.2.0', instance } });
+    socket.receive(welcome('00000000000000aa'));
+    expect(session.restarted).toBe(false); // the first welcome: nothing to compare with
+    socket.receive(welcome('00000000000000aa'));
+    expect(session.restarted).toBe(false); // the same server (a reconnect)
+    socket.receive(welcome('00000000000000bb'));
+    expect(session.restarted).toBe(true);
+    socket.receive(WELCOME); // an older server without instance: unknown, never claimed
+    expect(session.restarted).toBe(false);
+  });
+
   it('falls back to the first world and reports an unknown linked world', () => {
     const { socket, session } = connected({ world: 9 });
     const errors = [];

@@ -27,17 +27,19 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
  * Starts `fluidcast serve --port 0 --web DIST --scene SCENE` with the given options and resolves
  * once it printed its URL. Options: scene (name or file), token, fast, threads (default 1, which
  * makes stepping deterministic), fps, set ({name: value}), env ({NAME: value}, e.g. the server's
- * FLUIDCAST_TEST_* knobs), startTimeoutMs.
+ * FLUIDCAST_TEST_* knobs), extraArgs (more options, e.g. ['--public-url', URL]), startTimeoutMs.
  */
 export async function startServer(options = {}) {
   const {
     scene = 'dam_break', token, fast = false, threads = 1, fps, set = {}, env = {}, startTimeoutMs = 60000, web = webDist,
+    extraArgs = [],
   } = options;
   const args = ['serve', '--port', '0', '--bind', '127.0.0.1', '--web', web, '--scene', scene, '--threads', String(threads)];
   if (token) args.push('--token', token);
   if (fast) args.push('--fast');
   if (fps) args.push('--fps', String(fps));
   for (const [name, value] of Object.entries(set)) args.push('--set', `${name}=${value}`);
+  args.push(...extraArgs);
 
   const child = spawn(fluidcastBin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, OMP_NUM_THREADS: String(threads) } });
   const server = { child, args, log: '', url: null, port: null, exitCode: undefined, stop: null };

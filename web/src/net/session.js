@@ -23,6 +23,7 @@ export class Session extends Emitter {
     this.role = null;
     this.tokenRefused = false; // the last hello's token did not match the server's
     this.welcome = null;
+    this.restarted = false; // the newest welcome came from a restarted server (handleWelcome)
     this.worlds = [];
     this.state = null;
     this.stats = null;
@@ -136,6 +137,10 @@ export class Session extends Emitter {
   }
 
   handleWelcome(message) {
+    const before = this.welcome?.server?.instance;
+    const now = message.server?.instance;
+    // a welcome from another start of the server (welcome.server.instance): its worlds were rebuilt
+    this.restarted = typeof before === 'string' && typeof now === 'string' && before !== now;
     this.welcome = message;
     this.role = message.role;
     this.tokenRefused = message.token_refused === true || (Boolean(this.token) && message.role !== 'control');

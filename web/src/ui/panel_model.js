@@ -1,5 +1,6 @@
 // Turns the welcome's parameter table into panel entries: control kind, human label with unit, range, step, group, help.
 import { checkNumber, formatBound, prettyUnit } from './field_check.js';
+import { logScale } from './slider_scale.js';
 
 export const INIT_NOTE = 'used when the world is built: takes effect with “Restart with these settings”';
 export const WATCH_NOTE = 'Watching: this link has no control token';
@@ -70,7 +71,8 @@ export const ONLY_3D = new Set(['gravity_z']);
  * One entry per parameter, in table order: {name, label, title (the label without unit), unit,
  * kind ('number' | 'boolean' | 'enum'), integer, min, max, step, choices, live, group ('live' |
  * 'init'), fluid (the fluid's name for a fluid-scoped entry, else null), disabled, reason
- * ('watch' | null), tooltip, defaultValue, solvers (names, null for all)}. A parameter with a
+ * ('watch' | null), tooltip, defaultValue, solvers (names, null for all), scale (the log
+ * slider's scale of slider_scale.js for a range wider than two decades, else null)}. A parameter with a
  * fluid scope (`fluid_scope`) gives one entry per fluid of `fluids` (state.fluids), named
  * "FLUID.NAME", and none of its own. A 2D world (dimensions 2) leaves out ONLY_3D. role is the welcome's 'control' or 'watch'. Build-time
  * ('init') entries stay editable for a controller: they are sent with “Restart with these
@@ -112,11 +114,13 @@ function panelEntry(parameter, role, fluid) {
       tooltip: tooltip(parameter),
       defaultValue: parameter.default,
       solvers: parameter.all_solvers || !Array.isArray(parameter.solvers) ? null : [...parameter.solvers],
+      scale: null,
     };
     if (parameter.type === 'float' || parameter.type === 'int') {
       Object.assign(entry, { kind: 'number', min: parameter.min, max: parameter.max });
       entry.integer = parameter.type === 'int';
       entry.step = entry.integer ? 1 : floatStep(parameter);
+      entry.scale = logScale({ min: entry.min, max: entry.max, defaultValue: entry.defaultValue, integer: entry.integer });
     } else if (parameter.type === 'bool') {
       entry.kind = 'boolean';
     } else if (parameter.type === 'enum') {

@@ -1,7 +1,9 @@
-// The lil-gui parameter panel built from the welcome's table: live values are sent with `set`, build-time ones wait for a restart; bad input shows the field's error.
+// The lil-gui parameter panel built from the welcome's table: live values are sent with `set`, build-time ones wait for a restart; bad input shows the field's error; wide ranges slide logarithmically, risky parts are marked.
 import GUI from 'lil-gui';
 import { INIT_NOTE, panelModel, readBySolver, restartValues, valueToSend } from './panel_model.js';
 import { el } from '../util/dom.js';
+import { LogSlider, paintRisky } from './log_slider.js';
+import { riskyFrom } from './stable_region.js';
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ERROR_SHOW_MS = 8000;
@@ -76,7 +78,9 @@ export class ParameterPanel {
       controller.onFinishChange((value) => this.changed(entry, value));
       const error = el('div', { className: 'field-error', testid: `param-error-${entry.name}`, role: 'alert', hidden: true });
       controller.domElement.after(error); // its own line under the field
-      this.controllers.set(entry.name, { controller, entry, error, timer: null });
+      const item = { controller, entry, error, timer: null, slider: null };
+      this.controllers.set(entry.name, item);
+      if (entry.scale) item.slider = this.addLogSlider(entry, controller);
       if (entry.kind === 'number') this.checkTyping(entry, controller);
     }
     this.showSolver(this.solver);
@@ -87,12 +91,50 @@ export class ParameterPanel {
   showSolver(solver) {
     this.solver = solver;
     for (const { controller, entry } of this.controllers.values()) controller.show(readBySolver(entry, solver));
+    this.markRisky();
   }
 
   addController(parent, entry) {
+    if (entry.kind === 'number' && entry.scale) return parent.add(this.values, entry.name).name(entry.label); // its slider: addLogSlider
     if (entry.kind === 'number') return parent.add(this.values, entry.name, entry.min, entry.max, entry.step).name(entry.label);
     if (entry.kind === 'enum') return parent.add(this.values, entry.name, entry.choices).name(entry.label);
     return parent.add(this.values, entry.name).name(entry.label);
+  }
+
+  /** The log slider of a wide range: the field follows a drag, the release is a change like a typed value. */
+  addLogSlider(entry, controller) {
+    const slider = new LogSlider(controller, entry.scale, {
+      onSlide: (value) => {
+        this.values[entry.name] = value;
+        controller.updateDisplay();
+      },
+      onRelease: (value) => {
+        this.values[entry.name] = value;
+        controller.updateDisplay();
+        this.changed(entry, value);
+      },
+    });
+    slider.show(this.values[entry.name]);
+    slider.disabled = entry.disabled;
+    controller.onChange((value) => slider.show(value)); // a typed value moves the knob
+    return slider;
+  }
+
+  /** Shows a field's value (after a state or a refusal): its text and its log slider's knob. */
+  display(item) {
+    item.controller.updateDisplay();
+    item.slider?.show(this.values[item.entry.name]);
+  }
+
+  /** Marks each slider's risky part for the values shown now (stable_region.js); on every state. */
+  markRisky() {
+    for (const { controller, entry, slider } of this.controllers.values()) {
+      if (entry.kind !== 'number') continue;
+      const risk = riskyFrom(entry.name, this.values, this.solver);
+      if (slider) slider.markRisky(risk);
+      else if (controller.$slider) paintRisky(controller.$slider, risk ? (risk.from - entry.min) / (entry.max - entry.min) : null, risk ? risk.why : '');
+      controller.domElement.classList.toggle('risky', Boolean(risk) && this.values[entry.name] > risk.from);
+    }
   }
 
   /**
@@ -101,7 +143,7 @@ export class ParameterPanel {
    * a valid number is set, anything else shows the field's error and changes nothing.
    */
   checkTyping(entry, controller) {
-    const input = controller.domElement.querySelector('input');
+    const input = controller.domElement.querySelector('input:not([type=range])');
     if (!input) return;
     const root = controller.domElement;
     root.addEventListener('input', (event) => {
@@ -189,9 +231,10 @@ export class ParameterPanel {
       if (!item || this.pending.has(name) || item.controller.domElement.contains(document.activeElement)) continue;
       if (this.values[name] !== value) {
         this.values[name] = value;
-        item.controller.updateDisplay();
+        this.display(item);
       }
     }
+    this.markRisky();
   }
 
   /** Puts a refused change back to the state's value. */
@@ -199,6 +242,6 @@ export class ParameterPanel {
     const item = this.controllers.get(name);
     if (!item || !(name in this.stateValues)) return;
     this.values[name] = this.stateValues[name];
-    item.controller.updateDisplay();
+    this.display(item);
   }
 }

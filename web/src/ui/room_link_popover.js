@@ -1,4 +1,4 @@
-// The room link popover: the world's link without the token as text and as a QR code, copied to the clipboard with a "copied" confirmation.
+// The room link popover: the world's link without the token as text and as a QR code, copied to the clipboard with a "copied" confirmation; a warning when only this computer can open it.
 import { el } from '../util/dom.js';
 import { qrSvg } from './qr.js';
 
@@ -18,10 +18,12 @@ export class RoomLinkPopover {
     this.text = el('input', { type: 'text', readOnly: true, className: 'link-text', testid: 'room-link-text', 'aria-label': 'Room link', onfocus: () => this.text.select() });
     this.copy = el('button', { type: 'button', testid: 'room-link-copy', text: 'Copy', onclick: () => this.copyLink() });
     this.note = el('span', { className: 'copied', testid: 'room-link-copied', 'aria-live': 'polite' });
+    this.warning = el('p', { className: 'warning', testid: 'room-link-warning', role: 'alert', hidden: true });
     const close = el('button', { type: 'button', className: 'close', text: '✕', title: 'Close (Esc)', onclick: () => this.hide() });
     this.element = el('div', { className: 'room-link-popover', testid: 'room-link-popover', hidden: true }, [
       el('div', { className: 'head' }, [el('strong', { text: 'Room link' }), close]),
       el('p', { className: 'muted', text: 'Scan or open this link to watch this world (it carries no control token).' }),
+      this.warning,
       this.qr,
       el('div', { className: 'row' }, [this.text, this.copy]),
       this.note,
@@ -36,8 +38,11 @@ export class RoomLinkPopover {
     return !this.element.hidden;
   }
 
-  async show(link, anchor = null) {
+  /** warning: why the room may not open the link (links.js roomBase), or null. */
+  async show(link, anchor = null, warning = null) {
     this.anchor = anchor;
+    this.warning.textContent = warning ?? '';
+    this.warning.hidden = !warning;
     const changed = link !== this.link;
     this.link = link;
     this.text.value = link;

@@ -1,32 +1,18 @@
-// Reads a scene file chosen in the browser: parsed as JSON here (errors give line and column), checked by the server like any scene.
+// Reads a scene file chosen in the browser: parsed as JSON here (errors give line and column as the command line's do), checked by the server like any scene.
+import { jsonSyntaxError } from '../util/json_syntax.js';
 
 export const MAX_SCENE_BYTES = 60000; // the message with it must stay under the protocol's 64 KiB
-
-/** Line and column of a character offset in text (1-based). */
-function lineColumn(text, offset) {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
-/** " at line L, column C" from the engine's JSON error (V8 gives a line and column, or a position), else ''. */
-function jsonErrorPlace(text, message) {
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return ` at line ${lc[1]}, column ${lc[2]}`;
-  const at = /position (\d+)/.exec(message);
-  if (!at) return '';
-  const { line, column } = lineColumn(text, Number(at[1]));
-  return ` at line ${line}, column ${column}`;
-}
 
 /** {scene} (the document) or {error} for a file's text. */
 export function parseSceneText(name, text) {
   if (text.length > MAX_SCENE_BYTES) return { error: `${name}: ${text.length} bytes is too big for a scene upload (at most ${MAX_SCENE_BYTES})` };
+  const broken = jsonSyntaxError(text); // the scanner's place, in the words `fluidcast run` uses
+  if (broken) return { error: `${name}: ${broken}` };
   let scene;
   try {
     scene = JSON.parse(text);
-  } catch (e) {
-    return { error: `${name}: not valid JSON${jsonErrorPlace(text, e.message)} (${e.message.replace(/ in JSON at position \d+.*$/, '')})` };
+  } catch (e) { // the scanner passed what the engine refuses (it should not happen): the engine's words
+    return { error: `${name}: not valid JSON (${e.message})` };
   }
   if (scene === null || typeof scene !== 'object' || Array.isArray(scene)) return { error: `${name}: a scene file holds one JSON object` };
   return { scene };

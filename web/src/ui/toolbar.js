@@ -1,4 +1,4 @@
-// The toolbar: play / pause / step, restart / reset, world, scene and solver pickers, colour and max-fps choice, emitters, room and camera.
+// The toolbar: play / pause / step, restart / reset, world, scene and solver pickers, colour and max-fps choice, emitters, room and camera; on a phone all but play / pause / step sit in its menu.
 import { el, setOptions } from '../util/dom.js';
 import { ATTRIBUTES } from '../links.js';
 
@@ -40,6 +40,12 @@ export class Toolbar {
     this.addEmitter = button('btn-add-emitter', '+ Emitter', 'Add an emitter at the top centre, pointing down', actions.addEmitter);
     this.emitterMode = button('btn-emitter-mode', 'Place emitter…', 'Click on a wall, the floor or a collider to place an emitter there', actions.toggleEmitterMode);
     this.share = button('btn-room-link', 'Room link', 'Copy the link of this world without the control token', actions.copyRoomLink);
+    // phones (style.css): the groups after play / pause / step fold into this menu, one tap away
+    this.menu = button('btn-menu', '☰ Menu', 'Scene, colour, room link and the other controls', () => this.setMenuOpen(!this.menuOpen));
+    this.menu.classList.add('menu-toggle');
+    this.menu.setAttribute('aria-expanded', 'false');
+    this.element = element;
+    this.menuOpen = false;
 
     this.scene = el('select', { testid: 'select-scene', title: 'Load a shipped scene into this world', onchange: () => actions.loadScene(this.scene.value) });
     this.solver = el('select', {
@@ -55,15 +61,24 @@ export class Toolbar {
 
     this.controlOnly = [this.play, this.pause, this.step, this.restart, this.reset, this.addEmitter, this.emitterMode, this.scene,
       this.openScene, this.solver, this.hideWorld];
+    const more = (children) => el('div', { className: 'group more' }, children);
     element.replaceChildren(
-      el('div', { className: 'group' }, [this.play, this.pause, this.step]),
-      el('div', { className: 'group' }, [this.restart, this.reset]),
-      el('div', { className: 'group' }, [labelled('world', this.world), this.hideWorld, labelled('scene', this.scene), this.openScene,
-        labelled('solver', this.solver)]),
-      el('div', { className: 'group' }, [labelled('colour', this.attribute), labelled('max', this.maxFps)]),
-      el('div', { className: 'group' }, [this.addEmitter, this.emitterMode]),
-      el('div', { className: 'group' }, [this.share, this.broadcast, this.follow, this.resetView]),
+      el('div', { className: 'group' }, [this.play, this.pause, this.step, this.menu]),
+      // on a phone the menu lists the scene, the colour and the room link first
+      more([labelled('scene', this.scene), this.openScene, labelled('colour', this.attribute), this.share]),
+      more([this.restart, this.reset]),
+      more([labelled('world', this.world), this.hideWorld, labelled('solver', this.solver), labelled('max', this.maxFps)]),
+      more([this.addEmitter, this.emitterMode]),
+      more([this.broadcast, this.follow, this.resetView]),
     );
+  }
+
+  /** Opens or closes the phone menu (the groups after play / pause / step; always shown on wider screens). */
+  setMenuOpen(open) {
+    this.menuOpen = Boolean(open);
+    this.element.classList.toggle('menu-open', this.menuOpen);
+    this.menu.setAttribute('aria-expanded', String(this.menuOpen));
+    this.menu.textContent = this.menuOpen ? '✕ Close' : '☰ Menu';
   }
 
   /**

@@ -1,5 +1,6 @@
-// The banner of a world that blew up and paused itself: what was seen, the likely cause, and Rewind / Reset to scene.
+// The banner of a world that blew up and paused itself: what was seen and the likely cause in the panel's words, the server's suggested values applied in one click, Rewind / Reset to scene.
 import { el } from '../util/dom.js';
+import { describeValue, labelWords } from './parameter_words.js';
 
 const CHECK_NAMES = {
   non_finite: 'numbers became infinite',
@@ -16,10 +17,32 @@ export function unstableHeadline(unstable) {
   return `The simulation blew up${when} and paused: ${what}.`;
 }
 
+/** The suggested values of an `unstable` event ({name: value}), or null when it suggests none. */
+export function suggestedValues(unstable) {
+  const s = unstable?.suggested;
+  return s && typeof s === 'object' && !Array.isArray(s) && Object.keys(s).length > 0 ? s : null;
+}
+
+/** The fix button's text: "Apply Time step 0.0004 s, Adaptive time step on and rewind". */
+export function fixText(suggested, parameters, canRewind) {
+  const byName = new Map((parameters || []).map((p) => [p.name, p]));
+  const parts = Object.entries(suggested).map(([name, value]) => describeValue(byName.get(name), name, value));
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  return `Apply the suggested values (${list}) and ${canRewind ? 'rewind' : 'restart'}`;
+}
+
 export class UnstableBanner {
-  /** actions: rewind(), reset() */
+  /** actions: rewind(), reset(), applySuggested(values, canRewind) */
   constructor(element, actions) {
     this.element = element;
+    this.parameters = [];
+    this.words = labelWords([]);
+    this.suggested = null;
+    this.canRewind = false;
+    this.fix = el('button', {
+      type: 'button', testid: 'btn-unstable-fix', className: 'attention',
+      onclick: () => actions.applySuggested(this.suggested, this.canRewind),
+    });
     this.headline = el('div', { className: 'headline', testid: 'unstable-headline' });
     this.detail = el('div', { className: 'detail', testid: 'unstable-cause' });
     this.rewind = el('button', { type: 'button', testid: 'btn-rewind', onclick: () => actions.rewind() });
@@ -29,19 +52,34 @@ export class UnstableBanner {
     });
     this.note = el('div', { className: 'detail', text: 'The presenter can rewind or reset it.' });
     element.replaceChildren(el('div', { className: 'text' }, [this.headline, this.detail, this.note]),
-      el('div', { className: 'actions' }, [this.rewind, this.reset]));
+      el('div', { className: 'actions' }, [this.fix, this.rewind, this.reset]));
     element.hidden = true;
   }
 
-  /** unstable: the state's or event's {check, message, cause, time, rewind_to}, null when stable. */
+  /** The parameter table (welcome.parameters): its labels replace the names in the texts. */
+  setParameters(parameters) {
+    this.parameters = Array.isArray(parameters) ? parameters : [];
+    this.words = labelWords(this.parameters);
+  }
+
+  /** unstable: the state's or event's {check, message, cause, time, rewind_to, suggested?}, null when stable. */
   show(unstable, canControl) {
     if (!unstable) {
       this.element.hidden = true;
       return;
     }
     this.headline.textContent = unstableHeadline(unstable);
-    this.detail.textContent = [unstable.cause, unstable.message ? `(${unstable.message})` : ''].filter(Boolean).join(' ');
+    this.detail.textContent = this.words([unstable.cause, unstable.message ? `(${unstable.message})` : ''].filter(Boolean).join(' '));
     const to = unstable.rewind_to;
+    this.suggested = suggestedValues(unstable);
+    this.canRewind = Number.isFinite(to);
+    this.fix.hidden = !this.suggested;
+    if (this.suggested) {
+      this.fix.textContent = fixText(this.suggested, this.parameters, this.canRewind);
+      this.fix.title = this.canRewind ? 'Go back to the last checkpoint, set these values, and play on'
+        : 'Rebuild the world from its scene with these values, and play';
+    }
+    this.fix.disabled = !canControl;
     this.rewind.textContent = Number.isFinite(to) ? `Rewind to t = ${to.toFixed(2)} s` : 'Rewind';
     this.rewind.title = Number.isFinite(to) ? 'Go back to the last checkpoint before the blow-up; parameters changed since are undone'
       : 'No checkpoint to go back to yet: reset instead';

@@ -1,0 +1,42 @@
+// Where a parameter's slider turns risky: the known stability limits of the world's values (the acoustic CFL limit of weakly compressible SPH, the CFL number).
+
+/** c dt / h above this is unstable for WCSPH (the server's blow-up check names the same limit). */
+export const ACOUSTIC_CFL_LIMIT = 0.4;
+/** cfl_number above this lets the adaptive step grow past the stable region. */
+export const CFL_NUMBER_LIMIT = 0.4;
+
+/** The smoothing radius h of values: smoothing_radius, else smoothing_ratio × particle_spacing; null when unknown. */
+export function smoothingRadius(values) {
+  if (values.smoothing_radius > 0) return values.smoothing_radius;
+  if (values.smoothing_ratio > 0 && values.particle_spacing > 0) return values.smoothing_ratio * values.particle_spacing;
+  return null;
+}
+
+/** The speed of sound c of the pressure law: speed_of_sound for Tait, √stiffness for the linear law; null when unknown. */
+export function soundSpeed(values) {
+  if (values.equation_of_state === 'linear') return values.stiffness > 0 ? Math.sqrt(values.stiffness) : null;
+  return values.speed_of_sound > 0 ? values.speed_of_sound : null;
+}
+
+/**
+ * The value of parameter `name` above which the world is likely to blow up, with why, or null
+ * where no limit is known: {from, why}. values: the world's values (state.values); solver: its
+ * solver. The acoustic limit c dt / h ≤ 0.4 binds time_step, speed_of_sound and stiffness of the
+ * SPH solver (PBF has no speed of sound), unless adaptive_time_step shortens the step itself.
+ */
+export function riskyFrom(name, values, solver) {
+  if (name === 'cfl_number') return { from: CFL_NUMBER_LIMIT, why: `above ${CFL_NUMBER_LIMIT} the step can outgrow the stable region` };
+  const acoustic = solver === 'sph' && values.adaptive_time_step !== true;
+  const h = smoothingRadius(values);
+  if (!acoustic || h === null) return null;
+  const linear = values.equation_of_state === 'linear';
+  if (name === 'time_step') {
+    const c = soundSpeed(values);
+    return c === null ? null : { from: (ACOUSTIC_CFL_LIMIT * h) / c, why: 'a longer step outruns the speed of sound (c·dt/h above 0.4)' };
+  }
+  if (!(values.time_step > 0)) return null;
+  const fastestSound = (ACOUSTIC_CFL_LIMIT * h) / values.time_step;
+  if (name === 'speed_of_sound' && !linear) return { from: fastestSound, why: 'a faster sound outruns the time step (c·dt/h above 0.4)' };
+  if (name === 'stiffness' && linear) return { from: fastestSound ** 2, why: 'a stiffer fluid outruns the time step (c·dt/h above 0.4)' };
+  return null;
+}
