@@ -167,7 +167,10 @@ static int load_world(const run_args *a, fc_backend_choice *backend, fc_world *w
         fprintf(stderr, "fluidcast run: %s\n", err);
         return FC_EXIT_FAILURE;
     }
-    if (a->solver) snprintf(scene.solver, sizeof scene.solver, "%s", a->solver); /* checked in check_args */
+    if (a->solver && strcmp(a->solver, scene.solver) != 0) { /* checked in check_args; its own step */
+        snprintf(scene.solver, sizeof scene.solver, "%s", a->solver);
+        fc_solver_fit_time_step(fc_solver_find(a->solver), &scene.params);
+    }
     fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
     scene.backend = backend->kind;
     if (a->fixed_step) scene.params.adaptive_time_step = 0;
@@ -342,6 +345,8 @@ static int rewind_with_suggestions(run_state *s)
     return 0;
 }
 
+static int follow_blowup(run_state *s);
+
 /* The blow-up watch of the server after every step (host/history.h: its checks, and a checkpoint
  * every simulated second); --stats writes the statistics it computed. 0: go on; -1: the run ends
  * (s->err says why unless the world stopped unstable). */
@@ -353,7 +358,13 @@ static int watch_step(run_state *s, double wall_ms)
     const double neighbours = fc_world_stat(&st, "mean_neighbours");
     if (!isnan(neighbours)) s->rec.neighbours_sum += neighbours, s->rec.neighbour_samples++;
     if (s->stats) write_stats_line(s->stats, w, wall_ms, &st);
-    if (!blew_up) return 0;
+    return blew_up ? follow_blowup(s) : 0;
+}
+
+/* What --on-blowup says after the watch fired or the solver failed (s->history.why). 0: go on; -1:
+ * the run ends. */
+static int follow_blowup(run_state *s)
+{
     s->blowups++;
     s->last_blowup = s->history.why;
     switch (s->args->on_blowup) {
@@ -369,6 +380,10 @@ static int watch_step(run_state *s, double wall_ms)
         s->rewinds++;
         return rewind_with_suggestions(s);
     case ON_BLOWUP_CONTINUE:
+        if (strcmp(s->history.why.check, "solver_failed") == 0) {
+            report_blowup(s, "the run stops: a failed step cannot be continued from");
+            return -1;
+        }
         if (s->blowups <= 3) report_blowup(s, "running on (--on-blowup continue); the summary counts further ones");
         s->history.unstable = 0; /* watch on: the next blow-up is counted again */
         s->history.watch.strikes = 0;
@@ -390,10 +405,10 @@ static int run_loop(run_state *s)
         double start = fc_wall_seconds();
         int failed = fc_world_step(w);
         double ms = 1e3 * (fc_wall_seconds() - start);
-        if (failed) {
-            snprintf(s->err, sizeof s->err, "step %llu failed at t = %.6g s", (unsigned long long)w->step_count + 1,
-                     w->time);
-            return -1;
+        if (failed) { /* out of memory, or a state it cannot step (piled-up particles): a blow-up */
+            fc_history_solver_failed(&s->history, w);
+            if (follow_blowup(s)) return -1;
+            continue;
         }
         if (record_step(&s->rec, ms, w->particles.count)) {
             snprintf(s->err, sizeof s->err, "out of memory recording step times");

@@ -4,6 +4,7 @@
 
 #include "core/colliders.h"
 #include "core/scene.h"
+#include "core/solver.h"
 
 #include <float.h>
 #include <math.h>
@@ -34,11 +35,21 @@ static double smoothing_ratio(const fc_params *p)
     return fc_params_smoothing_radius(p) / p->particle_spacing;
 }
 
-fc_cost fc_world_cost(const fc_world *w, double fluid)
+double fc_step_work(const fc_solver *s, const fc_params *p, int dims)
+{
+    return s && s->step_work ? fmax(1.0, s->step_work(p, dims)) : 1.0;
+}
+
+fc_cost fc_world_cost_with(const fc_world *w, const fc_params *p, const fc_solver *s, double fluid)
 {
     double boundary = (double)w->boundary.count;
-    fc_cost c = {fluid + boundary, fc_cost_bytes(fluid, boundary, smoothing_ratio(&w->params))};
+    fc_cost c = {(fluid + boundary) * fc_step_work(s, p, w->dimensions), fc_cost_bytes(fluid, boundary, smoothing_ratio(p))};
     return c;
+}
+
+fc_cost fc_world_cost(const fc_world *w, double fluid)
+{
+    return fc_world_cost_with(w, &w->params, w->solver, fluid);
 }
 
 double fc_neighbour_cap_bytes(const fc_world *w)
@@ -77,37 +88,46 @@ static void near_bounds(const fc_shape *c, float clearance, float lo[3], float h
     }
 }
 
+/* Shapes a fill keeps its lattice points away from: within clearance of one (0: inside it). */
+typedef struct excluders {
+    const fc_shape *shape;
+    size_t count;
+    float clearance;
+} excluders;
+
 /* The points of a block's lattice l (inside `inside` unless NULL) that the fill leaves out for
- * being near a collider (fc_point_clear_of), each counted at the first collider it is near.
- * *work counts the distance checks spent; past CUT_WORK_LIMIT none are counted (0). */
-static double cut_away(const fc_scene *scene, const fc_lattice *l, const fc_shape *inside, double *work)
+ * being near one of `cut` (each counted at the first it is near) and that are clear of every shape
+ * of `counted` (left out already). *work counts the distance checks spent; past CUT_WORK_LIMIT
+ * none are counted (0). */
+static double cut_away(const fc_lattice *l, const fc_shape *inside, excluders cut, excluders counted, double *work)
 {
-    const fc_shape *c = scene->colliders;
-    const float clearance = (float)scene->params.particle_radius, s = l->spacing;
+    const fc_shape *c = cut.shape;
+    const float s = l->spacing;
     long first[3], last[3];
     float lo[3], hi[3];
     double need = 0.0;
-    for (size_t k = 0; k < scene->collider_count; k++) {
-        near_bounds(&c[k], clearance, lo, hi);
-        need += lattice_range(l, lo, hi, first, last) * (double)(k + 2);
+    for (size_t k = 0; k < cut.count; k++) {
+        near_bounds(&c[k], cut.clearance, lo, hi);
+        need += lattice_range(l, lo, hi, first, last) * (double)(k + 2 + counted.count);
     }
     if (*work + need > CUT_WORK_LIMIT) return 0.0;
     *work += need;
-    double cut = 0.0;
-    for (size_t k = 0; k < scene->collider_count; k++) {
-        near_bounds(&c[k], clearance, lo, hi);
+    double removed = 0.0;
+    for (size_t k = 0; k < cut.count; k++) {
+        near_bounds(&c[k], cut.clearance, lo, hi);
         if (lattice_range(l, lo, hi, first, last) == 0.0) continue;
         for (long z = first[2]; z <= last[2]; z++)
             for (long y = first[1]; y <= last[1]; y++)
                 for (long x = first[0]; x <= last[0]; x++) {
                     float p[3] = {l->start[0] + (float)x * s, l->start[1] + (float)y * s, l->start[2] + (float)z * s};
-                    if ((inside && !fc_shape_contains(inside, p)) || !fc_shape_near(&c[k], p, clearance) ||
-                        !fc_point_clear_of(c, k, clearance, p))
+                    if ((inside && !fc_shape_contains(inside, p)) || !fc_shape_near(&c[k], p, cut.clearance) ||
+                        !fc_point_clear_of(c, k, cut.clearance, p) ||
+                        !fc_point_clear_of(counted.shape, counted.count, counted.clearance, p))
                         continue;
-                    cut += 1.0;
+                    removed += 1.0;
                 }
     }
-    return cut;
+    return removed;
 }
 
 /* The box's volume grown by `grow` on every side; in 2D (dims 2) the rectangle's area in x and y. */
@@ -160,19 +180,25 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
     const int dims = scene->dimensions == 2 ? 2 : 3;
     const double s = p->particle_spacing, h = fc_params_smoothing_radius(p), cell = dims == 2 ? s * s : s * s * s;
     double fluid = 0.0, work = 0.0;
-    for (size_t i = 0; i < scene->block_count; i++) {
+    const excluders colliders = {scene->colliders, scene->collider_count, (float)p->particle_radius}, none = {NULL, 0, 0.0f};
+    fc_shape blocks[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty (scene.c) */
+    for (size_t i = 0; i < scene->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         const fc_scene_block *b = &scene->blocks[i];
+        fc_scene_block_shape(b, &blocks[i]);
+        const excluders earlier = {blocks, i, 0.0f};
         fc_lattice l;
+        fc_shape *self = &blocks[i]; /* after this block's count, an excluder in the plane (as in the fill) */
         if (b->kind == FC_SHAPE_BOX) { /* the lattice's points exactly, less those cut away */
             fc_lattice_of_box(&l, b->min, b->max, (float)s, dims);
-            fluid += (double)l.n[0] * l.n[1] * l.n[2] - cut_away(scene, &l, NULL, &work);
+            fluid += (double)l.n[0] * l.n[1] * l.n[2] - cut_away(&l, NULL, colliders, none, &work) -
+                     cut_away(&l, NULL, earlier, colliders, &work);
         } else {
-            fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = b->radius};
-            memcpy(sphere.center, b->center, sizeof sphere.center);
             fc_lattice_of_sphere(&l, b->center, b->radius, (float)s, dims);
             double measure = dims == 2 ? PI * pow(b->radius, 2) : 4.0 / 3.0 * PI * pow(b->radius, 3);
-            fluid += fmax(0.0, measure / cell - cut_away(scene, &l, &sphere, &work));
+            fluid += fmax(0.0, measure / cell - cut_away(&l, self, colliders, none, &work) -
+                                   cut_away(&l, self, earlier, colliders, &work));
         }
+        if (dims == 2) fc_shape_in_plane(self);
     }
     fluid = fmin(fluid, (double)p->max_particles);
     double boundary = fc_boundary_estimate(NULL, scene->domain_min, scene->domain_max, p, dims);
@@ -180,7 +206,7 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
         boundary += fc_boundary_estimate(&scene->colliders[c], scene->domain_min, scene->domain_max, p, dims);
     out->fluid = fluid;
     out->boundary = boundary;
-    out->cost.particles = fluid + boundary;
+    out->cost.particles = (fluid + boundary) * fc_step_work(fc_solver_find(scene->solver), p, dims);
     out->cost.bytes = fc_cost_bytes(fluid, boundary, h / s);
 }
 

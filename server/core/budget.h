@@ -33,8 +33,16 @@ typedef struct fc_budget {
 /* Bytes per particle (fluid or boundary) at a smoothing ratio h / spacing: the fields, the grid,
  * the solvers' state, neighbour lists proportional to the neighbour count, and checkpoints. */
 double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
-/* The cost of a world of `fluid` particles with its current boundary. */
+/* The cost of a world of `fluid` particles with its current boundary: its particles counted
+ * fc_step_work times (the step-time part of the budget), and their bytes. */
 fc_cost fc_world_cost(const struct fc_world *w, double fluid);
+/* The same with parameters p and solver s instead of the world's (a `set` or `set_solver` asks). */
+struct fc_solver;
+struct fc_params;
+fc_cost fc_world_cost_with(const struct fc_world *w, const struct fc_params *p, const struct fc_solver *s, double fluid);
+/* How many times the budget counts a particle of solver s with parameters p (fc_solver.step_work,
+ * at least 1): iterations and neighbours cost step time as particles do. */
+double fc_step_work(const struct fc_solver *s, const struct fc_params *p, int dims);
 
 /* The most memory world w's neighbour lists may take in one step (they grow with pairs, and
  * particles piled up would take N^2): with a budget the world's whole reservation, without one

@@ -621,6 +621,12 @@ static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
     s->blocks = items;
+    if (s->block_count > FC_SCENE_MAX_BLOCKS) {
+        char why[160];
+        snprintf(why, sizeof why, "at most %d fluid blocks, found %zu (blocks that overlap merge into one fluid region)",
+                 FC_SCENE_MAX_BLOCKS, s->block_count);
+        return fail(r, "fluid", why);
+    }
     if (parse_list(r, root, "colliders", sizeof *s->colliders, parse_collider, &items, &s->collider_count)) return -1;
     s->colliders = items;
     if (parse_list(r, root, "emitters", sizeof *s->emitters, parse_emitter, &items, &s->emitter_count)) return -1;
@@ -757,6 +763,18 @@ void fc_scene_free(fc_scene *scene)
 /* ---- building a world --------------------------------------------------------------------- */
 
 /* Objects and fluid into a freshly initialised world; the failure's text into msg. */
+void fc_scene_block_shape(const fc_scene_block *b, fc_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = b->kind;
+    if (b->kind == FC_SHAPE_SPHERE) {
+        memcpy(out->center, b->center, sizeof out->center);
+        out->radius = b->radius;
+        return;
+    }
+    for (int a = 0; a < 3; a++) out->center[a] = 0.5f * (b->min[a] + b->max[a]), out->half[a] = 0.5f * (b->max[a] - b->min[a]);
+}
+
 static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
 {
     for (size_t i = 0; i < s->collider_count; i++)
@@ -765,11 +783,15 @@ static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
         if (fc_world_add_emitter(w, &s->emitters[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
     for (size_t i = 0; i < s->sink_count; i++)
         if (fc_world_add_sink(w, &s->sinks[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
-    for (size_t i = 0; i < s->block_count; i++) {
+    fc_shape earlier[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty */
+    for (size_t i = 0; i < s->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         fc_build_progress_report(w->build_progress, FC_BUILD_FLUID, (double)i / (double)s->block_count);
         const fc_scene_block *b = &s->blocks[i];
-        long added = b->kind == FC_SHAPE_SPHERE ? fc_world_fill_sphere(w, b->center, b->radius, b->velocity, b->fluid)
-                                                : fc_world_fill_box(w, b->min, b->max, b->velocity, b->fluid);
+        long added = b->kind == FC_SHAPE_SPHERE
+                         ? fc_world_fill_sphere_except(w, b->center, b->radius, b->velocity, b->fluid, earlier, i)
+                         : fc_world_fill_box_except(w, b->min, b->max, b->velocity, b->fluid, earlier, i);
+        fc_scene_block_shape(b, &earlier[i]);
+        fc_world_shape_in_plane(w, &earlier[i]);
         if (added < 0) return snprintf(msg, msglen, "out of memory while filling fluid[%zu]", i), -1;
     }
     return 0;

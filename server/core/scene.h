@@ -15,6 +15,14 @@ typedef struct fc_scene_block {
     int fluid;                /* index into the scene's fluids */
 } fc_scene_block;
 
+/* The most fluid blocks a scene may have (a document with more is refused): blocks that overlap are
+ * merged (a block fills only what the blocks before it left empty), which costs a check against
+ * each earlier block per point. */
+enum { FC_SCENE_MAX_BLOCKS = 64 };
+
+/* A block as a shape (box: centre and half extents; sphere): what fills and estimates test. */
+void fc_scene_block_shape(const fc_scene_block *b, fc_shape *out);
+
 typedef struct fc_scene {
     char name[64];
     char description[256];

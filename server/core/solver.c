@@ -55,3 +55,9 @@ int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, si
     if (fc_params_check(p, err, errlen)) return -1;
     return s && s->check_params ? s->check_params(p, err, errlen) : 0;
 }
+
+void fc_solver_fit_time_step(const fc_solver *s, fc_params *p)
+{
+    const double made_for = s ? s->default_time_step : 0.0, dt = p->time_step;
+    if (made_for > 0.0 && (dt < 0.5 * made_for || dt > 2.0 * made_for)) p->time_step = made_for;
+}

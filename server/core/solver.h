@@ -33,6 +33,11 @@ typedef struct fc_solver {
      * is longer (fc_world_switch_solver). 0: any. */
     double default_time_step;
 
+    /* The work of a step per particle with these parameters against the budget's measure (PBF with
+     * 4 iterations at h = 2 spacings: --max-particles' default is what the threads step in about 2 s
+     * at that): the budget counts each particle this many times (at least once). NULL: 1. */
+    double (*step_work)(const fc_params *p, int dims);
+
     /* Lowers limit (time_step and FC_DT_MAXIMUM when called) to the longest step its stability
      * conditions allow now (core/time_step.h); the world calls it before each step unless
      * adaptive_time_step is off. May be NULL: time_step. */
@@ -99,6 +104,10 @@ const fc_solver *fc_solver_lookup(const char *name, char *err, size_t errlen);
 /* The parameter rules for solver s: fc_params_check and then the solver's own (s NULL: the
  * general rules only). 0, or -1 with err. */
 int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, size_t errlen);
+/* Makes p's time_step the one solver s is made for (fc_solver.default_time_step) when it is more
+ * than 2x off (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms only caps WCSPH's adaptive step):
+ * what a world switched to s, or a scene run with another solver than its own, takes. */
+void fc_solver_fit_time_step(const fc_solver *s, fc_params *p);
 /* The registered names as "sph, pbf" into buf (NUL-terminated, cut at buflen); returns buf. */
 const char *fc_solver_names(char *buf, size_t buflen);
 /* NULL-terminated list of all solvers. */

@@ -78,14 +78,6 @@ static int build_solver_needs(fc_world *w, char *err, size_t errlen)
     return 0;
 }
 
-/* A step far from the one the solver is made for (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms
- * only caps WCSPH's adaptive step) gives way to the solver's own. */
-static void fit_time_step(fc_world *w)
-{
-    const double made_for = w->solver->default_time_step, dt = w->params.time_step;
-    if (made_for > 0.0 && (dt < 0.5 * made_for || dt > 2.0 * made_for)) w->params.time_step = made_for;
-}
-
 int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
     const fc_solver *previous = w->solver, *next = fc_solver_find(name);
@@ -106,7 +98,7 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     }
     previous->destroy(w->solver_state);
     w->solver_state = state;
-    fit_time_step(w);
+    fc_solver_fit_time_step(w->solver, &w->params);
     return 0;
 }
 
@@ -131,7 +123,11 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid)
  * normal in the plane; a normal with no part in the plane is left as it is). */
 void fc_world_shape_in_plane(const fc_world *w, fc_shape *s)
 {
-    if (w->dimensions != 2) return;
+    if (w->dimensions == 2) fc_shape_in_plane(s);
+}
+
+void fc_shape_in_plane(fc_shape *s)
+{
     s->center[2] = 0.0f;
     s->velocity[2] = 0.0f;
     if (s->kind == FC_SHAPE_BOX) s->half[2] = FC_WORLD_THROUGH_PLANE;
@@ -239,9 +235,11 @@ void fc_world_particle(const fc_world *w, int fluid, const float x[3], const flo
     rec->TEMPERATURE = (float)w->fluids[fluid].temperature;
 }
 
-/* The lattice's points that `inside` contains (NULL: all) and that are clear of the world's
- * colliders, up to max_particles, as particles of fluid `fluid`. */
-static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside, int fluid)
+/* The lattice's points that `inside` contains (NULL: all), that none of the `excluded_count` shapes
+ * `excluded` contains and that are clear of the world's colliders, up to max_particles, as
+ * particles of fluid `fluid`. */
+static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside,
+                         const fc_shape *excluded, size_t excluded_count, int fluid)
 {
     fc_particle rec;
     const float s = l->spacing, clearance = (float)w->params.particle_radius;
@@ -251,6 +249,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
             for (int i = 0; i < l->n[0]; i++) {
                 float p[3] = {l->start[0] + (float)i * s, l->start[1] + (float)j * s, l->start[2] + (float)k * s};
                 if (inside && !fc_shape_contains(inside, p)) continue;
+                if (!fc_point_clear_of(excluded, excluded_count, 0.0f, p)) continue;
                 if (!fc_point_clear_of(w->colliders, w->collider_count, clearance, p)) continue;
                 if (w->particles.count >= (size_t)w->params.max_particles) return added;
                 fc_world_particle(w, fluid, p, v, &rec);
@@ -261,21 +260,33 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
     return added;
 }
 
-long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid)
+long fc_world_fill_box_except(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid,
+                              const fc_shape *excluded, size_t excluded_count)
 {
     fc_lattice l;
     fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing, w->dimensions);
-    return fill_lattice(w, &l, v, NULL, fluid);
+    return fill_lattice(w, &l, v, NULL, excluded, excluded_count, fluid);
 }
 
-long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid)
+long fc_world_fill_sphere_except(fc_world *w, const float center[3], float radius, const float v[3], int fluid,
+                                 const fc_shape *excluded, size_t excluded_count)
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
     memcpy(sphere.center, center, sizeof sphere.center);
     if (w->dimensions == 2) sphere.center[2] = 0.0f; /* a disc in the plane */
     fc_lattice l;
     fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing, w->dimensions);
-    return fill_lattice(w, &l, v, &sphere, fluid);
+    return fill_lattice(w, &l, v, &sphere, excluded, excluded_count, fluid);
+}
+
+long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid)
+{
+    return fc_world_fill_box_except(w, lo, hi, v, fluid, NULL, 0);
+}
+
+long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid)
+{
+    return fc_world_fill_sphere_except(w, center, radius, v, fluid, NULL, 0);
 }
 
 long fc_world_cut_away(fc_world *w, const fc_shape *collider)

@@ -129,6 +129,8 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid);
  * fc_world_add_sink do): a sphere becomes the circle of its centre's x and y, a box the rectangle
  * reaching through the plane, a plane's normal its part in the plane, renormalised. */
 void fc_world_shape_in_plane(const fc_world *w, fc_shape *s);
+/* The same whatever the world: the shape's section by the plane z = 0. */
+void fc_shape_in_plane(fc_shape *s);
 
 /* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
@@ -166,6 +168,12 @@ void fc_world_particle(const fc_world *w, int fluid, const float x[3], const flo
  * particle_radius: fluid never starts inside a solid); returns how many were added, or -1 when out
  * of memory. */
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid);
+/* The same, less the points inside any of the `excluded_count` shapes `excluded` (a scene's blocks
+ * before this one: overlapping blocks merge, the first one's fluid and velocity kept). */
+long fc_world_fill_box_except(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid,
+                              const fc_shape *excluded, size_t excluded_count);
+long fc_world_fill_sphere_except(fc_world *w, const float center[3], float radius, const float v[3], int fluid,
+                                 const fc_shape *excluded, size_t excluded_count);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid);
 
 /* Removes the particles a fill would leave out for this collider (within particle_radius of it,

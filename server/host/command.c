@@ -558,6 +558,21 @@ static fc_shape *find_movable_collider(fc_world *w, int id)
 
 /* ---- applying world-level commands ----------------------------------------------------------- */
 
+int fc_reserve_step_work(fc_world *w, const fc_params *p, const fc_solver *s, const char *field, fc_message_error *err)
+{
+    if (!w->budget) return 0;
+    fc_cost want = fc_world_cost_with(w, p, s, (double)w->particles.count);
+    want.particles = fmax(want.particles, w->budget_held.particles), want.bytes = fmax(want.bytes, w->budget_held.bytes);
+    if (want.particles <= w->budget_held.particles && want.bytes <= w->budget_held.bytes) return 0; /* covered */
+    char why[256];
+    if (fc_budget_try_change(w->budget, &w->budget_held, want, why, sizeof why) == 0) return 0;
+    fc_message_error_set(err, FC_ERR_OVER_BUDGET, field,
+                         "steps of %s with these values would cost as much as %.3g times its %zu particles (iterations and "
+                         "neighbours per particle); %s (--max-particles)",
+                         s ? s->name : "its solver", fc_step_work(s, p, w->dimensions), w->particles.count, why);
+    return -1;
+}
+
 static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied, fc_message_error *err)
 {
     if (fc_check_max_particles(w->budget, values, err)) return -1;
@@ -565,6 +580,7 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
     fc_fluid next_fluids[FC_MAX_FLUIDS];
     memcpy(next_fluids, w->fluids, sizeof next_fluids);
     if (fc_param_values_apply(&next, next_fluids, w->fluid_count, w->solver, values, 0, err)) return -1;
+    if (fc_reserve_step_work(w, &next, w->solver, "values", err)) return -1;
     if (fc_json_attach(applied, "values", fc_param_values_json(&next, next_fluids, w->fluid_count, values)))
         return out_of_memory(err);
     w->params = next;

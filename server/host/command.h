@@ -110,6 +110,12 @@ int fc_check_collider(const fc_world *w, const fc_shape *s, const char *object, 
 
 /* over_budget when values raise max_particles above the server's budget b (NULL: none): the cap
  * is the server's to set (--max-particles); a world may only lower it. */
+/* Makes sure w's budget covers stepping its particles with parameters p and solver s (fc_step_work:
+ * iterations and neighbours cost step time as particles do); 0, or -1 with over_budget on `field`. */
+struct fc_solver;
+int fc_reserve_step_work(fc_world *w, const fc_params *p, const struct fc_solver *s, const char *field,
+                         fc_message_error *err);
+
 int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err);
 
 /* World-level requests on the world's thread: set, emitter_add, emitter_update, emitter_remove,

@@ -2,6 +2,7 @@
 #include "host/world_build.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/build_progress.h"
@@ -20,12 +21,17 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
     /* a world closed just before may still be giving its reservation back (its step ending) */
     if (fc_budget_wait_closing(b, FC_BUDGET_CLOSING_WAIT_S) && fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0)
         return 0;
+    const double work = e.cost.particles / fmax(1.0, e.fluid + e.boundary);
+    char steps[160] = "";
+    if (work > 1.0 + 1e-9)
+        snprintf(steps, sizeof steps, ", whose steps cost %.3g times as much per particle as the budget's measure "
+                 "(solver_iterations, smoothing_ratio)", work);
     fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
-                         "the scene '%s' would take about %s fluid and %s boundary particles and %s; %s "
+                         "the scene '%s' would take about %s fluid and %s boundary particles and %s%s; %s "
                          "(--max-particles); use a larger particle_spacing or a smaller scene",
                          scene->name, fc_format_count(e.fluid, fluid, sizeof fluid),
                          fc_format_count(e.boundary, boundary, sizeof boundary), fc_format_bytes(e.cost.bytes, bytes, sizeof bytes),
-                         why);
+                         steps, why);
     return -1;
 }
 
@@ -94,16 +100,18 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
     if (parse_scene(path, document, &scene, err)) return -1;
     /* the solver that will run (unknown: the general rules only, and the error below) */
     const fc_solver *runs = fc_solver_find(solver && solver[0] ? solver : scene.solver);
-    int failed = values && fc_param_values_apply(&scene.params, scene.fluids, scene.fluid_count, runs, values, 1, err);
-    if (!failed && solver && solver[0]) {
+    int failed = 0;
+    if (solver && solver[0]) {
         char why[300];
         if (!fc_solver_lookup(solver, why, sizeof why)) {
             fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
             failed = 1;
-        } else {
+        } else if (strcmp(solver, scene.solver) != 0) { /* another solver than the scene's: its own step */
             snprintf(scene.solver, sizeof scene.solver, "%s", solver);
+            fc_solver_fit_time_step(runs, &scene.params);
         }
     }
+    failed = failed || (values && fc_param_values_apply(&scene.params, scene.fluids, scene.fluid_count, runs, values, 1, err));
     if (backend) { /* auto gives way to the CPU for a solver without a GPU twin (fc_solver_fit_backend) */
         fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
         scene.backend = backend->kind;

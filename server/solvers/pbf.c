@@ -458,6 +458,11 @@ static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
                         FC_DT_VELOCITY);
 }
 
+double fc_pbf_step_work(const fc_params *p, int dims)
+{
+    return fc_sph_family_step_work(p, dims) * (1.0 + p->solver_iterations) / 5.0;
+}
+
 static void pbf_release(fc_world *w, void *state)
 {
     (void)w;
@@ -479,6 +484,7 @@ const fc_solver fc_solver_pbf = {
     .init = pbf_init,
     .default_time_step = 2e-3, /* Macklin and Mueller 2013 step at 1/60 s with 2-4 iterations */
     .limit_dt = pbf_limit_dt,
+    .step_work = fc_pbf_step_work,
     .step = pbf_step,
     .density = pbf_density,
     .stats = pbf_stats,

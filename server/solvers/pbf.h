@@ -13,6 +13,11 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az);
 
 /* D0 = sum_j |grad_{p_j} C_i|^2 + |grad_{p_i} C_i|^2 at a particle of the cubic (2D: square) lattice of
  * spacing s with smoothing radius h and rest volume V0 = volume: s_corr's scale (pbf.c). */
+/* The budget's work per particle (fc_solver.step_work): the neighbours' (fc_sph_family_step_work)
+ * times the passes over them, prediction's sort and lists and each iteration's, against the
+ * measure's 4 iterations. */
+double fc_pbf_step_work(const fc_params *p, int dims);
+
 double fc_pbf_lattice_denominator(double h, double s, double volume, int dims);
 
 #endif

@@ -275,6 +275,7 @@ const fc_solver fc_solver_sph = {
     .init = sph_init,
     .default_time_step = 5e-4,
     .limit_dt = sph_limit_dt,
+    .step_work = fc_sph_family_step_work,
     .sound_speed = fc_wcsph_sound_speed,
     .step = sph_step,
     .density = sph_density,

@@ -23,6 +23,11 @@ int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
     return 0;
 }
 
+double fc_sph_family_step_work(const fc_params *p, int dims)
+{
+    return pow(fc_params_smoothing_radius(p) / p->particle_spacing / 2.0, dims == 2 ? 2 : 3);
+}
+
 double fc_sph_rest_volume(const fc_world *w)
 {
     const fc_params *p = &w->params;

@@ -12,6 +12,10 @@
 
 _Static_assert(FC_SPH_MAX_FLUIDS == FC_MAX_FLUIDS, "sph_terms.h's per-fluid tables hold every fluid");
 
+/* A step's work per particle grows with the neighbours, (h / spacing / 2)^dims of the budget's
+ * measure at h = 2 spacings (fc_solver.step_work; WCSPH's, which is below PBF's at any count). */
+double fc_sph_family_step_work(const fc_params *p, int dims);
+
 /* The smoothing radius must be 1.2 to 4 particle spacings: a usable neighbourhood. 0 or -1 with err. */
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
 

@@ -66,6 +66,26 @@ static void check_builds_refused(peer *p)
     cJSON_Delete(before);
 }
 
+/* Step time grows with PBF's iterations and the neighbours per particle: three messages that would
+ * make steps seconds long (the solver switch, a smoothing radius of 4 spacings, 100 iterations) are
+ * refused by the budget before they take effect. */
+static void check_step_work_refused(peer *p)
+{
+    cJSON *ack = expect_ack(p, "{\"type\":\"set_solver\",\"world\":1,\"solver\":\"pbf\"}");
+    CHECK(jnum(ack, "applied.time_step") == 0.002 && jstr_has(ack, "applied.note", "0.002 s"),
+          "the switch to pbf takes PBF's 2 ms step in place of SPH's 0.5 ms and says so: %s", jtext(ack));
+    cJSON_Delete(ack);
+    cJSON *before = peer_fresh_state(p, 1);
+    expect_over_budget(p, "{\"type\":\"set\",\"world\":1,\"values\":{\"solver_iterations\":100}}", "values",
+                       "iterations");
+    expect_over_budget(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"dam_break\",\"solver\":\"pbf\",\"values\":"
+                          "{\"particle_spacing\":0.04,\"smoothing_ratio\":4,\"solver_iterations\":20}}",
+                       NULL, "times as much per particle");
+    check_world_unchanged(p, before, "refused iterations and neighbours");
+    cJSON_Delete(before);
+    cJSON_Delete(expect_ack(p, "{\"type\":\"set_solver\",\"world\":1,\"solver\":\"sph\"}"));
+}
+
 static int no_emitters(const cJSON *state, const void *ctx)
 {
     (void)ctx;
@@ -128,6 +148,7 @@ int main(int argc, char **argv)
         cJSON_Delete(w);
         cJSON_Delete(peer_subscribe(&p, 1, ""));
         check_builds_refused(&p);
+        check_step_work_refused(&p);
         check_emitters_bounded(&p);
     }
     peer_close(&p);

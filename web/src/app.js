@@ -383,6 +383,8 @@ export class App {
       realtimeFactor: stats?.realtime_factor ?? this.realtime.value(now),
       stepsPerS: stats?.steps_per_s ?? state?.steps_per_s ?? null,
       stepMs: stats?.step_ms ?? state?.step_ms ?? null,
+      dt: stats?.dt ?? state?.dt ?? null,
+      dtBound: stats?.dt_bound ?? state?.dt_bound ?? null,
       time: frame ? frame.time : 0,
       bytesPerSecond: this.bytesPerSecond(),
       tier: stats?.tier ?? null,

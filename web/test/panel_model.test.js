@@ -152,6 +152,17 @@ describe('restartValues', () => {
     expect(restartValues(model, shown, 'sph', new Set(['stiffness']))).toEqual({ stiffness: 400 });
   });
 
+  it('sends a derived value (the smoothing radius the world made of the ratio) only when touched', () => {
+    const derived = panelModel([
+      { ...TABLE[4], solvers: ['sph', 'pbf'], all_solvers: true },
+      { name: 'smoothing_radius', type: 'float', unit: 'm', min: 0, max: 4, default: 0, live: false, derived: true,
+        solvers: ['sph', 'pbf'], all_solvers: false },
+    ], 'control');
+    const shown = { particle_spacing: 0.01, smoothing_radius: 0.04 };
+    expect(restartValues(derived, shown, 'sph')).toEqual({ particle_spacing: 0.01 });
+    expect(restartValues(derived, shown, 'sph', new Set(['smoothing_radius']))).toEqual({ particle_spacing: 0.01, smoothing_radius: 0.04 });
+  });
+
   it('keeps to the protocol\'s 64 values', () => {
     const many = Array.from({ length: 80 }, (_, i) => ({ ...TABLE[0], name: `p${i}` }));
     const shown = Object.fromEntries(many.map((p) => [p.name, 0.001]));

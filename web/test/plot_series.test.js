@@ -9,11 +9,12 @@ describe('statsSample', () => {
     expect(sample.max_speed).toBe(1.25);
     expect(sample.density_error).toBeCloseTo(1.23, 12);
     expect(sample.realtime_factor).toBe(0.5);
+    expect(statsSample({ dt: 0.0004 }).dt).toBeCloseTo(0.4, 12); // the time step, in ms
     expect(Object.keys(sample)).toEqual(PLOT_SERIES.map((s) => s.key));
   });
 
   it('gives null for the fields an older server does not send and for null density error', () => {
-    expect(statsSample({ particles: 10 })).toEqual({ particles: 10, max_speed: null, density_error: null, realtime_factor: null });
+    expect(statsSample({ particles: 10 })).toEqual({ particles: 10, max_speed: null, density_error: null, realtime_factor: null, dt: null });
     expect(statsSample({ particles: 10, density_error: null }).density_error).toBeNull();
     expect(statsSample({ particles: 'many', max_speed: Number.POSITIVE_INFINITY }).particles).toBeNull();
     expect(statsSample(null).particles).toBeNull();

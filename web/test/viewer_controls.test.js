@@ -5,7 +5,7 @@ import { RealtimeFactor } from '../src/util/realtime_factor.js';
 import { busyText } from '../src/ui/busy_indicator.js';
 import { unstableHeadline } from '../src/ui/unstable_banner.js';
 import { worldLabel } from '../src/ui/toolbar.js';
-import { formatBackend, formatConnection, formatRealtime } from '../src/ui/status_overlay.js';
+import { formatBackend, formatConnection, formatRealtime, formatTimeStep } from '../src/ui/status_overlay.js';
 import { checkNumber, formatBound, prettyUnit } from '../src/ui/field_check.js';
 import { defaultCollider } from '../src/ui/collider_list.js';
 
@@ -89,6 +89,15 @@ describe('texts', () => {
     expect(formatBackend('cuda', 'NVIDIA H100 80GB HBM3')).toBe('cuda · NVIDIA H100 80GB HBM3');
     expect(formatBackend('cpu', '')).toBe('cpu');
     expect(formatBackend(null, null)).toBe('–');
+  });
+
+  it('shows the adaptive time step and what bounds it', () => {
+    expect(formatTimeStep(0.0004, 'acoustic')).toBe('0.4 ms · sound speed limit');
+    expect(formatTimeStep(0.0005, 'time_step')).toBe('0.5 ms · the maximum step');
+    expect(formatTimeStep(0.002, 'fixed')).toBe('2 ms · fixed');
+    expect(formatTimeStep(0.0000123, 'force')).toBe('0.012 ms · strongest force');
+    expect(formatTimeStep(0.001, 'newer_condition')).toBe('1 ms · newer_condition');
+    expect(formatTimeStep(null, null)).toBe('–');
   });
 });
 

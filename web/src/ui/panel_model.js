@@ -72,7 +72,8 @@ export const ONLY_3D = new Set(['gravity_z']);
  * kind ('number' | 'boolean' | 'enum'), integer, min, max, step, choices, live, group ('live' |
  * 'init'), fluid (the fluid's name for a fluid-scoped entry, else null), disabled, reason
  * ('watch' | null), tooltip, defaultValue, solvers (names, null for all), scale (the log
- * slider's scale of slider_scale.js for a range wider than two decades, else null)}. A parameter with a
+ * slider's scale of slider_scale.js for a range wider than two decades, else null), derived (the
+ * server derives it from others unless given: smoothing_radius from smoothing_ratio)}. A parameter with a
  * fluid scope (`fluid_scope`) gives one entry per fluid of `fluids` (state.fluids), named
  * "FLUID.NAME", and none of its own. A 2D world (dimensions 2) leaves out ONLY_3D. role is the welcome's 'control' or 'watch'. Build-time
  * ('init') entries stay editable for a controller: they are sent with “Restart with these
@@ -115,6 +116,7 @@ function panelEntry(parameter, role, fluid) {
       defaultValue: parameter.default,
       solvers: parameter.all_solvers || !Array.isArray(parameter.solvers) ? null : [...parameter.solvers],
       scale: null,
+      derived: parameter.derived === true,
     };
     if (parameter.type === 'float' || parameter.type === 'int') {
       Object.assign(entry, { kind: 'number', min: parameter.min, max: parameter.max });
@@ -157,14 +159,17 @@ export function valueToSend(entry, raw) {
  * replace none of what the panel shows: for the world's solver, every value that differs from
  * the table's default (a scene's or a person's choice) and every value a person touched (changed
  * back to the default, too); at most 64 (the protocol's limit). Untouched defaults are left to
- * the server, which may hold them to its own limits (max_particles and the particle budget).
+ * the server, which may hold them to its own limits (max_particles and the particle budget). A
+ * derived value (the world reports the smoothing radius it made of the ratio) goes only when
+ * touched, so that a new spacing alone keeps the ratio instead of the old radius.
  */
 export function restartValues(model, panelValues, solver, touched = new Set()) {
   const values = {};
   for (const entry of model) {
     if (!readBySolver(entry, solver) || !(entry.name in panelValues)) continue;
     const value = panelValues[entry.name];
-    if (value !== entry.defaultValue || touched.has(entry.name)) values[entry.name] = value;
+    const chosen = entry.derived ? false : value !== entry.defaultValue;
+    if (chosen || touched.has(entry.name)) values[entry.name] = value;
   }
   const names = Object.keys(values).slice(0, 64);
   return Object.fromEntries(names.map((n) => [n, values[n]]));

@@ -10,6 +10,7 @@ export const PLOT_SERIES = [
   { key: 'max_speed', title: 'Max speed', unit: 'm/s', read: (s) => s.max_speed },
   { key: 'density_error', title: 'Density error', unit: '%', read: (s) => (isNumber(s.density_error) ? 100 * s.density_error : null) },
   { key: 'realtime_factor', title: 'Real-time factor', unit: '×', read: (s) => s.realtime_factor },
+  { key: 'dt', title: 'Time step', unit: 'ms', read: (s) => (isNumber(s.dt) ? 1e3 * s.dt : null) },
 ];
 
 function isNumber(x) {

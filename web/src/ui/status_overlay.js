@@ -1,4 +1,4 @@
-// The status overlay: connection (with the retry countdown), world, where it steps (backend and device), particles, render fps, real-time factor, sim steps/s, received bytes/s, frame age.
+// The status overlay: connection (with the retry countdown), world, where it steps (backend and device), particles, render fps, real-time factor, sim steps/s, the time step and what bounds it, received bytes/s, frame age.
 import { el, formatNumber } from '../util/dom.js';
 
 const ROWS = [
@@ -9,6 +9,7 @@ const ROWS = [
   ['render', 'render', 'render-fps'],
   ['realtime', 'speed', 'realtime-factor'],
   ['sim', 'sim', 'sim-rate'],
+  ['dt', 'time step', 'time-step'],
   ['network', 'received', 'bytes-per-second'],
   ['age', 'frame age', 'frame-age'],
 ];
@@ -35,6 +36,24 @@ export function formatBackend(backend, device) {
   return device ? `${backend} · ${device}` : backend;
 }
 
+/** What bounds the step, in words for a workshop (the server's dt_bound, PROTOCOL.md `stats`). */
+const DT_BOUNDS = {
+  time_step: 'the maximum step',
+  fixed: 'fixed',
+  acoustic: 'sound speed limit',
+  velocity: 'fastest particle',
+  viscous: 'viscosity limit',
+  force: 'strongest force',
+};
+
+/** "0.4 ms · sound speed limit"; – before the first step. */
+export function formatTimeStep(dt, bound) {
+  if (dt === null || dt === undefined || !Number.isFinite(dt)) return '–';
+  const ms = 1e3 * dt;
+  const text = `${ms < 0.1 ? ms.toPrecision(2) : Number(ms.toPrecision(3))} ms`;
+  return bound ? `${text} · ${DT_BOUNDS[bound] ?? bound}` : text;
+}
+
 function formatBytes(perSecond) {
   if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} MB/s`;
   if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} kB/s`;
@@ -54,7 +73,7 @@ export class StatusOverlay {
 
   /**
    * s: {connection, retryInMs, role, world, worldName, backend, device, paused, waiting, loop, particles, renderFps,
-   * realtimeFactor, stepsPerS, stepMs, bytesPerSecond, tier, bits, frameAgeMs, time}.
+   * realtimeFactor, stepsPerS, stepMs, dt, dtBound, bytesPerSecond, tier, bits, frameAgeMs, time}.
    */
   update(s) {
     const c = this.cells;
@@ -69,6 +88,7 @@ export class StatusOverlay {
     c.render.textContent = `${s.renderFps < 10 ? s.renderFps.toFixed(1) : Math.round(s.renderFps)} fps`;
     c.sim.textContent = s.stepsPerS === null ? '–'
       : `${formatNumber(s.stepsPerS)} steps/s · ${formatNumber(s.stepMs)} ms/step · t ${s.time.toFixed(2)} s`;
+    c.dt.textContent = formatTimeStep(s.dt, s.dtBound);
     c.network.textContent = `${formatBytes(s.bytesPerSecond)}${s.tier ? ` · tier ${s.tier} · ${s.bits} bit` : ''}`;
     c.age.textContent = s.frameAgeMs === null ? '–' : `${Math.round(s.frameAgeMs)} ms`;
   }
