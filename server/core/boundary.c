@@ -96,6 +96,24 @@ void fc_boundary_free(fc_boundary *b)
     memset(b, 0, sizeof *b);
 }
 
+enum { VOLUME_REPORTS = 16 }; /* progress reports while the boundary samples' volumes are weighed */
+
+/* Sample i's volume 1 / sum_j W(x_i - x_j) over the samples within h (Akinci et al. 2012), with
+ * poly6 = W's constant and h2 = h^2; the sum includes the sample itself, so it is positive. */
+static double sample_volume(const fc_boundary *b, long i, double h2, double poly6)
+{
+    fc_bar bars[9];
+    int nbars = fc_grid_bars(&b->grid.geom, b->grid.key[i], bars);
+    double sum = 0.0;
+    FC_FOR_EACH_CANDIDATE(&b->grid, bars, nbars, j)
+    {
+        double dx = b->x[i] - b->x[j], dy = b->y[i] - b->y[j], dz = b->z[i] - b->z[j];
+        double r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < h2) sum += (h2 - r2) * (h2 - r2) * (h2 - r2);
+    }
+    return 1.0 / (poly6 * sum);
+}
+
 static float *gather(const float *src, const uint32_t *order, size_t n)
 {
     float *dst = malloc((n ? n : 1) * sizeof(float));
@@ -133,20 +151,12 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
 
     const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h, w->dimensions);
     const double rest_volume = fc_sph_rest_volume(w);
-    const long n = (long)b->count;
+    const long n = (long)b->count, chunk = n / VOLUME_REPORTS + 1;
+    for (long first = 0; first < n; first += chunk) { /* reports between chunks, never inside the parallel loop */
+        fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, (double)first / (double)n);
+        const long end = first + chunk < n ? first + chunk : n;
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        fc_bar bars[9];
-        int nbars = fc_grid_bars(&b->grid.geom, b->grid.key[i], bars);
-        double sum = 0.0;
-        FC_FOR_EACH_CANDIDATE(&b->grid, bars, nbars, j)
-        {
-            double dx = b->x[i] - b->x[j], dy = b->y[i] - b->y[j], dz = b->z[i] - b->z[j];
-            double r2 = dx * dx + dy * dy + dz * dz;
-            if (r2 < h2) sum += (h2 - r2) * (h2 - r2) * (h2 - r2);
-        }
-        double akinci = 1.0 / (poly6 * sum); /* sum includes the sample itself, so > 0 */
-        b->volume[i] = (float)(akinci < rest_volume ? akinci : rest_volume);
+        for (long i = first; i < end; i++) b->volume[i] = (float)fmin(sample_volume(b, i, h2, poly6), rest_volume);
     }
     rc = 0;
 done:

@@ -785,11 +785,11 @@ static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
         if (fc_world_add_sink(w, &s->sinks[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
     fc_shape earlier[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty */
     for (size_t i = 0; i < s->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
-        fc_build_progress_report(w->build_progress, FC_BUILD_FLUID, (double)i / (double)s->block_count);
         const fc_scene_block *b = &s->blocks[i];
+        const double from = (double)i / (double)s->block_count, to = (i + 1.0) / (double)s->block_count;
         long added = b->kind == FC_SHAPE_SPHERE
-                         ? fc_world_fill_sphere_except(w, b->center, b->radius, b->velocity, b->fluid, earlier, i)
-                         : fc_world_fill_box_except(w, b->min, b->max, b->velocity, b->fluid, earlier, i);
+                         ? fc_world_fill_sphere_except(w, b->center, b->radius, b->velocity, b->fluid, earlier, i, from, to)
+                         : fc_world_fill_box_except(w, b->min, b->max, b->velocity, b->fluid, earlier, i, from, to);
         fc_scene_block_shape(b, &earlier[i]);
         fc_world_shape_in_plane(w, &earlier[i]);
         if (added < 0) return snprintf(msg, msglen, "out of memory while filling fluid[%zu]", i), -1;

@@ -237,15 +237,19 @@ void fc_world_particle(const fc_world *w, int fluid, const float x[3], const flo
 
 /* The lattice's points that `inside` contains (NULL: all), that none of the `excluded_count` shapes
  * `excluded` contains and that are clear of the world's colliders, up to max_particles, as
- * particles of fluid `fluid`. */
+ * particles of fluid `fluid`. Reports its layers (in 2D its rows) to w->build_progress as the part
+ * [from, to] of the fluid phase. */
 static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], const fc_shape *inside,
-                         const fc_shape *excluded, size_t excluded_count, int fluid)
+                         const fc_shape *excluded, size_t excluded_count, int fluid, double from, double to)
 {
     fc_particle rec;
     const float s = l->spacing, clearance = (float)w->params.particle_radius;
     long added = 0;
     for (int k = 0; k < l->n[2]; k++)
-        for (int j = 0; j < l->n[1]; j++)
+        for (int j = 0; j < l->n[1]; j++) {
+            if (w->build_progress && (l->n[2] == 1 || j == 0))
+                fc_build_progress_report(w->build_progress, FC_BUILD_FLUID,
+                                         from + (to - from) * (l->n[2] == 1 ? (double)j / l->n[1] : (double)k / l->n[2]));
             for (int i = 0; i < l->n[0]; i++) {
                 float p[3] = {l->start[0] + (float)i * s, l->start[1] + (float)j * s, l->start[2] + (float)k * s};
                 if (inside && !fc_shape_contains(inside, p)) continue;
@@ -256,37 +260,38 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
                 if (fc_particles_add(&w->particles, &rec) < 0) return -1;
                 added++;
             }
+        }
     if (added) fc_world_host_changed(w, FC_CHANGED_ADDED);
     return added;
 }
 
 long fc_world_fill_box_except(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid,
-                              const fc_shape *excluded, size_t excluded_count)
+                              const fc_shape *excluded, size_t excluded_count, double from, double to)
 {
     fc_lattice l;
     fc_lattice_of_box(&l, lo, hi, (float)w->params.particle_spacing, w->dimensions);
-    return fill_lattice(w, &l, v, NULL, excluded, excluded_count, fluid);
+    return fill_lattice(w, &l, v, NULL, excluded, excluded_count, fluid, from, to);
 }
 
 long fc_world_fill_sphere_except(fc_world *w, const float center[3], float radius, const float v[3], int fluid,
-                                 const fc_shape *excluded, size_t excluded_count)
+                                 const fc_shape *excluded, size_t excluded_count, double from, double to)
 {
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .radius = radius};
     memcpy(sphere.center, center, sizeof sphere.center);
     if (w->dimensions == 2) sphere.center[2] = 0.0f; /* a disc in the plane */
     fc_lattice l;
     fc_lattice_of_sphere(&l, center, radius, (float)w->params.particle_spacing, w->dimensions);
-    return fill_lattice(w, &l, v, &sphere, excluded, excluded_count, fluid);
+    return fill_lattice(w, &l, v, &sphere, excluded, excluded_count, fluid, from, to);
 }
 
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid)
 {
-    return fc_world_fill_box_except(w, lo, hi, v, fluid, NULL, 0);
+    return fc_world_fill_box_except(w, lo, hi, v, fluid, NULL, 0, 0.0, 1.0);
 }
 
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid)
 {
-    return fc_world_fill_sphere_except(w, center, radius, v, fluid, NULL, 0);
+    return fc_world_fill_sphere_except(w, center, radius, v, fluid, NULL, 0, 0.0, 1.0);
 }
 
 long fc_world_cut_away(fc_world *w, const fc_shape *collider)

@@ -169,11 +169,12 @@ void fc_world_particle(const fc_world *w, int fluid, const float x[3], const flo
  * of memory. */
 long fc_world_fill_box(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid);
 /* The same, less the points inside any of the `excluded_count` shapes `excluded` (a scene's blocks
- * before this one: overlapping blocks merge, the first one's fluid and velocity kept). */
+ * before this one: overlapping blocks merge, the first one's fluid and velocity kept), reporting its
+ * layers to w->build_progress as the part [from, to] of the fluid phase. */
 long fc_world_fill_box_except(fc_world *w, const float lo[3], const float hi[3], const float v[3], int fluid,
-                              const fc_shape *excluded, size_t excluded_count);
+                              const fc_shape *excluded, size_t excluded_count, double from, double to);
 long fc_world_fill_sphere_except(fc_world *w, const float center[3], float radius, const float v[3], int fluid,
-                                 const fc_shape *excluded, size_t excluded_count);
+                                 const fc_shape *excluded, size_t excluded_count, double from, double to);
 long fc_world_fill_sphere(fc_world *w, const float center[3], float radius, const float v[3], int fluid);
 
 /* Removes the particles a fill would leave out for this collider (within particle_radius of it,

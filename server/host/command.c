@@ -254,7 +254,7 @@ static void read_collider_fields(const cJSON *object, fc_command *cmd)
 static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd, fc_message_error *err)
 {
     const cJSON *scene = member(message, "scene");
-    if (type == FC_MSG_LOAD_SCENE && cJSON_IsObject(scene) && !(cmd->u.load.document = cJSON_PrintUnformatted(scene)))
+    if (cJSON_IsObject(scene) && !(cmd->u.load.document = cJSON_PrintUnformatted(scene)))
         return out_of_memory(err);
     string_or_empty(message, "scene", cmd->u.load.scene, sizeof cmd->u.load.scene);
     string_or_empty(message, "name", cmd->u.load.name, sizeof cmd->u.load.name);

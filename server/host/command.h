@@ -65,7 +65,7 @@ typedef struct fc_command {
         /* reset (scene empty: the world's own), load_scene, create_world */
         struct {
             char scene[260];     /* "" when document is given */
-            char *document;      /* load_scene: an uploaded scene document as JSON text (owned), else NULL */
+            char *document;      /* load_scene, create_world: an uploaded scene document as JSON text (owned), else NULL */
             char name[256];      /* create_world: "" = the scene's name; up to 63 characters of UTF-8 */
             char solver[36];     /* create_world, load_scene: "" = the scene's solver */
             int realtime;        /* create_world, default 1 */

@@ -682,11 +682,13 @@ static int load_initial_world(fc_world_host *h)
     build_watch watch;
     const fc_build_progress *progress = watch_build(&watch, h, h->create_client, h->spec.scene);
     fc_backend_choice backend = h->spec.backend; /* the server's or the request's; the world's may be the CPU */
-    if (fc_world_build(h->spec.scene_path, NULL, &h->spec.values, h->spec.solver, &backend, h->spec.budget, &none, progress,
-                       &h->world, &err)) {
+    const char *document = h->scene_document; /* an uploaded scene, else the file */
+    if (fc_world_build(document ? NULL : h->spec.scene_path, document, &h->spec.values, h->spec.solver, &backend,
+                       h->spec.budget, &none, progress, &h->world, &err)) {
         fc_mailbox_post_error(h->mailbox, FC_POST_WORLD_FAILED, h->create_client, &err, h);
         return -1;
     }
+    if (document) snprintf(h->spec.scene, sizeof h->spec.scene, "%s", h->world.name); /* its "name" */
     h->world_ready = 1;
     h->world.interrupt = &h->interrupt;
     fc_history_restart(&h->history, &h->world);
@@ -830,6 +832,11 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     h->id = id;
     h->mailbox = mailbox;
     h->spec = *spec;
+    h->spec.document = NULL;
+    if (spec->document && !(h->scene_document = strdup(spec->document))) {
+        free(h);
+        return NULL;
+    }
     if (!(h->spec.fps > 0)) h->spec.fps = 30.0;
     h->create_client = client;
     snprintf(h->create_id, sizeof h->create_id, "%s", request_id && request_id[0] ? request_id : "null");

@@ -19,6 +19,8 @@
 /* How a world starts: a scene file, with optional name, solver and parameter values. */
 typedef struct fc_world_spec {
     char scene_path[4096];
+    const char *document;  /* an uploaded scene as JSON text instead of scene_path (create_world; copied by
+                              fc_world_host_start, NULL: the file) */
     char scene[260];       /* as the client named it, shown in worlds and state */
     char name[256];        /* "" = the scene's; up to 63 characters of UTF-8 */
     char solver[36];       /* "" = the scene's */

@@ -233,7 +233,7 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
                              "close one first", s->options.max_worlds);
         failed = 1;
     }
-    if (!failed && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
+    if (!failed && !cmd->u.load.document && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
         char near[300];
         fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s (welcome.scenes lists them)",
                              cmd->u.load.scene, fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
@@ -267,8 +267,9 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     spec.fps = s->options.fps;
     spec.values = cmd->u.load.values;
     spec.budget = &s->budget;
-    fc_command_free(cmd);
+    spec.document = cmd->u.load.document; /* copied by the host */
     fc_world_host *host = fc_world_host_start(s->next_world_id, &spec, 1, &s->mailbox, c->id, err->id);
+    fc_command_free(cmd);
     if (!host) {
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
         fc_requests_error(c, err);
