@@ -93,7 +93,7 @@ static void test_shipped_scenes_raise_no_alarm(void)
         double seconds;
     } runs[] = {{"dam_break", 1, 2.0}, {"double_dam_break", 1, 2.0}, {"dam_break_pbf", 1, 1.0}, {"fountain", 0, 1.0},
                 {"water_drop", 1, 1.0}};
-    static const char *const coarse[] = {COARSE, NULL}, *const pbf_coarse[] = {COARSE, "relaxation_epsilon=150", NULL};
+    static const char *const coarse[] = {COARSE, NULL}, *const pbf_coarse[] = {COARSE, NULL}; /* relaxation follows the spacing */
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         const char *const *sets = !runs[i].coarse ? NULL : strstr(runs[i].scene, "pbf") ? pbf_coarse : coarse;
         fc_world w;

@@ -107,7 +107,7 @@ static int run_on_device(fc_world *w, gpu_state *st, const double *dt)
     int failed;
     if (w->solver == &fc_solver_pbf_gpu) {
         fc_cuda_pbf_setup s = {.scorr_k = p->scorr_k, .scorr_dq = p->scorr_dq, .rest_denominator = st->rest_denominator,
-                               .epsilon = p->relaxation_epsilon, .vorticity = p->vorticity_epsilon, .xsph = p->xsph_c,
+                               .epsilon = fc_pbf_relaxation(p, st->rest_denominator), .vorticity = p->vorticity_epsilon, .xsph = p->xsph_c,
                                .scorr_n = p->scorr_n, .iterations = p->solver_iterations};
         common_setup(w, st, FC_WALLS_SOFT, &s.common); /* pbf.c's soft walls */
         failed = dt ? fc_cuda_pbf_step(st->device, &s, (float)*dt, err, sizeof err)

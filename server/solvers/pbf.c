@@ -57,6 +57,7 @@
  *   corner on one point, where grad W between them vanishes (seed 002 Fig. 4).
  */
 #include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,11 @@ double fc_pbf_lattice_denominator(double h, double s, double volume, int dims)
     return volume * volume * sum;
 }
 
+double fc_pbf_relaxation(const fc_params *p, double rest_denominator)
+{
+    return p->relaxation_epsilon > 0.0 ? p->relaxation_epsilon : p->relaxation_ratio * rest_denominator;
+}
+
 static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
@@ -144,7 +150,8 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
 {
     const fc_params *p = &w->params;
     fc_pbf_constants_make(k, p->smoothing_radius, w->dimensions, st->rest_volume, p->initial_sum, p->scorr_k,
-                          p->scorr_dq, p->scorr_n, st->rest_denominator, p->relaxation_epsilon, p->vorticity_epsilon,
+                          p->scorr_dq, p->scorr_n, st->rest_denominator, fc_pbf_relaxation(p, st->rest_denominator),
+                          p->vorticity_epsilon,
                           p->xsph_c);
 }
 

@@ -13,8 +13,9 @@ STEPS, EVERY = 2000, 50
 FRONT_TIME = 0.2        # s: look at the first frame at or after this time ...
 MIN_ADVANCE = 0.1       # m: ... whose front must have moved at least this far
 DOMAIN_SLACK = 1e-4     # m: float rounding at the walls
-STATS_KEYS = {"step", "time", "dt", "wall_ms", "particles", "max_speed", "rms_speed", "mean_density_error",
+STATS_KEYS = {"step", "time", "dt", "dt_bound", "wall_ms", "particles", "max_speed", "rms_speed", "mean_density_error",
               "max_density_error", "mean_neighbours"}
+DT_BOUNDS = {"time_step", "acoustic", "velocity", "viscous", "force"}  # the adaptive step's (no "fixed")
 
 
 def fail(what):
@@ -82,8 +83,13 @@ def read_stats(stats, particles):
         row = json.loads(line)
         if set(row) != STATS_KEYS:
             fail(f"{stats}:{n}: keys {sorted(row)}, expected {sorted(STATS_KEYS)}")
+        bound = row.pop("dt_bound")
+        if bound not in DT_BOUNDS:
+            fail(f"{stats}:{n}: dt_bound {bound!r}, expected one of {sorted(DT_BOUNDS)}")
         if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row.values()):
             fail(f"{stats}:{n}: non-finite value in {row}")
+        if not 0 < row["dt"] <= 5e-4 * (1 + 1e-9):
+            fail(f"{stats}:{n}: dt {row['dt']} outside (0, time_step 0.5 ms]")
         if row["step"] != n or row["particles"] != particles:
             fail(f"{stats}:{n}: expected step {n} with {particles} particles, got {row}")
         if rows and row["time"] <= rows[-1]["time"]:

@@ -4,7 +4,8 @@
  * within a bound and is given back while it waits, another world's frames keep coming; a request
  * queued behind a closed world is answered unknown_world, and the closed world's budget is free
  * for the next create_world at once; scene documents get emitter_add's and collider_add's checks
- * (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the key). */
+ * (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the key), 65 fluid blocks are
+ * refused and 64 copies of one block merge into its particles. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,8 @@
 #define BUDGET "320000" /* particles: the piled-up world (about 200 k with its boundary) and a small one fit; a
                           * third of 170 k only once the first is closed */
 #define RSS_BOUND_KIB (256 * 1024)   /* the server's VmRSS stays within its start + 256 MiB */
-#define PILE_UP "\"values\":{\"particle_spacing\":0.0055,\"smoothing_radius\":0.011}"
+/* the reproduction's reset at the old fixed step (the adaptive step, the default, keeps it stable) */
+#define PILE_UP "\"values\":{\"particle_spacing\":0.0055,\"smoothing_radius\":0.011,\"adaptive_time_step\":false}"
 
 static test_env env;
 
@@ -77,6 +79,42 @@ static void expect_document_refused(peer *p, const char *document, const char *c
     cJSON_Delete(r);
 }
 
+/* A document of n copies of one 0.1 m block (125 particles at the default 2 cm spacing). */
+static void copies_document(char *doc, size_t len, int n, const char *head, const char *tail)
+{
+    int used = snprintf(doc, len, "%s{\"name\":\"copies\",\"domain\":{\"min\":[0,0,0],\"max\":[0.6,0.5,0.4]},\"fluid\":[",
+                        head);
+    for (int i = 0; i < n && used < (int)len; i++)
+        used += snprintf(doc + used, len - (size_t)used, "%s{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.1,0.1,0.1]}",
+                         i ? "," : "");
+    if (used < (int)len) snprintf(doc + used, len - (size_t)used, "]}%s", tail);
+}
+
+/* Copies of one block piled onto the same points: 65 are refused before anything is built, 64
+ * merge into the one block's particles (create_world takes the document as load_scene does). */
+static void check_copied_blocks(peer *p)
+{
+    static char doc[8192];
+    copies_document(doc, sizeof doc, 65, "", "");
+    expect_document_refused(p, doc, "bad_value", "scene.fluid", "at most 64 fluid blocks");
+    copies_document(doc, sizeof doc, 64, "{\"type\":\"create_world\",\"scene\":", ",\"realtime\":false}");
+    int64_t t0 = ws_now_ms();
+    cJSON *ack = expect_ack(p, doc);
+    const int world = (int)jnum(ack, "applied.world");
+    CHECK(world > 0 && jstr_is(ack, "applied.scene", "copies"), "create_world builds a scene document (%lld ms): %s",
+          (long long)(ws_now_ms() - t0), jtext(ack));
+    cJSON_Delete(ack);
+    if (world <= 0) return;
+    cJSON_Delete(peer_subscribe(p, (uint32_t)world, ""));
+    cJSON *state = peer_fresh_state(p, (uint32_t)world);
+    CHECK(jnum(state, "particles") == 125, "64 copies of one block build its 125 particles once: %g",
+          jnum(state, "particles"));
+    cJSON_Delete(state);
+    char msg[100];
+    snprintf(msg, sizeof msg, "{\"type\":\"close_world\",\"world\":%d}", world);
+    cJSON_Delete(expect_ack(p, msg));
+}
+
 /* Scene documents get the checks of emitter_add and collider_add, limits included. */
 static void check_documents(peer *p)
 {
@@ -95,6 +133,7 @@ static void check_documents(peer *p)
     snprintf(doc + n, sizeof doc - (size_t)n, "]}");
     expect_document_refused(p, doc, "over_budget", "scene.colliders", "at most 16");
 #undef DOC_HEAD
+    check_copied_blocks(p);
 }
 
 /* close_world with a request queued behind it: that request is answered unknown_world, and the

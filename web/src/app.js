@@ -130,7 +130,11 @@ export class App {
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
       loadScene: (scene) => this.rebuild(`Loading ${scene}`, messages.loadScene, [scene]),
       openScene: () => this.sceneUpload.pick(),
-      setSolver: (solver) => session.control(messages.setSolver, [solver], { onError: () => this.refreshControls() }),
+      setSolver: (solver) => session.control(messages.setSolver, [solver], {
+        onError: () => this.refreshControls(),
+        // the new solver's own step replaced one far from it: say so (PROTOCOL.md set_solver)
+        onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+      }),
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
       setAttribute: (attribute) => this.chooseAttribute(attribute),
