@@ -11,12 +11,38 @@ root=$(dirname "$here")
 bin=${FLUIDCAST_BIN:-$root/build/fluidcast}
 seconds=${SOAK_TIME:-60}
 threads=${SOAK_THREADS:-$(nproc)}
-scenes=${SOAK_SCENES:-$(cd "$root/scenes" && ls ./*.json | sed 's|^\./||; s|\.json$||')}
+# every shipped scene, the cheap ones first so that a soak cut short has the most rows
+cheap_first="dam_break_2d double_dam_break_2d fountain water_drop two_fluids pool_colliders dam_break_pbf dam_break"
+shipped=$(cd "$root/scenes" && ls ./*.json | sed 's|^\./||; s|\.json$||')
+ordered=$(for s in $cheap_first; do grep -qx "$s" <<<"$shipped" && echo "$s"; done
+          grep -vxF -f <(tr ' ' '\n' <<<"$cheap_first") <<<"$shipped")
+scenes=${SOAK_SCENES:-$(echo $ordered)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+
+# Writes the soak section with the rows so far ($1: what is still to come, "" when done).
+write_section() {
+  python3 "$here/put_section.py" soak <<MD
+## Shipped scenes: ${seconds} s soak
+
+Each shipped scene with its own solver for ${seconds} s of simulated time: the adaptive step (on by
+default) and the runner's blow-up watch, the server's checks after every step. Written by
+\`bench/soak_scenes.sh\` (run alone; it takes long), a row as each scene ends. Max speed: the
+fastest particle over the run; density error: the mean compression mean(max(rho/rho0 - 1, 0))
+averaged over the steps, and its largest; dt: the mean step and the condition that bounded most
+steps; wall s per simulated s: the steps' wall time over the simulated time.
+
+- Machine: ${cpu:-unknown CPU}, $(nproc) cores, $threads threads
+- Commit: $commit$dirty, $(date -u +%Y-%m-%d)
+
+| scene | outcome | simulated s | max speed (m/s) | mean density error | largest mean density error | mean dt (ms) | bound most often | wall s per simulated s |
+|---|---|---|---|---|---|---|---|---|
+$rows$1
+MD
+}
 
 rows=""
 for scene in $scenes; do
@@ -54,22 +80,7 @@ print("| %s | %s | %.3g | %s | %s | %s | %s | %s | %s |" % (
 PY
 )
   rows+="$row"$'\n'
+  write_section "(still running: the scenes after $scene)"
 done
+write_section ""
 
-python3 "$here/put_section.py" soak <<MD
-## Shipped scenes: ${seconds} s soak
-
-Each shipped scene with its own solver for ${seconds} s of simulated time: the adaptive step (on by
-default) and the runner's blow-up watch, the server's checks after every step. Written by
-\`bench/soak_scenes.sh\` (run alone; it takes long). Max speed: the fastest particle over the run;
-density error: the mean compression mean(max(rho/rho0 - 1, 0)) averaged over the steps, and its
-largest; dt: the mean step and the condition that bounded most steps; wall s per simulated s: the
-steps' wall time over the simulated time.
-
-- Machine: ${cpu:-unknown CPU}, $(nproc) cores, $threads threads
-- Commit: $commit$dirty, $(date -u +%Y-%m-%d)
-
-| scene | outcome | simulated s | max speed (m/s) | mean density error | largest mean density error | mean dt (ms) | bound most often | wall s per simulated s |
-|---|---|---|---|---|---|---|---|---|
-$rows
-MD

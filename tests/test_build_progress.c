@@ -1,6 +1,6 @@
 /* Build progress: fc_scene_instantiate_progress reports every phase of the build in order, from
- * the building thread, with done growing from 0 to the phase count; the boundary phase reports
- * layer by layer; the world keeps no pointer to the reporter; a build without one is the same. */
+ * the building thread, with done growing from 0 to the phase count; the fluid and boundary phases
+ * report layer by layer, the boundary volumes chunk by chunk; the world keeps no pointer to the reporter; a build without one is the same. */
 #include <math.h>
 #include <string.h>
 
@@ -50,7 +50,10 @@ int main(void)
     CHECK(fc_scene_instantiate_progress(&scene, &w, &progress, err, sizeof err) == 0, "the scene builds: %s", err);
     CHECK(s.in_order && s.in_range, "reports grow in order, each naming its phase, within 0 to 4");
     for (int p = 0; p < FC_BUILD_PHASES; p++) CHECK(s.phase_seen[p] > 0, "phase %d is reported", p);
-    CHECK(s.phase_seen[FC_BUILD_FLUID] == 2, "one report per fluid block (%d)", s.phase_seen[FC_BUILD_FLUID]);
+    /* each block 0.2 / spacing = 10 layers deep in z, reported layer by layer */
+    CHECK(s.phase_seen[FC_BUILD_FLUID] == 20, "the fluid reports each block layer by layer (%d)", s.phase_seen[FC_BUILD_FLUID]);
+    CHECK(s.phase_seen[FC_BUILD_VOLUMES] >= 10, "the boundary volumes report as they are weighed, in chunks (%d)",
+          s.phase_seen[FC_BUILD_VOLUMES]);
     /* the container is (0.2 + 2 h) / spacing = 14 layers deep in z, the sphere's box 5 more */
     CHECK(s.boundary_reports >= 14, "the boundary reports layer by layer (%d)", s.boundary_reports);
     CHECK(w.build_progress == NULL, "the world keeps no pointer to the reporter");
