@@ -73,7 +73,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
         if (linear) snprintf(sound, sizeof sound, "stiffness %g Pa m^3/kg (a speed of sound of %g m/s)", p->stiffness, c);
         else snprintf(sound, sizeof sound, "speed_of_sound %g m/s", c);
         snprintf(out, outlen,
-                 "the fixed time_step %g s is too long for %s and smoothing_radius %g m: the acoustic CFL number c dt / h "
+                 "the fixed time_step %g s is too long for %s and a smoothing radius of %g m: the acoustic CFL number c dt / h "
                  "is %.3g, stable below about %.1f; turn adaptive_time_step back on (or use time_step %.2g s or less)",
                  dt, sound, h, acoustic, STABLE_ACOUSTIC_CFL, two_digits(STABLE_ACOUSTIC_CFL * h / c, 0));
         suggest(r, "adaptive_time_step", 1.0);
@@ -81,7 +81,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
     }
     if (fixed && g > 0.0 && dt > STABLE_FORCE_CFL * sqrt(h / g)) {
         snprintf(out, outlen,
-                 "the fixed time_step %g s is too long for gravity %g m/s^2 and smoothing_radius %g m: keep it below "
+                 "the fixed time_step %g s is too long for gravity %g m/s^2 and a smoothing radius of %g m: keep it below "
                  "0.25 sqrt(h / |g|) = %.2g s, or turn adaptive_time_step back on", dt, g, h,
                  STABLE_FORCE_CFL * sqrt(h / g));
         suggest(r, "adaptive_time_step", 1.0);

@@ -272,6 +272,8 @@ static void check_pause_step_resume(peer *p)
  * simulated times going on. World 1 is followed again afterwards. */
 static void check_cuda_world(peer *p)
 {
+    /* one decoder follows one world: world 1's frames would interleave with the CUDA world's */
+    cJSON_Delete(expect_ack(p, "{\"type\":\"unsubscribe\",\"world\":1}"));
     cJSON *ack = expect_ack(p, "{\"type\":\"create_world\",\"scene\":\"dam_break\",\"backend\":\"cuda\","
                                "\"values\":{\"particle_spacing\":0.04,\"smoothing_radius\":0.08}}");
     const double id = jnum(ack, "applied.world");
