@@ -18,9 +18,7 @@ sim_time=${BENCH_TIME:-0.5}
 cases_wanted=${BENCH_CASES:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+. "$(dirname "${BASH_SOURCE[0]}")/machine.sh" # cpu, commit, dirty
 
 # Whether the case NAME is among BENCH_CASES (all when it is empty).
 wanted() {

@@ -14,8 +14,7 @@ c_table=$("$bench" "$recording" 0 0 0 2.4 1.4 1.0 "$encoded")
 js=$(node "$here/decode_bench.mjs" "$encoded")
 js_delta=$(grep '"category":"delta"' <<<"$js" | sed -E 's/.*"decode_ns_per_particle":([0-9.]+).*/\1/')
 js_key=$(grep '"category":"key"' <<<"$js" | sed -E 's/.*"decode_ns_per_particle":([0-9.]+).*/\1/')
-cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+. "$(dirname "${BASH_SOURCE[0]}")/machine.sh" # cpu, commit, dirty
 python3 "$here/put_section.py" codec <<MD
 ## Frame codec: 100k-particle dam break, 300 frames at 30 fps
 

@@ -103,9 +103,7 @@ done
 
 verdicts+=$(awk -v m="$other_max" 'BEGIN { if (m > 10) printf "\n**Other processes used up to %.0f%% of a core during a measurement: the figures are disturbed; run again on an idle machine.**\n", m }')
 verdicts=${verdicts%$'\n'}
-cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+. "$(dirname "${BASH_SOURCE[0]}")/machine.sh" # cpu, commit, dirty
 python3 "$here/put_section.py" server <<MD
 ## Server: 100k-particle dam break streamed to 0-100 loopback clients
 

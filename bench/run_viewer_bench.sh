@@ -28,8 +28,7 @@ done
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
 # shellcheck disable=SC2086 # VIEWER_BENCH_ARGS is a list of options
 node "$root/web/bench/viewer_bench.mjs" --json "$work/viewer.json" ${VIEWER_BENCH_ARGS:-} >/dev/null
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+. "$(dirname "${BASH_SOURCE[0]}")/machine.sh" # cpu, commit, dirty
 BENCH_COMMIT="$commit$dirty" BENCH_DATE=$(date -u +%Y-%m-%d) BENCH_LOAD="$load_before" \
 BENCH_COMMAND="node web/bench/viewer_bench.mjs ${VIEWER_BENCH_ARGS:-}" \
   node "$root/web/bench/viewer_results.mjs" "$work/viewer.json" | python3 "$here/put_section.py" viewer
