@@ -19,9 +19,7 @@ ordered=$(for s in $cheap_first; do grep -qx "$s" <<<"$shipped" && echo "$s"; do
 scenes=${SOAK_SCENES:-$(echo $ordered)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cpu=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+. "$here/machine.sh" # cpu, commit, dirty
 
 # Writes the soak section with the rows so far ($1: what is still to come, "" when done).
 write_section() {
