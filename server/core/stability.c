@@ -108,7 +108,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
         suggest(r, "adaptive_time_step", 1.0);
         return;
     }
-    const double cfl = two_digits(0.5 * p->cfl_number, 0) >= 0.05 ? two_digits(0.5 * p->cfl_number, 0) : 0.05;
+    const double cfl = fmax(two_digits(0.5 * p->cfl_number, 0), 0.05);
     snprintf(out, outlen,
              "the fastest particle (%.3g m/s) crosses %.2g smoothing radii per step of %.3g s even with the adaptive step "
              "(cfl_number %g, time_step %g s): lower cfl_number to %g and time_step to %.2g s",

@@ -160,9 +160,7 @@ static void sph_gpu_limit_dt(const fc_world *w, const void *state, fc_step_limit
 /* PBF's velocity condition, as pbf.c's. */
 static void pbf_gpu_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
 {
-    const fc_params *p = &w->params;
-    fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, device_max_speed(w, state)),
-                        FC_DT_VELOCITY);
+    fc_pbf_limit_dt(w, device_max_speed(w, state), limit);
 }
 
 /* Every field comes back at once: the device's reorder moved them all. */

@@ -457,12 +457,16 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
 
 /* The velocity condition: the fastest particle crosses at most cfl_number h in a step (the
  * density constraints hold any stiffness, so no acoustic condition). */
+void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit)
+{
+    const fc_params *p = &w->params;
+    fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, max_speed), FC_DT_VELOCITY);
+}
+
 static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)
 {
     (void)state;
-    const fc_params *p = &w->params;
-    fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, fc_particles_max_speed(&w->particles)),
-                        FC_DT_VELOCITY);
+    fc_pbf_limit_dt(w, fc_particles_max_speed(&w->particles), limit);
 }
 
 double fc_pbf_step_work(const fc_params *p, int dims)

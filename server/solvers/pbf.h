@@ -11,6 +11,10 @@
  * with the PBF solver. Returns 0, or -1 (other solver, out of memory). */
 int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az);
 
+/* PBF's stability condition (fc_solver.limit_dt, both backends): the velocity condition alone,
+ * cfl_number h / |v|max (the density constraints hold any stiffness: no acoustic condition). */
+void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit);
+
 /* The budget's work per particle (fc_solver.step_work): the neighbours' (fc_sph_family_step_work)
  * times the passes over them, prediction's sort and lists and each iteration's, against the
  * measure's 4 iterations. */
