@@ -355,11 +355,12 @@ int fc_world_step(fc_world *w)
     fc_step_limit limit;
     fc_world_choose_dt(w, &limit);
     const double dt = limit.dt;
-    if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
     w->step_failure[0] = '\0';
     int status = w->solver->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
+    /* after the step, not before: a step interrupted (and retried) must not emit its layers again */
+    if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
     w->time += dt;
     w->last_dt = dt;
     w->last_dt_bound = limit.bound;

@@ -202,10 +202,11 @@ enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
  * the system): a world that blew up holds only its particles while it waits. */
 void fc_world_release_memory(fc_world *w);
 
-/* One time step: emitters, solver step (grid, forces, integration, collisions), sinks.
+/* One time step: solver step (grid, forces, integration, collisions), sinks, then the emitters'
+ * layers due during the step (placed as far along as they travelled since due).
  * Returns FC_STEP_DONE, FC_STEP_FAILED when the solver failed, or FC_STEP_INTERRUPTED when
- * w->interrupt ended it before it moved anything (time and positions as before; particles may
- * be reordered and emitted ones added). */
+ * w->interrupt ended it before it moved anything (time, positions and particle count as before;
+ * particles may be reordered). */
 int fc_world_step(fc_world *w);
 
 /* Density (FC_DENSITY) at the particles' present positions, through the solver (a started world

@@ -338,7 +338,8 @@ static double test_step_delay(const char *scene)
     return atof(colon + 1);
 }
 
-/* One solver step with its timing. -1 when the solver failed: the world pauses itself. */
+/* One solver step with its timing. 0 done; 1 interrupted (a queued reset, load or rewind discards
+ * it); -1 when the solver failed: the world pauses itself. */
 static int step_once(fc_world_host *h)
 {
     use_thread_share(h);
@@ -349,7 +350,7 @@ static int step_once(fc_world_host *h)
     }
     int status = fc_world_step(&h->world);
     double t1 = fc_host_now();
-    if (status == FC_STEP_INTERRUPTED) return 0; /* a stop or a rebuild waits; nothing moved */
+    if (status == FC_STEP_INTERRUPTED) return 1; /* a stop or a rebuild waits; nothing moved */
     int failed = status != FC_STEP_DONE;
     h->rate_steps++;
     pthread_mutex_lock(&h->lock);
@@ -385,7 +386,8 @@ static int step_once(fc_world_host *h)
     return 0;
 }
 
-/* Advances whole frames, publishing after each; stops early on shutdown. A frame is substeps *
+/* Advances whole frames, publishing after each; stops early on shutdown, on a failure and when a
+ * queued reset, load or rewind interrupts a step (it discards them). A frame is substeps *
  * time_step of simulated time whatever the adaptive step is: the world steps until it is reached
  * (at most FRAME_MAX_STEPS_PER_SUBSTEP steps a substep, so a frame goes out even when the step
  * has shrunk far below time_step). */
@@ -399,7 +401,7 @@ static int step_frames(fc_world_host *h, int frames)
             pthread_mutex_lock(&h->lock);
             int stop = h->stop;
             pthread_mutex_unlock(&h->lock);
-            if (stop || step_once(h)) return -1;
+            if (stop || step_once(h)) return -1; /* failed, or interrupted: the queued request goes first */
         }
         publish_frame(h);
     }
