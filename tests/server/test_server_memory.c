@@ -3,9 +3,10 @@
  * particles) fails as solver_failed naming the neighbour lists within seconds, its memory stays
  * within a bound and is given back while it waits, another world's frames keep coming; a request
  * queued behind a closed world is answered unknown_world, and the closed world's budget is free
- * for the next create_world at once; scene documents get emitter_add's and collider_add's checks
- * (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the key), 65 fluid blocks are
- * refused and 64 copies of one block merge into its particles. */
+ * for the next create_world at once; `set speed_of_sound 1000` on double_dam_break at a fixed
+ * step is reported unstable within the same memory bound; scene documents get emitter_add's and
+ * collider_add's checks (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the
+ * key), 65 fluid blocks are refused and 64 copies of one block merge into its particles. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,34 @@ static void check_pile_up(server_process *server, peer *controller, peer *watche
     CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
     long paused = server_rss_kib(server);
     printf("pile-up: VmRSS while paused %ld MiB over the start\n", (paused - start_kib) / 1024);
+    CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
+          (paused - start_kib) / 1024);
+}
+
+/* The reproduction's `set {"speed_of_sound":1000}` on double_dam_break (45 k particles) at the old
+ * fixed step: reported unstable, memory within the bound, given back while paused, and the other
+ * world's frames keep coming. (At the adaptive step, the default, the step shrinks instead.) */
+static void check_sound_speed_blow_up(server_process *server, peer *controller, peer *watcher, long start_kib)
+{
+    cJSON *ack = expect_ack(controller, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"double_dam_break\"}");
+    CHECK(jnum(ack, "applied.particles") > 40000, "double_dam_break is loaded (%g particles)", jnum(ack, "applied.particles"));
+    cJSON_Delete(ack);
+    long peak = server_rss_kib(server);
+    int64_t t0 = ws_now_ms();
+    cJSON_Delete(expect_ack(controller, "{\"type\":\"set\",\"world\":1,\"values\":"
+                                        "{\"speed_of_sound\":1000,\"adaptive_time_step\":false}}"));
+    cJSON *event = unstable_event(controller, server, 1, 60000, &peak);
+    printf("speed_of_sound 1000: unstable after %lld ms, peak VmRSS %ld MiB over the start's %ld MiB: %s\n",
+           (long long)(ws_now_ms() - t0), (peak - start_kib) / 1024, start_kib / 1024,
+           jstr(event, "message") ? jstr(event, "message") : "(none)");
+    CHECK(event != NULL && jstr(event, "check") != NULL, "double_dam_break with speed_of_sound 1000 is reported unstable: %s",
+          jtext(event));
+    cJSON_Delete(event);
+    CHECK(peak - start_kib < RSS_BOUND_KIB, "VmRSS stays within the start + %ld MiB (+%ld MiB)", RSS_BOUND_KIB / 1024,
+          (peak - start_kib) / 1024);
+    long frames = frames_within(watcher, 1500);
+    CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
+    long paused = server_rss_kib(server);
     CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
           (paused - start_kib) / 1024);
 }
@@ -192,6 +221,7 @@ int main(int argc, char **argv)
         check_documents(&controller);
         long start_kib = server_rss_kib(&server);
         check_pile_up(&server, &controller, &watcher, start_kib);
+        check_sound_speed_blow_up(&server, &controller, &watcher, start_kib);
         check_close(&controller);
     }
     peer_close(&controller);
