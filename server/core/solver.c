@@ -61,3 +61,13 @@ void fc_solver_fit_time_step(const fc_solver *s, fc_params *p)
     const double made_for = s ? s->default_time_step : 0.0, dt = p->time_step;
     if (made_for > 0.0 && (dt < 0.5 * made_for || dt > 2.0 * made_for)) p->time_step = made_for;
 }
+
+double fc_solver_length_scale(const fc_solver *s, const fc_params *p)
+{
+    return s && s->length_scale ? s->length_scale(p) : p->particle_spacing;
+}
+
+const char *fc_solver_length_name(const fc_solver *s)
+{
+    return s && s->length_scale && s->length_name ? s->length_name : "particle spacing";
+}

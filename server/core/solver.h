@@ -16,6 +16,8 @@ enum {
     FC_NEEDS_BOUNDARY = 1u << 1, /* boundary particles behind the walls and colliders (implies the geometry) */
 };
 
+struct fc_instability;
+
 typedef struct fc_solver {
     const char *name;
     const char *description;
@@ -51,6 +53,16 @@ typedef struct fc_solver {
     /* Computes FC_DENSITY at the particles' present positions without moving them (it may reorder
      * them, as a step does); 0 or -1 when out of memory. NULL: the solver reports no density. */
     int (*density)(fc_world *w, void *state);
+
+    /* The distance a particle may cross in one step before the method loses track of it (the SPH
+     * family's smoothing radius; a grid's cell), m, and what messages call it: the stability checks
+     * measure the step against it. NULL: the particle spacing. */
+    double (*length_scale)(const fc_params *p);
+    const char *length_name;
+
+    /* Its own blow-up checks, after the ones every method gets (core/stability.h): 1 with r's check
+     * and message filled when the state is unsound for this method, else 0. May be NULL. */
+    int (*check_stability)(const fc_world *w, const fc_world_stats *s, struct fc_instability *r);
 
     /* The speed of sound of its equation of state (weakly compressible solvers; NULL for others):
      * the stability checks compare the flow with it (core/stability.h). */
@@ -108,6 +120,10 @@ int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, si
  * than 2x off (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms only caps WCSPH's adaptive step):
  * what a world switched to s, or a scene run with another solver than its own, takes. */
 void fc_solver_fit_time_step(const fc_solver *s, fc_params *p);
+/* Solver s's length scale for parameters p (fc_solver.length_scale; the particle spacing when it
+ * has none), and its name in messages ("particle spacing" then). */
+double fc_solver_length_scale(const fc_solver *s, const fc_params *p);
+const char *fc_solver_length_name(const fc_solver *s);
 /* The registered names as "sph, pbf" into buf (NUL-terminated, cut at buflen); returns buf. */
 const char *fc_solver_names(char *buf, size_t buflen);
 /* NULL-terminated list of all solvers. */

@@ -15,7 +15,7 @@ typedef struct fc_suggestion {
 enum { FC_STABILITY_MAX_SUGGESTED = 4 };
 
 typedef struct fc_instability {
-    const char *check;   /* "non_finite", "speed", "mach", "compression", "solver_failed"; NULL: stable */
+    const char *check;   /* "non_finite", "speed", "solver_failed", a method's own ("mach", "compression"); NULL: stable */
     char message[320];   /* what was seen, with figures */
     char cause[480];     /* the likely cause and what to change */
     fc_suggestion suggested[FC_STABILITY_MAX_SUGGESTED]; /* the change the cause advises */
@@ -36,13 +36,12 @@ int fc_stability_watch_step(fc_stability_watch *watch, const fc_world *w, const 
 /* Checks the stats of the state after a step (fc_world_stats_compute); 0 when it looks sound,
  * else 1 with r filled:
  *   non_finite   a position or velocity is NaN or infinite;
- *   speed        the fastest particle moves more than a smoothing radius per step (CFL v dt/h > 1),
- *                or the bulk flow (RMS speed) is faster than falling through the whole domain, the
- *                emitters and the colliders together could make it (twice sqrt(2 |g| L) + their
- *                speeds + 1 m/s; a lone particle thrown out of a splash is not a blow-up);
- *   mach         (solvers with a speed of sound) the bulk flow (RMS speed) is faster than 0.2 of the
- *                model's speed of sound (Monaghan 1992: c >= 10 v keeps density within 1%);
- *   compression  the mean compression exceeds 10% (weakly compressible fluids stay near 1%). */
+ *   speed        the fastest particle moves more than the method's length scale per step (CFL
+ *                v dt/h > 1, fc_solver.length_scale: the SPH family's smoothing radius), or the bulk
+ *                flow (RMS speed) is faster than falling through the whole domain, the emitters and
+ *                the colliders together could make it (twice sqrt(2 |g| L) + their speeds + 1 m/s; a
+ *                lone particle thrown out of a splash is not a blow-up);
+ *   then the method's own checks (fc_solver.check_stability: the SPH family's mach and compression). */
 int fc_world_check_stability(const fc_world *w, const fc_world_stats *s, fc_instability *r);
 
 /* Fills r for a solver step that failed. */

@@ -225,6 +225,12 @@ void fc_world_derive_masses(fc_world *w, double rest_volume)
     for (int f = 0; f < w->fluid_count; f++) w->fluid_mass[f] = (float)(w->fluids[f].rest_density * rest_volume);
 }
 
+void fc_world_gravity(const fc_world *w, float g[3])
+{
+    g[0] = (float)w->params.gravity_x, g[1] = (float)w->params.gravity_y;
+    g[2] = w->dimensions == 2 ? 0.0f : (float)w->params.gravity_z;
+}
+
 void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec)
 {
     fc_particle_defaults(rec);

@@ -158,6 +158,10 @@ void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, fl
  * mass_f = rest_density_f * V0, the one place masses are derived (solvers call it when they start). */
 void fc_world_derive_masses(fc_world *w, double rest_volume);
 
+/* The gravity the particles feel, m/s^2: the parameters' (gravity_x, gravity_y, gravity_z), with z
+ * 0 in a 2D world, which stays in the plane z = 0. */
+void fc_world_gravity(const fc_world *w, float g[3]);
+
 /* A particle of fluid `fluid` (an index into w->fluids) at position x moving at v: every other
  * field at its registry default, the temperature the fluid's; in a 2D world z and vz are 0. */
 void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec);

@@ -93,8 +93,7 @@ static void common_setup(const fc_world *w, const gpu_state *st, fc_wall_mode wa
     s->initial_sum = p->initial_sum;
     s->dimensions = w->dimensions;
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, s->rest_density);
-    s->gravity[0] = (float)p->gravity_x, s->gravity[1] = (float)p->gravity_y;
-    s->gravity[2] = w->dimensions == 2 ? 0.0f : (float)p->gravity_z; /* a 2D world stays in z = 0 */
+    fc_world_gravity(w, s->gravity);
     fc_collision_init(&s->collision, w, walls, 1);
 }
 
@@ -277,8 +276,7 @@ const fc_solver fc_solver_sph_gpu = {
     .name = "sph",
     .description = "weakly compressible SPH (Mueller 2003, Bullet-Fluids) on a CUDA device",
     .param_bit = FC_SOLVER_SPH,
-    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
-    .check_params = fc_sph_family_check_params,
+    FC_SPH_FAMILY_METHOD,
     .init = gpu_init,
     .default_time_step = 5e-4,
     .limit_dt = sph_gpu_limit_dt,
@@ -300,8 +298,7 @@ const fc_solver fc_solver_pbf_gpu = {
     .name = "pbf",
     .description = "position based fluids (Macklin and Mueller 2013) on a CUDA device",
     .param_bit = FC_SOLVER_PBF,
-    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
-    .check_params = fc_sph_family_check_params,
+    FC_SPH_FAMILY_METHOD,
     .init = gpu_init,
     .default_time_step = 2e-3,
     .limit_dt = pbf_gpu_limit_dt,

@@ -163,9 +163,8 @@ static void predict_positions(fc_world *w, pbf_state *st, float dt)
     fc_particles *p = &w->particles;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
-    const fc_params *prm = &w->params;
-    const float g[3] = {(float)prm->gravity_x, (float)prm->gravity_y,
-                        w->dimensions == 2 ? 0.0f : (float)prm->gravity_z}; /* a 2D world stays in z = 0 */
+    float g[3];
+    fc_world_gravity(w, g);
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;
@@ -490,8 +489,7 @@ const fc_solver fc_solver_pbf = {
     .description = "position based fluids (Macklin and Mueller 2013): iterated density constraints, "
                    "tensile correction, vorticity confinement, XSPH viscosity",
     .param_bit = FC_SOLVER_PBF,
-    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY,
-    .check_params = fc_sph_family_check_params,
+    FC_SPH_FAMILY_METHOD,
     .init = pbf_init,
     .default_time_step = 2e-3, /* Macklin and Mueller 2013 step at 1/60 s with 2-4 iterations */
     .limit_dt = pbf_limit_dt,

@@ -8,6 +8,7 @@
 #include "core/eos.h"
 #include "core/kernels.h"
 #include "core/particle_stats.h"
+#include "core/stability.h"
 
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 {
@@ -26,6 +27,37 @@ int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen)
 double fc_sph_family_step_work(const fc_params *p, int dims)
 {
     return pow(fc_params_smoothing_radius(p) / p->particle_spacing / 2.0, dims == 2 ? 2 : 3);
+}
+
+double fc_sph_family_length_scale(const fc_params *p)
+{
+    return fc_params_smoothing_radius(p);
+}
+
+#define MAX_MEAN_COMPRESSION 0.10 /* weakly compressible SPH aims at about 0.01 */
+#define MAX_FLOW_MACH 0.2         /* of the bulk flow (RMS speed): density varies as Mach^2, so the
+                                     1% of weak compressibility needs 0.1 (Monaghan 1992); at 0.2, 4% */
+
+int fc_sph_family_check_stability(const fc_world *w, const fc_world_stats *s, fc_instability *r)
+{
+    const double c = w->solver->sound_speed ? w->solver->sound_speed(&w->params) : 0.0;
+    const double compression = fc_world_stat(s, "mean_density_error");
+    if (c > 0.0 && s->rms_speed > MAX_FLOW_MACH * c) {
+        r->check = "mach";
+        snprintf(r->message, sizeof r->message,
+                 "the bulk flow moves at %.3g m/s (RMS), Mach %.2g against the model's speed of sound of %.3g m/s: "
+                 "weakly compressible SPH needs Mach 0.1 or less to stay within 1%% of rest density",
+                 s->rms_speed, s->rms_speed / c, c);
+        return 1;
+    }
+    if (compression > MAX_MEAN_COMPRESSION) { /* NAN (no densities reported) never is */
+        r->check = "compression";
+        snprintf(r->message, sizeof r->message,
+                 "the fluid is compressed by %.3g%% on average (at most %.3g%%); a liquid stays within about 1%%",
+                 100.0 * compression, 100.0 * fc_world_stat(s, "max_density_error"));
+        return 1;
+    }
+    return 0;
 }
 
 double fc_sph_rest_volume(const fc_world *w)
@@ -188,8 +220,9 @@ void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_
     const double laplacian = fc_viscosity_laplacian_coefficient(p->smoothing_radius, w->dimensions);
     t->fluid_coeff = (float)(w->fluid_mass[0] * laplacian);
     t->correction = (float)gradient_correction;
-    t->gx = (float)p->gravity_x, t->gy = (float)p->gravity_y;
-    t->gz = w->dimensions == 2 ? 0.0f : (float)p->gravity_z; /* a 2D world stays in z = 0 */
+    float g[3];
+    fc_world_gravity(w, g);
+    t->gx = g[0], t->gy = g[1], t->gz = g[2];
     fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t->mu);
     fc_sph_mass_ratios(w, t->ratio);
     t->mixed = 0;

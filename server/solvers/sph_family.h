@@ -16,6 +16,22 @@ _Static_assert(FC_SPH_MAX_FLUIDS == FC_MAX_FLUIDS, "sph_terms.h's per-fluid tabl
  * measure at h = 2 spacings (fc_solver.step_work; WCSPH's, which is below PBF's at any count). */
 double fc_sph_family_step_work(const fc_params *p, int dims);
 
+/* The family's length scale: the smoothing radius h (fc_solver.length_scale). */
+double fc_sph_family_length_scale(const fc_params *p);
+
+/* The family's own blow-up checks (fc_solver.check_stability), after the generic ones:
+ *   mach         (with a speed of sound) the bulk flow (RMS speed) is faster than 0.2 of the
+ *                model's speed of sound (Monaghan 1992: c >= 10 v keeps density within 1%);
+ *   compression  the mean compression exceeds 10% (weakly compressible fluids stay near 1%). */
+struct fc_instability;
+int fc_sph_family_check_stability(const fc_world *w, const fc_world_stats *s, struct fc_instability *r);
+
+/* The fc_solver members every solver of the family (CPU or device) shares. */
+#define FC_SPH_FAMILY_METHOD                                                                                         \
+    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY, .check_params = fc_sph_family_check_params,                      \
+    .length_scale = fc_sph_family_length_scale, .length_name = "smoothing radius",                                \
+    .check_stability = fc_sph_family_check_stability
+
 /* The smoothing radius must be 1.2 to 4 particle spacings: a usable neighbourhood. 0 or -1 with err. */
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
 
