@@ -8,6 +8,7 @@
 #include "core/scene.h"
 #include "core/sources.h"
 #include "core/world.h"
+#include "solvers/sph_family.h"
 
 static int parse(fc_scene *scene, const char *name, const char *assignment)
 {
@@ -34,12 +35,12 @@ static void test_estimates_match_builds(void)
         fc_scene_estimate_size(&scene, &e);
         fc_world w;
         if (fc_scene_instantiate(&scene, &w, err, sizeof err) == 0) {
-            double fluid = (double)w.particles.count, boundary = (double)w.boundary.count;
+            double fluid = (double)w.particles.count, boundary = (double)fc_sph_family_boundary(&w)->count;
             printf("%-18s fluid %8.0f estimated %8.0f   boundary %8.0f estimated %8.0f\n", scenes[i], fluid, e.fluid,
-                   boundary, e.boundary);
+                   boundary, e.structures);
             CHECK(fabs(e.fluid - fluid) <= 0.05 * fluid, "%s: fluid estimate %g against %g built", scenes[i], e.fluid, fluid);
-            CHECK(fabs(e.boundary - boundary) <= 0.15 * boundary, "%s: boundary estimate %g against %g built", scenes[i],
-                  e.boundary, boundary);
+            CHECK(fabs(e.structures - boundary) <= 0.15 * boundary, "%s: boundary estimate %g against %g built", scenes[i],
+                  e.structures, boundary);
             fc_cost built = fc_world_cost(&w, fluid);
             CHECK(fabs(built.particles - e.cost.particles) <= 0.1 * built.particles, "%s: the cost counts both", scenes[i]);
             fc_world_free(&w);
@@ -119,8 +120,9 @@ static void test_emitters_stop_at_the_budget(void)
     w.budget = &b;
     CHECK(fc_budget_try_change(&b, &w.budget_held, start, NULL, 0) == 0, "the world's own particles fit");
     for (int step = 0; step < 6000; step++) fc_emitters_step(&w, w.params.time_step * 4.0);
-    double total = (double)(w.particles.count + w.boundary.count);
-    CHECK(w.particles.count > (size_t)(start.particles - w.boundary.count) + 2000, "the fountain emitted (%zu particles)",
+    const size_t samples = fc_sph_family_boundary(&w)->count;
+    double total = (double)(w.particles.count + samples);
+    CHECK(w.particles.count > (size_t)(start.particles - samples) + 2000, "the fountain emitted (%zu particles)",
           w.particles.count);
     CHECK(total <= b.limit.particles, "it stopped within the budget: %g of %g particles", total, b.limit.particles);
     CHECK(b.used.particles <= b.limit.particles && b.used.particles >= total, "the reservation covers them (%g)",

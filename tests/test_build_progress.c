@@ -8,6 +8,7 @@
 #include "core/build_progress.h"
 #include "core/scene.h"
 #include "core/world.h"
+#include "solvers/sph_family.h"
 
 #define SCENE                                                                                                     \
     "{\"domain\": {\"min\": [0, 0, 0], \"max\": [0.4, 0.3, 0.2]},"                                               \
@@ -59,9 +60,10 @@ int main(void)
     CHECK(w.build_progress == NULL, "the world keeps no pointer to the reporter");
 
     CHECK(fc_scene_instantiate(&scene, &plain, err, sizeof err) == 0, "the same build without a reporter: %s", err);
-    CHECK(plain.particles.count == w.particles.count && plain.boundary.count == w.boundary.count,
+    const size_t plain_samples = fc_sph_family_boundary(&plain)->count, samples = fc_sph_family_boundary(&w)->count;
+    CHECK(plain.particles.count == w.particles.count && plain_samples == samples,
           "builds the same world (%zu and %zu particles, %zu and %zu boundary samples)", plain.particles.count,
-          w.particles.count, plain.boundary.count, w.boundary.count);
+          w.particles.count, plain_samples, samples);
     fc_build_progress_report(NULL, FC_BUILD_FLUID, 0.5); /* no reporter: nothing happens */
 
     fc_world_free(&w);

@@ -144,10 +144,23 @@ static double memory_budget_bytes(void)
  * 2 threads), 1.25 with its boundary and a margin ("Budgets"). */
 #define STEP_TARGET_S 2.0
 #define SECONDS_PER_PARTICLE_STEP 1.25e-6
+/* The bytes one more fluid particle of the default solver with the default parameters takes. */
+static double bytes_per_particle(void)
+{
+    fc_params p;
+    fc_params_defaults(&p);
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {1.0f, 1.0f, 1.0f};
+    fc_cost_query q = {.params = &p, .dims = 3, .fluid = 0.0, .lo = lo, .hi = hi};
+    const fc_solver *s = fc_solver_find("sph");
+    const double without = fc_solver_cost(s, &q).cost.bytes;
+    q.fluid = 1.0;
+    return fc_solver_cost(s, &q).cost.bytes - without;
+}
+
 static long default_particle_budget(int threads, double memory_bytes)
 {
     double by_time = STEP_TARGET_S * (threads > 0 ? threads : 1) / SECONDS_PER_PARTICLE_STEP;
-    double by_memory = memory_bytes / fc_cost_bytes(1.0, 0.0, 2.0);
+    double by_memory = memory_bytes / bytes_per_particle();
     return (long)(by_time < by_memory ? by_time : by_memory);
 }
 

@@ -14,37 +14,27 @@
 
 #define PI 3.14159265358979323846
 
-/* Measured on the dam break (bench/RESULTS.md, "Budgets"): SPH takes about 70 bytes per fluid
- * particle, PBF about 460 at 34 neighbours (its neighbour lists grow with them), boundary samples
- * about 50; each of the three checkpoints (host/history.h) keeps 36 bytes per particle. */
-enum { BYTES_PER_FLUID = 160 + 3 * 36, BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
-
-/* Neighbours per particle within h at a smoothing ratio h / spacing (a full 3D neighbourhood). */
-static double neighbours_at(double smoothing_ratio)
-{
-    return 4.0 / 3.0 * PI * smoothing_ratio * smoothing_ratio * smoothing_ratio;
-}
-
-double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio)
-{
-    return fluid * (BYTES_PER_FLUID + BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio)) + boundary * BYTES_PER_BOUNDARY;
-}
-
-static double smoothing_ratio(const fc_params *p)
-{
-    return fc_params_smoothing_radius(p) / p->particle_spacing;
-}
-
 double fc_step_work(const fc_solver *s, const fc_params *p, int dims)
 {
     return s && s->step_work ? fmax(1.0, s->step_work(p, dims)) : 1.0;
 }
 
+/* The query for world w's container and colliders (and `added`, when not NULL). */
+static fc_method_cost world_cost(const fc_world *w, const fc_params *p, const fc_solver *s, double fluid,
+                                 const fc_shape *added)
+{
+    fc_shape solids[FC_WORLD_MAX_COLLIDERS + 1];
+    size_t count = w->collider_count < FC_WORLD_MAX_COLLIDERS ? w->collider_count : FC_WORLD_MAX_COLLIDERS;
+    if (count) memcpy(solids, w->colliders, count * sizeof *solids);
+    if (added) solids[count++] = *added;
+    const fc_cost_query q = {.params = p, .dims = w->dimensions, .fluid = fluid, .lo = w->domain_lo, .hi = w->domain_hi,
+                             .solids = solids, .solid_count = count};
+    return fc_solver_cost(s, &q);
+}
+
 fc_cost fc_world_cost_with(const fc_world *w, const fc_params *p, const fc_solver *s, double fluid)
 {
-    double boundary = (double)w->boundary.count;
-    fc_cost c = {(fluid + boundary) * fc_step_work(s, p, w->dimensions), fc_cost_bytes(fluid, boundary, smoothing_ratio(p))};
-    return c;
+    return world_cost(w, p, s, fluid, NULL).cost;
 }
 
 fc_cost fc_world_cost(const fc_world *w, double fluid)
@@ -52,13 +42,14 @@ fc_cost fc_world_cost(const fc_world *w, double fluid)
     return fc_world_cost_with(w, &w->params, w->solver, fluid);
 }
 
-double fc_neighbour_cap_bytes(const fc_world *w)
+fc_cost fc_world_cost_adding(const fc_world *w, const fc_shape *added, double *added_structures)
 {
     const double fluid = (double)w->particles.count;
-    double cap = w->budget ? w->budget_held.bytes
-                           : FC_NEIGHBOUR_CAP_FACTOR * fluid * BYTES_PER_NEIGHBOUR * neighbours_at(smoothing_ratio(&w->params));
-    return fmax(cap, FC_NEIGHBOUR_CAP_FLOOR);
+    const fc_method_cost with = world_cost(w, &w->params, w->solver, fluid, added);
+    *added_structures = with.structures - world_cost(w, &w->params, w->solver, fluid, NULL).structures;
+    return with.cost;
 }
+
 
 /* Distance checks an estimate may spend counting the fluid that colliders cut away; beyond, the
  * rest is left in, so the estimate stays above what is built. */
@@ -130,55 +121,11 @@ static double cut_away(const fc_lattice *l, const fc_shape *inside, excluders cu
     return removed;
 }
 
-/* The box's volume grown by `grow` on every side; in 2D (dims 2) the rectangle's area in x and y. */
-static double box_volume(const float lo[3], const float hi[3], double grow, int dims)
-{
-    double v = 1.0;
-    for (int a = 0; a < (dims == 2 ? 2 : 3); a++) v *= fmax(0.0, (double)hi[a] - lo[a] + 2.0 * grow);
-    return v;
-}
-
-/* Solid skin one smoothing radius deep behind a shape's surface (boundary.c samples it); in 2D
- * its area in the plane. */
-static double skin_volume(const fc_shape *shape, const float domain_lo[3], const float domain_hi[3], double h, int dims)
-{
-    switch (shape->kind) {
-    case FC_SHAPE_SPHERE: {
-        double r = shape->radius, in = fmax(0.0, r - h);
-        return dims == 2 ? PI * (r * r - in * in) : 4.0 / 3.0 * PI * (r * r * r - pow(in, 3));
-    }
-    case FC_SHAPE_BOX: {
-        float lo[3], hi[3];
-        for (int a = 0; a < 3; a++) lo[a] = shape->center[a] - shape->half[a], hi[a] = shape->center[a] + shape->half[a];
-        return box_volume(lo, hi, 0.0, dims) - box_volume(lo, hi, -h, dims);
-    }
-    case FC_SHAPE_PLANE: { /* at most the largest cross-section of the domain, h deep */
-        double e[3], largest = 0.0;
-        if (dims == 2) { /* a line across the rectangle: at most its diagonal, h deep */
-            for (int a = 0; a < 2; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
-            return sqrt(e[0] * e[0] + e[1] * e[1]) * h;
-        }
-        for (int a = 0; a < 3; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
-        for (int a = 0; a < 3; a++) largest = fmax(largest, e[(a + 1) % 3] * e[(a + 2) % 3]);
-        return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / fmax(fmax(e[0], e[1]), e[2]) * largest * h;
-    }
-    }
-    return 0.0;
-}
-
-double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p, int dims)
-{
-    const double s = p->particle_spacing, h = fc_params_smoothing_radius(p);
-    /* the container's skin: the domain grown by h on every side, less the domain */
-    double volume = shape ? skin_volume(shape, lo, hi, h, dims) : box_volume(lo, hi, h, dims) - box_volume(lo, hi, 0.0, dims);
-    return volume / (dims == 2 ? s * s : s * s * s);
-}
-
 void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
     const int dims = scene->dimensions == 2 ? 2 : 3;
-    const double s = p->particle_spacing, h = fc_params_smoothing_radius(p), cell = dims == 2 ? s * s : s * s * s;
+    const double s = p->particle_spacing, cell = dims == 2 ? s * s : s * s * s;
     double fluid = 0.0, work = 0.0;
     const excluders colliders = {scene->colliders, scene->collider_count, (float)p->particle_radius}, none = {NULL, 0, 0.0f};
     fc_shape blocks[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty (scene.c) */
@@ -201,13 +148,14 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
         if (dims == 2) fc_shape_in_plane(self);
     }
     fluid = fmin(fluid, (double)p->max_particles);
-    double boundary = fc_boundary_estimate(NULL, scene->domain_min, scene->domain_max, p, dims);
-    for (size_t c = 0; c < scene->collider_count; c++)
-        boundary += fc_boundary_estimate(&scene->colliders[c], scene->domain_min, scene->domain_max, p, dims);
+    const fc_solver *solver = fc_solver_find(scene->solver);
+    const fc_cost_query q = {.params = p, .dims = dims, .fluid = fluid, .lo = scene->domain_min, .hi = scene->domain_max,
+                             .solids = scene->colliders, .solid_count = scene->collider_count};
+    const fc_method_cost c = fc_solver_cost(solver, &q);
     out->fluid = fluid;
-    out->boundary = boundary;
-    out->cost.particles = (fluid + boundary) * fc_step_work(fc_solver_find(scene->solver), p, dims);
-    out->cost.bytes = fc_cost_bytes(fluid, boundary, h / s);
+    out->structures = c.structures;
+    out->structures_name = solver && solver->structures_name ? solver->structures_name : "";
+    out->cost = c.cost;
 }
 
 int fc_budget_init(fc_budget *b, double particles, double bytes)

@@ -9,7 +9,7 @@
 struct fc_scene;
 struct fc_world;
 
-/* Particles (fluid and boundary) and the bytes they take. */
+/* Particles (fluid and a method's structures, counted by their step work) and the bytes they take. */
 typedef struct fc_cost {
     double particles, bytes;
 } fc_cost;
@@ -17,7 +17,8 @@ typedef struct fc_cost {
 /* A scene's size, estimated from its shapes before anything is allocated. */
 typedef struct fc_scene_estimate {
     double fluid;      /* particles its fluid blocks hold, less those colliders cut away, at most max_particles */
-    double boundary;   /* boundary samples behind the container and the colliders */
+    double structures; /* its method's own (the SPH family's boundary samples; fc_method_cost) */
+    const char *structures_name; /* what they are, for messages */
     fc_cost cost;      /* both, with their memory */
 } fc_scene_estimate;
 
@@ -30,35 +31,26 @@ typedef struct fc_budget {
     int closing;       /* closed worlds whose threads have not given their reservation back yet */
 } fc_budget;
 
-/* Bytes per particle (fluid or boundary) at a smoothing ratio h / spacing: the fields, the grid,
- * the solvers' state, neighbour lists proportional to the neighbour count, and checkpoints. */
-double fc_cost_bytes(double fluid, double boundary, double smoothing_ratio);
-/* The cost of a world of `fluid` particles with its current boundary: its particles counted
- * fc_step_work times (the step-time part of the budget), and their bytes. */
+/* Bytes every particle takes whatever the method: its fields, the grid's order, and the three
+ * checkpoints (host/history.h); a method adds its own (fc_solver.cost). */
+#define FC_BYTES_PER_PARTICLE (160.0 + 3.0 * 36.0)
+/* The cost of world w with `fluid` particles: what its method answers (fc_solver.cost) for its
+ * parameters, container and colliders. */
 fc_cost fc_world_cost(const struct fc_world *w, double fluid);
 /* The same with parameters p and solver s instead of the world's (a `set` or `set_solver` asks). */
 struct fc_solver;
 struct fc_params;
 fc_cost fc_world_cost_with(const struct fc_world *w, const struct fc_params *p, const struct fc_solver *s, double fluid);
+/* The same with one more collider, `added` (collider_add asks); *added_structures gets what the
+ * collider adds to the method's structures (fc_method_cost.structures: its boundary samples). */
+struct fc_shape;
+fc_cost fc_world_cost_adding(const struct fc_world *w, const struct fc_shape *added, double *added_structures);
 /* How many times the budget counts a particle of solver s with parameters p (fc_solver.step_work,
  * at least 1): iterations and neighbours cost step time as particles do. */
 double fc_step_work(const struct fc_solver *s, const struct fc_params *p, int dims);
 
-/* The most memory world w's neighbour lists may take in one step (they grow with pairs, and
- * particles piled up would take N^2): with a budget the world's whole reservation, without one
- * FC_NEIGHBOUR_CAP_FACTOR times what fc_cost_bytes counts for them; never under
- * FC_NEIGHBOUR_CAP_FLOOR (a small world's splash). */
-enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
-#define FC_NEIGHBOUR_CAP_FLOOR 16e6
-double fc_neighbour_cap_bytes(const struct fc_world *w);
-
+/* A scene's fluid particles from its shapes, and what its solver answers for them. */
 void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);
-/* Boundary samples expected behind one shape's surface (shape NULL: the container's walls) in the
- * domain [lo, hi], at the parameters' spacing and smoothing radius: what the estimate counts. */
-struct fc_shape;
-struct fc_params;
-double fc_boundary_estimate(const struct fc_shape *shape, const float lo[3], const float hi[3], const struct fc_params *p,
-                            int dims);
 
 int fc_budget_init(fc_budget *b, double particles, double bytes);
 void fc_budget_free(fc_budget *b);

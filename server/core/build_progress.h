@@ -7,9 +7,9 @@
  * finished plus the fraction of the one under way, out of `total` = FC_BUILD_PHASES. */
 typedef enum {
     FC_BUILD_FLUID,      /* "filling fluid": the scene's blocks on the lattice */
-    FC_BUILD_BOUNDARY,   /* "sampling boundary": the skin behind the walls and colliders */
+    FC_BUILD_BOUNDARY,   /* "sampling boundary": the skin behind the walls and colliders (a method's structures) */
     FC_BUILD_VOLUMES,    /* "weighing boundary samples": sorting them, their volumes */
-    FC_BUILD_SOLVER,     /* "starting the solver" */
+    FC_BUILD_SOLVER,     /* "starting the solver" (a method without structures may not report it) */
     FC_BUILD_PHASES
 } fc_build_phase;
 

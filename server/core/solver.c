@@ -71,3 +71,11 @@ const char *fc_solver_length_name(const fc_solver *s)
 {
     return s && s->length_scale && s->length_name ? s->length_name : "particle spacing";
 }
+
+fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *q)
+{
+    if (s && s->cost) return s->cost(q);
+    const fc_method_cost fluid_alone = {{q->fluid * fc_step_work(s, q->params, q->dims), q->fluid * FC_BYTES_PER_PARTICLE},
+                                        0.0};
+    return fluid_alone;
+}

@@ -10,11 +10,31 @@
 #include "core/time_step.h"
 #include "core/world.h"
 
-/* What a solver needs the world to build before it starts (fc_solver.needs); nothing else is built. */
+/* What a solver needs the world to build before it starts (fc_solver.needs); nothing else is built.
+ * A method builds its own structures (the SPH family's boundary particles) in init. */
 enum {
-    FC_NEEDS_GRID = 1u << 0,     /* the neighbour grid's geometry: cells of one smoothing radius over the domain */
-    FC_NEEDS_BOUNDARY = 1u << 1, /* boundary particles behind the walls and colliders (implies the geometry) */
+    FC_NEEDS_GRID = 1u << 0, /* the neighbour grid's geometry: cells of the method's length scale over the domain */
 };
+
+/* What a method is asked to cost (fc_solver.cost): `fluid` particles with parameters `params` in a
+ * world of `dims` dimensions with the container [lo, hi] and the colliders `solids`, before the
+ * world is built (a scene's estimate) or while it runs (a set, an added collider, emission). */
+typedef struct fc_cost_query {
+    const fc_params *params;
+    int dims;
+    double fluid;
+    const float *lo, *hi;
+    const fc_shape *solids;
+    size_t solid_count;
+} fc_cost_query;
+
+/* A method's answer: the cost against the budget (particles counted by their step work, and
+ * bytes), and how many particles' worth of its own structures it holds besides the fluid (the SPH
+ * family's boundary samples), for messages. */
+typedef struct fc_method_cost {
+    fc_cost cost;
+    double structures;
+} fc_method_cost;
 
 struct fc_instability;
 
@@ -39,6 +59,12 @@ typedef struct fc_solver {
      * 4 iterations at h = 2 spacings: --max-particles' default is what the threads step in about 2 s
      * at that): the budget counts each particle this many times (at least once). NULL: 1. */
     double (*step_work)(const fc_params *p, int dims);
+
+    /* What a world of q->fluid particles costs with this method, its own structures included (the
+     * budget asks before building and before any change; core/budget.h). NULL: the fluid particles
+     * alone, counted by step_work, at FC_BYTES_PER_PARTICLE each. */
+    fc_method_cost (*cost)(const fc_cost_query *q);
+    const char *structures_name; /* what fc_method_cost.structures counts ("boundary particles") */
 
     /* Lowers limit (time_step and FC_DT_MAXIMUM when called) to the longest step its stability
      * conditions allow now (core/time_step.h); the world calls it before each step unless
@@ -120,6 +146,8 @@ int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, si
  * than 2x off (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms only caps WCSPH's adaptive step):
  * what a world switched to s, or a scene run with another solver than its own, takes. */
 void fc_solver_fit_time_step(const fc_solver *s, fc_params *p);
+/* Solver s's cost for q (fc_solver.cost, or the fluid alone without one); s may be NULL. */
+fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *q);
 /* Solver s's length scale for parameters p (fc_solver.length_scale; the particle spacing when it
  * has none), and its name in messages ("particle spacing" then). */
 double fc_solver_length_scale(const fc_solver *s, const fc_params *p);

@@ -9,7 +9,6 @@
 #include <malloc.h> /* malloc_trim */
 #endif
 
-#include "core/boundary.h"
 #include "core/colliders.h"
 #include "core/particle_stats.h"
 #include "core/build_progress.h"
@@ -28,7 +27,6 @@ void fc_world_init(fc_world *w)
     w->backend = FC_BACKEND_CPU;
     w->solver = &fc_solver_sph;
     w->next_object_id = 1;
-    w->boundary_dirty = 1;
     snprintf(w->name, sizeof w->name, "world");
 }
 
@@ -37,7 +35,6 @@ void fc_world_free(fc_world *w)
     if (w->budget) fc_budget_set(w->budget, &w->budget_held, (fc_cost){0.0, 0.0});
     if (w->solver && w->solver_state) w->solver->destroy(w->solver_state);
     fc_particles_free(&w->particles);
-    fc_boundary_free(&w->boundary);
     free(w->colliders);
     free(w->emitters);
     free(w->sinks);
@@ -61,21 +58,16 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
     return 0;
 }
 
-/* Lays the grid over the domain and samples the boundary, as far as the solver needs them. */
+/* Lays the grid over the domain, one cell of the method's length scale beyond it, when the solver
+ * needs it (its own structures it builds when it starts). */
 static int build_solver_needs(fc_world *w, char *err, size_t errlen)
 {
-    const unsigned needs = w->solver->needs;
-    if (!(needs & (FC_NEEDS_GRID | FC_NEEDS_BOUNDARY))) return 0;
+    if (!(w->solver->needs & FC_NEEDS_GRID)) return 0;
     float lo[3], hi[3];
-    const float h = (float)w->params.smoothing_radius;
+    const float h = (float)fc_solver_length_scale(w->solver, &w->params);
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
     if (w->dimensions == 2) lo[2] = -0.5f * h, hi[2] = 0.5f * h; /* one cell deep around z = 0 */
-    if (fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen)) return -1;
-    if ((needs & FC_NEEDS_BOUNDARY) && fc_boundary_build(&w->boundary, w)) { /* reports its phases */
-        snprintf(err, errlen, "out of memory while sampling boundaries");
-        return FC_BUILD_OUT_OF_MEMORY;
-    }
-    return 0;
+    return fc_grid_geom_init(&w->grid_geom, lo, hi, h, err, errlen);
 }
 
 int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errlen)
@@ -88,7 +80,9 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     memcpy(previous_mass, w->fluid_mass, sizeof previous_mass);
     char why[512] = "";
     void *state = NULL;
-    int missing = (w->solver->needs & ~previous->needs) != 0; /* a grid or boundary the old one went without */
+    /* a grid the old one went without, or cells of another length */
+    int missing = (w->solver->needs & ~previous->needs) != 0 ||
+                  fc_solver_length_scale(w->solver, &w->params) != fc_solver_length_scale(previous, &w->params);
     if (fc_solver_check_params(w->solver, &w->params, why, sizeof why) ||
         (missing && build_solver_needs(w, why, sizeof why)) || w->solver->init(w, &state, why, sizeof why)) {
         snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
@@ -329,11 +323,9 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     if (fc_solver_check_params(w->solver, &w->params, err, errlen)) return -1;
     int built = build_solver_needs(w, err, errlen);
     if (built) return built;
-    w->boundary_dirty = 0;
     fc_world_sync_to_host(w, FC_SYNC_ALL); /* a restarted solver starts from its predecessor's particles */
     if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
-    fc_build_progress_report(w->build_progress, FC_BUILD_SOLVER, 0.0);
-    return w->solver->init(w, &w->solver_state, err, errlen);
+    return w->solver->init(w, &w->solver_state, err, errlen); /* it reports its phases (build_progress.h) */
 }
 
 int fc_world_compute_density(fc_world *w)
@@ -352,12 +344,6 @@ void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit)
 
 int fc_world_step(fc_world *w)
 {
-    if (w->boundary_dirty && (w->solver->needs & FC_NEEDS_BOUNDARY)) {
-        if (fc_boundary_build(&w->boundary, w)) return -1;
-        w->boundary_dirty = 0;
-        fc_cost now = fc_world_cost(w, (double)w->particles.count); /* a moved collider's skin */
-        if (w->budget && now.particles > w->budget_held.particles) fc_budget_set(w->budget, &w->budget_held, now);
-    }
     fc_step_limit limit;
     fc_world_choose_dt(w, &limit);
     const double dt = limit.dt;
@@ -389,7 +375,7 @@ void fc_world_sync_to_host(fc_world *w, unsigned fields)
 
 void fc_world_host_changed(fc_world *w, unsigned what)
 {
-    if (what & FC_CHANGED_COLLIDERS) w->boundary_dirty = 1;
+    if (what & FC_CHANGED_COLLIDERS) w->solids_version++;
     if (w->solver_state && w->solver->host_changed) w->solver->host_changed(w, w->solver_state, what);
 }
 

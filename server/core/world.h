@@ -36,14 +36,6 @@ typedef struct fc_sink {
     fc_shape shape;
 } fc_sink;
 
-/* Boundary particles in a layer one smoothing radius deep behind the container walls and collider
- * surfaces, weighted by volume (Akinci et al. 2012; boundary.c explains the sampling and bound). */
-typedef struct fc_boundary {
-    size_t count;
-    float *x, *y, *z, *volume; /* sorted by grid cell */
-    fc_grid grid;
-} fc_boundary;
-
 struct fc_solver;
 struct fc_build_progress;
 
@@ -64,9 +56,8 @@ typedef struct fc_world {
     size_t sink_count;
     int next_object_id;
 
-    fc_grid_geom grid_geom;       /* cell = smoothing radius, covering the domain (FC_NEEDS_GRID) */
-    fc_boundary boundary;         /* empty unless the solver has FC_NEEDS_BOUNDARY */
-    int boundary_dirty;           /* colliders changed: resample before the next step */
+    fc_grid_geom grid_geom;       /* cell = the method's length scale, covering the domain (FC_NEEDS_GRID) */
+    uint64_t solids_version;      /* raised whenever colliders change: methods that sample them resample */
 
     fc_backend backend;           /* FC_BACKEND_CPU (fc_world_init) or FC_BACKEND_CUDA: where the solver steps;
                                      set before the solver (fc_world_set_solver picks its GPU twin) */

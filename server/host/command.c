@@ -684,25 +684,22 @@ static int check_collider_inside(const fc_world *w, const fc_shape *s, const cha
     return 0;
 }
 
-/* The world's budget covers its boundary with the new collider's, as the scene estimate counts
- * boundaries (fc_boundary_estimate): never lowered, raised when needed, else over_budget. */
+/* The world's budget covers what its method answers with the new collider (fc_world_cost_adding,
+ * as the scene estimate asks): never lowered, raised when needed, else over_budget. */
 static int reserve_collider(fc_world *w, const fc_shape *added, const char *size_field, fc_message_error *err)
 {
     if (!w->budget) return 0;
-    const fc_params *p = &w->params;
-    double skin = fc_boundary_estimate(added, w->domain_lo, w->domain_hi, p, w->dimensions);
-    double boundary = skin + fc_boundary_estimate(NULL, w->domain_lo, w->domain_hi, p, w->dimensions);
-    for (size_t i = 0; i < w->collider_count; i++)
-        boundary += fc_boundary_estimate(&w->colliders[i], w->domain_lo, w->domain_hi, p, w->dimensions);
-    double fluid = (double)w->particles.count;
-    fc_cost want = {fmax(fluid + boundary, w->budget_held.particles),
-                    fmax(fc_cost_bytes(fluid, boundary, fc_params_smoothing_radius(p) / p->particle_spacing), w->budget_held.bytes)};
+    double structures = 0.0;
+    fc_cost want = fc_world_cost_adding(w, added, &structures);
+    want.particles = fmax(want.particles, w->budget_held.particles), want.bytes = fmax(want.bytes, w->budget_held.bytes);
     if (want.particles <= w->budget_held.particles && want.bytes <= w->budget_held.bytes) return 0; /* covered */
     char why[256], count[32];
     if (fc_budget_try_change(w->budget, &w->budget_held, want, why, sizeof why) == 0) return 0;
     fc_message_error_set(err, FC_ERR_OVER_BUDGET, size_field,
-                         "a collider this size takes about %s boundary particles; %s (--max-particles); use a smaller one",
-                         fc_format_count(skin, count, sizeof count), why);
+                         "a collider this size takes about %s %s; %s (--max-particles); use a smaller one",
+                         fc_format_count(structures, count, sizeof count),
+                         w->solver->structures_name ? w->solver->structures_name : "particles' worth of the solver's structures",
+                         why);
     return -1;
 }
 

@@ -16,22 +16,24 @@ static int reserve_scene(fc_budget *b, const fc_scene *scene, fc_cost *held, fc_
     if (!b) return 0;
     fc_scene_estimate e;
     fc_scene_estimate_size(scene, &e);
-    char why[256], fluid[32], boundary[32], bytes[32];
+    char why[256], fluid[32], structures[96] = "", count[32], bytes[32];
     if (fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0) return 0;
     /* a world closed just before may still be giving its reservation back (its step ending) */
     if (fc_budget_wait_closing(b, FC_BUDGET_CLOSING_WAIT_S) && fc_budget_try_change(b, held, e.cost, why, sizeof why) == 0)
         return 0;
-    const double work = e.cost.particles / fmax(1.0, e.fluid + e.boundary);
+    const double work = e.cost.particles / fmax(1.0, e.fluid + e.structures);
     char steps[160] = "";
     if (work > 1.0 + 1e-9)
         snprintf(steps, sizeof steps, ", whose steps cost %.3g times as much per particle as the budget's measure "
                  "(solver_iterations, smoothing_ratio)", work);
+    if (e.structures > 0.0)
+        snprintf(structures, sizeof structures, " and %s %s", fc_format_count(e.structures, count, sizeof count),
+                 e.structures_name);
     fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
-                         "the scene '%s' would take about %s fluid and %s boundary particles and %s%s; %s "
+                         "the scene '%s' would take about %s fluid particles%s and %s%s; %s "
                          "(--max-particles); use a larger particle_spacing or a smaller scene",
-                         scene->name, fc_format_count(e.fluid, fluid, sizeof fluid),
-                         fc_format_count(e.boundary, boundary, sizeof boundary), fc_format_bytes(e.cost.bytes, bytes, sizeof bytes),
-                         steps, why);
+                         scene->name, fc_format_count(e.fluid, fluid, sizeof fluid), structures,
+                         fc_format_bytes(e.cost.bytes, bytes, sizeof bytes), steps, why);
     return -1;
 }
 

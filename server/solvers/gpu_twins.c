@@ -5,7 +5,8 @@
  * The particles live on the device between steps. The host arrays are brought up to date only when
  * something reads them (fc_world_sync_to_host: snapshots, exports, statistics, sinks), and what the
  * host changes goes to the device through host_changed: emitted particles are appended, a compaction
- * or a checkpoint uploads them all, and a resampled boundary is uploaded before the next step. The
+ * or a checkpoint uploads them all; the family's solids, resampled when the colliders changed, are
+ * uploaded before the next step. The
  * two twins share all of this and differ in their step, density and CFL step only. */
 #include <math.h>
 #include <stdatomic.h>
@@ -19,12 +20,12 @@
 #include "solvers/sph_family.h"
 
 typedef struct gpu_state {
+    fc_sph_solids solids;       /* first: the family's (fc_sph_family_boundary), sampled on the host */
     fc_cuda_world *device;
     double rest_volume;         /* V0 (fc_sph_rest_volume) */
     double gradient_correction; /* WCSPH: fc_wcsph_gradient_correction */
     double rest_denominator;    /* PBF: D0 (fc_pbf_lattice_denominator) */
     int host_behind;            /* the device stepped since the host arrays were last brought up to date */
-    int boundary_behind;        /* the world resampled its boundary: upload it before the next step */
     int failed;                 /* a device call failed: every step fails from now on */
     uint64_t id_stamp;          /* the set of particles (their ids) now: a new stamp at every change */
     fc_cuda_stats sums;         /* the device's statistics of motion_stats, for the stats call after it */
@@ -44,14 +45,20 @@ static void report(const fc_world *w, const char *what, const char *why)
 static int upload_boundary(const fc_world *w, gpu_state *st)
 {
     char err[512];
-    const fc_boundary *b = &w->boundary;
+    const fc_boundary *b = &st->solids.boundary;
     if (fc_cuda_world_set_boundary(st->device, b->count, b->x, b->y, b->z, b->volume, b->grid.cell_start, err,
                                    sizeof err)) {
         report(w, "boundary upload", err);
         return -1;
     }
-    st->boundary_behind = 0;
     return 0;
+}
+
+/* The solids resampled and uploaded when the colliders changed since the last step. */
+static int keep_boundary(fc_world *w, gpu_state *st)
+{
+    const int resampled = fc_sph_solids_update(w, &st->solids);
+    return resampled < 0 || (resampled > 0 && upload_boundary(w, st)) ? -1 : 0;
 }
 
 static void gpu_destroy(void *state)
@@ -59,6 +66,7 @@ static void gpu_destroy(void *state)
     gpu_state *st = state;
     if (!st) return;
     fc_cuda_world_destroy(st->device);
+    fc_sph_solids_free(&st->solids);
     free(st);
 }
 
@@ -70,6 +78,11 @@ static int gpu_init(fc_world *w, void **state, char *err, size_t errlen)
     const fc_params *p = &w->params;
     st->rest_volume = fc_sph_rest_volume(w);
     fc_world_derive_masses(w, st->rest_volume);
+    if (fc_sph_solids_init(w, &st->solids)) {
+        gpu_destroy(st);
+        snprintf(err, errlen, "out of memory while sampling boundaries");
+        return FC_BUILD_OUT_OF_MEMORY;
+    }
     st->gradient_correction = fc_wcsph_gradient_correction(w);
     st->rest_denominator =
         fc_pbf_lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
@@ -101,7 +114,7 @@ static void common_setup(const fc_world *w, const gpu_state *st, fc_wall_mode wa
 static int run_on_device(fc_world *w, gpu_state *st, const double *dt)
 {
     char err[512] = "";
-    if (st->failed || (st->boundary_behind && upload_boundary(w, st))) return -1;
+    if (st->failed || keep_boundary(w, st)) return -1;
     const fc_params *p = &w->params;
     int failed;
     if (w->solver == &fc_solver_pbf_gpu) {
@@ -225,7 +238,6 @@ static void gpu_host_changed(fc_world *w, void *state, unsigned what)
 {
     gpu_state *st = state;
     char err[512];
-    if (what & FC_CHANGED_COLLIDERS) st->boundary_behind = 1; /* the world resamples it before the step */
     if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
     /* appended only: the device keeps its particles (the host's copies of them may be behind) */
     const int appended = !(what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED));

@@ -24,7 +24,7 @@
  *   sum_j W becomes rho_i = m sum_j W_ij, eq. 2's 1/rho0 becomes m/rho0 = V0, and eq. 12 reads
  *   delta p_i = V0 sum_j (lambda_i + lambda_j + s_corr) grad W_ij; lambda then has units m^2
  *   and the relaxation epsilon 1/m^2.
- * - Boundary: the Akinci boundary particles of sph.c (core/boundary.c) enter the density,
+ * - Boundary: the Akinci boundary particles of the family (solvers/boundary.c) enter the density,
  *   rho_i += rho0 sum_b V_b W_ib, and with it grad_{p_i} C_i and delta p_i (the term
  *   lambda_i V_b grad W_ib; a wall has no constraint of its own). Without them a particle at a
  *   wall misses the part of its neighbourhood behind the wall, so the constraint pulls it onto
@@ -58,6 +58,7 @@
  */
 #include <math.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,7 @@
 #include "solvers/sph_family.h"
 
 typedef struct pbf_state {
+    fc_sph_solids solids;             /* first: the family's (fc_sph_family_boundary) */
     fc_sph_neighbourhood nh;          /* grid, neighbour lists within h, boundary records (sph_family.h) */
     float *px, *py, *pz;              /* predicted positions as arrays (the grid and lists read arrays) */
     float *qx, *qy, *qz;              /* the same after sorting */
@@ -108,6 +110,7 @@ static void pbf_destroy(void *state)
     pbf_state *st = state;
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
+    fc_sph_solids_free(&st->solids);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
                       st->wz, st->ux, st->uy, st->uz, st->pos, st->next, st->vel};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
@@ -136,10 +139,13 @@ double fc_pbf_relaxation(const fc_params *p, double rest_denominator)
 
 static int pbf_init(fc_world *w, void **state, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
     pbf_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    st->rest_volume = fc_sph_family_start(w, &st->nh);
+    if (fc_sph_family_start(w, &st->solids, &st->nh, &st->rest_volume)) {
+        pbf_destroy(st);
+        snprintf(err, errlen, "out of memory while sampling boundaries");
+        return FC_BUILD_OUT_OF_MEMORY;
+    }
     const fc_params *p = &w->params;
     st->rest_denominator = fc_pbf_lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
     *state = st;
@@ -194,7 +200,7 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
         st->pos[i] = (fc_record4){st->qx[i], st->qy[i], st->qz[i], 0.0f};
     }
     st->pos[n] = st->next[n] = st->vel[n] = fc_sph_far_away;
-    return fc_sph_find_neighbours(w, &st->nh, st->qx, st->qy, st->qz, NULL, NULL);
+    return fc_sph_find_neighbours(w, &st->nh, &st->solids, st->qx, st->qy, st->qz, NULL, NULL);
 }
 
 /* ---- Algorithm 1, lines 8-20: the density constraint ------------------------------------- */
@@ -426,7 +432,7 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], 0.0f};
     }
     st->pos[n] = st->vel[n] = fc_sph_far_away;
-    if (fc_sph_find_neighbours(w, &st->nh, x, y, z, NULL, NULL)) return -1;
+    if (fc_sph_find_neighbours(w, &st->nh, &st->solids, x, y, z, NULL, NULL)) return -1;
     constants_init(k, w, st);
     compute_vorticity_density_xsph(w, st, k);
     return 0;

@@ -20,6 +20,7 @@
  * calibrated on that lattice, so that hydrostatic pressure comes out right.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@
 #include "solvers/sph_family.h"
 
 typedef struct sph_state {
+    fc_sph_solids solids;          /* first: the family's (fc_sph_family_boundary) */
     fc_sph_neighbourhood nh;
     fc_record4 *pressed;           /* (x, y, z, r p / rho) of the sorted particles; entry n far away */
     fc_record4 *vel;               /* (vx, vy, vz, r / rho) of the sorted particles; entry n far away */
@@ -63,6 +65,7 @@ static void sph_destroy(void *state)
     sph_state *st = state;
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
+    fc_sph_solids_free(&st->solids);
     free(st->pressed), free(st->vel), free(st->mvel), free(st->ax), free(st->ay), free(st->az);
     free(st->fluid_d3), free(st->solid_d3);
     free(st);
@@ -70,10 +73,13 @@ static void sph_destroy(void *state)
 
 static int sph_init(fc_world *w, void **state, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
     sph_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
-    st->rest_volume = fc_sph_family_start(w, &st->nh);
+    if (fc_sph_family_start(w, &st->solids, &st->nh, &st->rest_volume)) {
+        sph_destroy(st);
+        snprintf(err, errlen, "out of memory while sampling boundaries");
+        return FC_BUILD_OUT_OF_MEMORY;
+    }
     st->gradient_correction = fc_wcsph_gradient_correction(w);
     *state = st;
     return 0;
@@ -225,7 +231,7 @@ static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel 
     fc_particles *p = &w->particles;
     if (sph_reserve(st, p->count)) return -1;
     if (fc_sph_sort(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ])) return -1;
-    const int found = fc_sph_find_neighbours(w, &st->nh, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ],
+    const int found = fc_sph_find_neighbours(w, &st->nh, &st->solids, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ],
                                              st->fluid_d3, st->solid_d3);
     if (found) return found; /* failed or interrupted */
     compute_density_pressure(w, st, k);

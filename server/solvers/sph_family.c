@@ -7,6 +7,7 @@
 
 #include "core/eos.h"
 #include "core/kernels.h"
+#include "core/build_progress.h"
 #include "core/particle_stats.h"
 #include "core/stability.h"
 
@@ -32,6 +33,65 @@ double fc_sph_family_step_work(const fc_params *p, int dims)
 double fc_sph_family_length_scale(const fc_params *p)
 {
     return fc_params_smoothing_radius(p);
+}
+
+/* Measured on the dam break (bench/RESULTS.md, "Budgets"): the lists take about 9 bytes per
+ * neighbour (PBF about 460 bytes per particle at 34 neighbours), a boundary sample about 64. */
+enum { BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
+#define PI 3.14159265358979323846
+
+/* Neighbours per particle within h at a smoothing ratio h / spacing (a full 3D neighbourhood). */
+static double neighbours_at(const fc_params *p)
+{
+    const double ratio = fc_params_smoothing_radius(p) / p->particle_spacing;
+    return 4.0 / 3.0 * PI * ratio * ratio * ratio;
+}
+
+fc_method_cost fc_sph_family_cost(const fc_cost_query *q)
+{
+    double boundary = fc_boundary_estimate(NULL, q->lo, q->hi, q->params, q->dims);
+    for (size_t c = 0; c < q->solid_count; c++) boundary += fc_boundary_estimate(&q->solids[c], q->lo, q->hi, q->params, q->dims);
+    const double work = fmax(1.0, fc_sph_family_step_work(q->params, q->dims));
+    const fc_method_cost c = {{(q->fluid + boundary) * work,
+                               q->fluid * (FC_BYTES_PER_PARTICLE + BYTES_PER_NEIGHBOUR * neighbours_at(q->params)) +
+                                   boundary * BYTES_PER_BOUNDARY},
+                              boundary};
+    return c;
+}
+
+double fc_neighbour_cap_bytes(const fc_world *w)
+{
+    const double fluid = (double)w->particles.count;
+    double cap = w->budget ? w->budget_held.bytes
+                           : FC_NEIGHBOUR_CAP_FACTOR * fluid * BYTES_PER_NEIGHBOUR * neighbours_at(&w->params);
+    return fmax(cap, FC_NEIGHBOUR_CAP_FLOOR);
+}
+
+int fc_sph_solids_init(fc_world *w, fc_sph_solids *s)
+{
+    s->version = w->solids_version;
+    const int failed = fc_boundary_build(&s->boundary, w); /* reports its phases */
+    fc_build_progress_report(w->build_progress, FC_BUILD_SOLVER, 0.0);
+    return failed;
+}
+
+int fc_sph_solids_update(fc_world *w, fc_sph_solids *s)
+{
+    if (s->version == w->solids_version) return 0;
+    s->version = w->solids_version;
+    return fc_boundary_build(&s->boundary, w) ? -1 : 1;
+}
+
+void fc_sph_solids_free(fc_sph_solids *s)
+{
+    fc_boundary_free(&s->boundary);
+}
+
+const fc_boundary *fc_sph_family_boundary(const fc_world *w)
+{
+    /* the family's solvers are those with its parameter rule; their states begin with fc_sph_solids */
+    if (!w->solver || w->solver->check_params != fc_sph_family_check_params || !w->solver_state) return NULL;
+    return &((const fc_sph_solids *)w->solver_state)->boundary;
 }
 
 #define MAX_MEAN_COMPRESSION 0.10 /* weakly compressible SPH aims at about 0.01 */
@@ -100,12 +160,12 @@ int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, siz
     return 0;
 }
 
-double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh)
+int fc_sph_family_start(fc_world *w, fc_sph_solids *solids, fc_sph_neighbourhood *nh, double *rest_volume)
 {
     fc_sph_neighbourhood_init(nh, w);
-    const double rest_volume = fc_sph_rest_volume(w);
-    fc_world_derive_masses(w, rest_volume);
-    return rest_volume;
+    *rest_volume = fc_sph_rest_volume(w);
+    fc_world_derive_masses(w, *rest_volume);
+    return fc_sph_solids_init(w, solids);
 }
 
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh)
@@ -125,10 +185,11 @@ int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const flo
     return 0;
 }
 
-int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z,
-                           float *fluid_d3, float *solid_d3)
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, fc_sph_solids *solids, const float *x, const float *y,
+                           const float *z, float *fluid_d3, float *solid_d3)
 {
-    const fc_boundary *b = &w->boundary;
+    if (fc_sph_solids_update(w, solids) < 0) return -1;
+    const fc_boundary *b = &solids->boundary;
     if (b->count + 1 > nh->solid_capacity) {
         fc_record4 *grown = realloc(nh->solid, (b->count + 1) * sizeof *grown);
         if (!grown) return -1;

@@ -1,6 +1,7 @@
-/* What the particle solvers of the SPH family (WCSPH, PBF) share: their parameter rule, the rest
- * volume, the neighbourhood of a step (grid, neighbour lists, boundary records), the kernel terms
- * over eight neighbours, the one density formula, and their statistics. */
+/* What the particle solvers of the SPH family (WCSPH, PBF) share: their parameter rule, length
+ * scale, checks and cost, the boundary particles of the solids, the rest volume, the neighbourhood
+ * of a step (grid, neighbour lists, boundary records), the kernel terms over eight neighbours, the
+ * one density formula, and their statistics. */
 #ifndef FC_SPH_FAMILY_H
 #define FC_SPH_FAMILY_H
 
@@ -8,6 +9,7 @@
 #include "core/lanes.h"
 #include "core/neighbours.h"
 #include "core/solver.h"
+#include "solvers/boundary.h"
 #include "solvers/sph_terms.h"
 
 _Static_assert(FC_SPH_MAX_FLUIDS == FC_MAX_FLUIDS, "sph_terms.h's per-fluid tables hold every fluid");
@@ -26,11 +28,39 @@ double fc_sph_family_length_scale(const fc_params *p);
 struct fc_instability;
 int fc_sph_family_check_stability(const fc_world *w, const fc_world_stats *s, struct fc_instability *r);
 
+/* The family's cost (fc_solver.cost): the fluid and the boundary samples the solids will take
+ * (fc_boundary_estimate), each counted by step_work, and their bytes with the neighbour lists. */
+fc_method_cost fc_sph_family_cost(const fc_cost_query *q);
+
+/* The most memory world w's neighbour lists may take in one step (they grow with pairs, and
+ * particles piled up would take N^2): with a budget the world's whole reservation, without one
+ * FC_NEIGHBOUR_CAP_FACTOR times what the family's cost counts for them; never under
+ * FC_NEIGHBOUR_CAP_FLOOR (a small world's splash). */
+enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
+#define FC_NEIGHBOUR_CAP_FLOOR 16e6
+double fc_neighbour_cap_bytes(const fc_world *w);
+
 /* The fc_solver members every solver of the family (CPU or device) shares. */
 #define FC_SPH_FAMILY_METHOD                                                                                         \
-    .needs = FC_NEEDS_GRID | FC_NEEDS_BOUNDARY, .check_params = fc_sph_family_check_params,                      \
-    .length_scale = fc_sph_family_length_scale, .length_name = "smoothing radius",                                \
-    .check_stability = fc_sph_family_check_stability
+    .needs = FC_NEEDS_GRID, .check_params = fc_sph_family_check_params, .length_scale = fc_sph_family_length_scale, \
+    .length_name = "smoothing radius", .check_stability = fc_sph_family_check_stability,                          \
+    .cost = fc_sph_family_cost, .structures_name = "boundary particles"
+
+/* The family's solids: the boundary particles of the container and the colliders, sampled when a
+ * solver starts and again before its first step after the colliders changed (fc_world's
+ * solids_version). Every family solver's state begins with one (fc_sph_family_boundary reads it). */
+typedef struct fc_sph_solids {
+    fc_boundary boundary;
+    uint64_t version; /* the solids_version sampled */
+} fc_sph_solids;
+/* Samples them (reporting the build's boundary phases), then reports the solver phase. 0, or -1
+ * out of memory. */
+int fc_sph_solids_init(fc_world *w, fc_sph_solids *s);
+/* Resamples them when the colliders changed since: 0 unchanged, 1 resampled, -1 out of memory. */
+int fc_sph_solids_update(fc_world *w, fc_sph_solids *s);
+void fc_sph_solids_free(fc_sph_solids *s);
+/* The boundary of a world stepping with a solver of the family (NULL otherwise, or not started). */
+const fc_boundary *fc_sph_family_boundary(const fc_world *w);
 
 /* The smoothing radius must be 1.2 to 4 particle spacings: a usable neighbourhood. 0 or -1 with err. */
 int fc_sph_family_check_params(const fc_params *p, char *err, size_t errlen);
@@ -74,10 +104,11 @@ void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w);
  * so far keep their new size, the rest their old one). */
 int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, size_t size);
 
-/* What both solvers do when they start: the neighbourhood set up, and the world's per-fluid masses
- * derived from the rest volume V0 (fc_world_derive_masses), so that a particle with a full
- * neighbourhood at rest spacing has its fluid's rest density. Returns V0, for the solver to keep. */
-double fc_sph_family_start(fc_world *w, fc_sph_neighbourhood *nh);
+/* What both solvers do when they start: the world's per-fluid masses derived from the rest volume
+ * V0 (fc_world_derive_masses), so that a particle with a full neighbourhood at rest spacing has its
+ * fluid's rest density, the solids sampled (fc_sph_solids_init) and the neighbourhood set up. V0
+ * into *rest_volume, for the solver to keep; 0, or -1 out of memory. */
+int fc_sph_family_start(fc_world *w, fc_sph_solids *solids, fc_sph_neighbourhood *nh, double *rest_volume);
 void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh);
 /* Gives back the neighbour lists' memory (they grow again at the next search): after a failed
  * step, and while a world that blew up is paused. */
@@ -87,14 +118,15 @@ void fc_sph_release_lists(fc_sph_neighbourhood *nh);
  * current order (their own positions or predicted ones), and permutes the particles with it. */
 int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z);
 
-/* The boundary records and the lists of every particle at the sorted positions (x, y, z). With
+/* The boundary records (the solids resampled first when the colliders changed, fc_sph_solids_update)
+ * and the lists of every particle at the sorted positions (x, y, z). With
  * fluid_d3 and solid_d3 (both or neither), also the two sums of fc_sph_density_ratio at these
  * positions, per particle: fluid_d3[i] = sum_j d3_ij and solid_d3[i] = sum_b V_b d3_ib, added up as
  * the neighbours are found. The lists may take fc_neighbour_cap_bytes(w) at most. Returns 0,
  * FC_STEP_INTERRUPTED (w->interrupt was set), or FC_STEP_FAILED (out of memory, or over the cap:
  * w->step_failure says so), the lists' memory then given back. */
-int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z,
-                           float *fluid_d3, float *solid_d3);
+int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, fc_sph_solids *solids, const float *x, const float *y,
+                           const float *z, float *fluid_d3, float *solid_d3);
 
 /* Mean number of fluid neighbours per particle in the lists. */
 double fc_sph_mean_neighbours(const fc_sph_neighbourhood *nh);

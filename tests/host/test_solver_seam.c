@@ -11,6 +11,7 @@
 #include "core/checkpoint.h"
 #include "core/solver.h"
 #include "host/command.h"
+#include "solvers/sph_family.h"
 
 /* The private copy: positions and velocities of every particle, in the host's order. */
 typedef struct mirror_state {
@@ -159,7 +160,10 @@ static int start_world(fc_world *w)
 
 static void test_needs_nothing_built(fc_world *w)
 {
-    CHECK(w->boundary.count == 0 && w->boundary.x == NULL, "no boundary particles for a solver that needs none");
+    CHECK(fc_sph_family_boundary(w) == NULL, "no boundary particles for a solver outside the SPH family");
+    fc_cost alone = fc_world_cost(w, (double)w->particles.count);
+    CHECK(alone.particles == (double)w->particles.count && alone.bytes == FC_BYTES_PER_PARTICLE * (double)w->particles.count,
+          "the budget counts its particles alone (%g particles' worth, %g bytes)", alone.particles, alone.bytes);
     CHECK(w->grid_geom.ncells == 0, "no grid geometry for a solver that needs none");
 }
 

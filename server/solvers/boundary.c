@@ -1,5 +1,5 @@
 /* Boundary particles: the solids' skin sampled on the fluid's lattice, sorted, with Akinci volumes. */
-#include "core/boundary.h"
+#include "solvers/boundary.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +8,9 @@
 #include "core/colliders.h"
 #include "core/kernels.h"
 #include "core/build_progress.h"
-#include "solvers/sph_family.h" /* the boundary particles serve the SPH family: its rest volume */
+#include "solvers/sph_family.h" /* the family's rest volume bounds the samples' volumes */
+
+#define PI 3.14159265358979323846
 
 /* The boundary is the layer of solid, one smoothing radius deep, behind every surface the fluid
  * can touch, sampled on the lattice the scenes fill fluid on (domain min + s/2 + i s; in 2D the
@@ -163,4 +165,48 @@ done:
     free(pts.x), free(pts.y), free(pts.z);
     if (rc) fc_boundary_free(b);
     return rc;
+}
+
+/* The box's volume grown by `grow` on every side; in 2D (dims 2) the rectangle's area in x and y. */
+static double box_volume(const float lo[3], const float hi[3], double grow, int dims)
+{
+    double v = 1.0;
+    for (int a = 0; a < (dims == 2 ? 2 : 3); a++) v *= fmax(0.0, (double)hi[a] - lo[a] + 2.0 * grow);
+    return v;
+}
+
+/* Solid skin one smoothing radius deep behind a shape's surface (fc_boundary_build samples it); in 2D
+ * its area in the plane. */
+static double skin_volume(const fc_shape *shape, const float domain_lo[3], const float domain_hi[3], double h, int dims)
+{
+    switch (shape->kind) {
+    case FC_SHAPE_SPHERE: {
+        double r = shape->radius, in = fmax(0.0, r - h);
+        return dims == 2 ? PI * (r * r - in * in) : 4.0 / 3.0 * PI * (r * r * r - pow(in, 3));
+    }
+    case FC_SHAPE_BOX: {
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; a++) lo[a] = shape->center[a] - shape->half[a], hi[a] = shape->center[a] + shape->half[a];
+        return box_volume(lo, hi, 0.0, dims) - box_volume(lo, hi, -h, dims);
+    }
+    case FC_SHAPE_PLANE: { /* at most the largest cross-section of the domain, h deep */
+        double e[3], largest = 0.0;
+        if (dims == 2) { /* a line across the rectangle: at most its diagonal, h deep */
+            for (int a = 0; a < 2; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
+            return sqrt(e[0] * e[0] + e[1] * e[1]) * h;
+        }
+        for (int a = 0; a < 3; a++) e[a] = (double)domain_hi[a] - domain_lo[a] + 2.0 * h;
+        for (int a = 0; a < 3; a++) largest = fmax(largest, e[(a + 1) % 3] * e[(a + 2) % 3]);
+        return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / fmax(fmax(e[0], e[1]), e[2]) * largest * h;
+    }
+    }
+    return 0.0;
+}
+
+double fc_boundary_estimate(const fc_shape *shape, const float lo[3], const float hi[3], const fc_params *p, int dims)
+{
+    const double s = p->particle_spacing, h = fc_params_smoothing_radius(p);
+    /* the container's skin: the domain grown by h on every side, less the domain */
+    double volume = shape ? skin_volume(shape, lo, hi, h, dims) : box_volume(lo, hi, h, dims) - box_volume(lo, hi, 0.0, dims);
+    return volume / (dims == 2 ? s * s : s * s * s);
 }
