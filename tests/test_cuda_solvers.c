@@ -1,4 +1,4 @@
-/* The solvers on the CUDA backend (solvers/gpu_twins.c, cuda/sph_cuda.cu, cuda/pbf_cuda.cu) against
+/* The solvers on the CUDA backend (cuda/store.c, solvers/sph_family_device.c, cuda/sph_cuda.cu, cuda/pbf_cuda.cu) against
  * the CPU solvers (sph.c, pbf.c), WCSPH and PBF alike: one step from the same state agrees in
  * positions and velocities (relative L2 <= 1e-4) in 3D, 2D, with colliders and with two fluids; 200
  * steps of the dam break keep count, ids and domain and the mean density within 0.5% of the CPU
@@ -15,6 +15,7 @@
 #include "frame_encoder.h"
 #include "host/snapshot.h"
 #include "core/solver.h"
+#include "core/store.h"
 #include "cuda/device.h"
 #include "solvers/sph_family.h"
 #include "world_checks.h"
@@ -90,8 +91,10 @@ static void one_step_agrees(const char *name, int warmup)
         fc_world_free(&cpu);
         return;
     }
-    CHECK(gpu.solver == fc_solver_on_gpu(cpu.solver) && gpu.solver && !strcmp(gpu.solver->name, solver_now),
-          "%s: the CUDA world steps with the GPU twin of %s", name, solver_now);
+    CHECK(gpu.solver == cpu.solver && gpu.solver && !strcmp(gpu.solver->name, solver_now) && gpu.store == &fc_store_cuda &&
+              !cpu.store && fc_world_steps(&gpu) == gpu.solver->on_device,
+          "%s: the CUDA world steps with %s's device steps in the CUDA store, the CPU world in its host arrays", name,
+          solver_now);
     for (int s = 0; s < warmup; s++) fc_world_step(&cpu);
     fc_world_sync_to_host(&cpu, FC_SYNC_ALL);
     CHECK(fc_particles_copy(&gpu.particles, &cpu.particles) == 0, "%s: copy", name);

@@ -14,7 +14,7 @@ typedef enum fc_backend {
  * the GPU's), and a sentence saying why (for the startup line and the logs). */
 typedef struct fc_backend_choice {
     fc_backend kind;
-    fc_backend asked; /* what was asked for: auto gives way to the CPU for a solver without a GPU twin */
+    fc_backend asked; /* what was asked for: auto gives way to the CPU for a solver without device steps */
     char device[256];
     char why[600];
 } fc_backend_choice;

@@ -15,7 +15,7 @@ static inline FC_HD void fc_emitter_point(const float base[3], const float t1[3]
     for (int a = 0; a < 3; a++) out[a] = base[a] + u * t1[a] + v * t2[a];
 }
 
-/* A layer to append where a solver keeps the particles (fc_solver.emit): `count` particles with the
+/* A layer to append in a device store (fc_store_kind.emit): `count` particles with the
  * ids first_id, first_id + 1, ..., at fc_emitter_point of points[k], moving at velocity, every other
  * column as in `column` (each column's value as its bytes, the registry's element size: the
  * fc_world_particle record of the emitter's fluid). */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A frame's snapshot taken where the particles live (fc_solver.frame_snapshot): the ids in increasing
+/* A frame's snapshot taken where the particles live (fc_store_kind.frame_snapshot): the ids in increasing
  * order, the positions quantized for each stream's bits in the frame's bounds, and the streamed
  * fields quantized to 8 bits, into the host arrays given (count entries each). The quantization is
  * the encoder's (fc_quantize, protocol/c/frame_format.h), so the frames are those of the host's

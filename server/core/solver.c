@@ -15,19 +15,9 @@ const char *fc_solver_names(char *buf, size_t buflen)
     return buf;
 }
 
-const fc_solver *fc_solver_on_gpu(const fc_solver *s)
-{
-#ifdef FLUIDCAST_HAVE_CUDA
-    if (s == &fc_solver_sph || s == &fc_solver_sph_gpu) return &fc_solver_sph_gpu;
-    if (s == &fc_solver_pbf || s == &fc_solver_pbf_gpu) return &fc_solver_pbf_gpu;
-#endif
-    (void)s;
-    return NULL;
-}
-
 void fc_solver_fit_backend(const fc_solver *s, fc_backend_choice *c)
 {
-    if (c->kind != FC_BACKEND_CUDA || c->asked != FC_BACKEND_AUTO || !s || fc_solver_on_gpu(s)) return;
+    if (c->kind != FC_BACKEND_CUDA || c->asked != FC_BACKEND_AUTO || !s || s->on_device) return;
     c->kind = FC_BACKEND_CPU;
     fc_backend_cpu_name(c->device, sizeof c->device);
     snprintf(c->why, sizeof c->why, "the CPU (auto: solver '%s' does not run on the GPU yet)", s->name);
@@ -72,10 +62,11 @@ const char *fc_solver_length_name(const fc_solver *s)
     return s && s->length_scale && s->length_name ? s->length_name : "particle spacing";
 }
 
-fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *q)
+fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *query)
 {
-    if (s && s->cost) return s->cost(q);
-    const fc_method_cost fluid_alone = {{q->fluid * fc_step_work(s, q->params, q->dims), q->fluid * FC_BYTES_PER_PARTICLE},
-                                        0.0};
+    fc_cost_query q = *query;
+    q.step_work = fc_step_work(s, q.params, q.dims);
+    if (s && s->cost) return s->cost(&q);
+    const fc_method_cost fluid_alone = {{q.fluid * q.step_work, q.fluid * FC_BYTES_PER_PARTICLE}, 0.0};
     return fluid_alone;
 }

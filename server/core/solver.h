@@ -26,6 +26,7 @@ typedef struct fc_cost_query {
     const float *lo, *hi;
     const fc_shape *solids;
     size_t solid_count;
+    double step_work; /* the solver's fc_step_work for these parameters (fc_solver_cost fills it in) */
 } fc_cost_query;
 
 /* A method's answer: the cost against the budget (particles counted by their step work, and
@@ -38,6 +39,39 @@ typedef struct fc_method_cost {
 
 struct fc_instability;
 
+/* How a method steps where its world's particles live: on the host arrays (fc_solver.on_host) or
+ * in a device store (fc_solver.on_device, core/store.h). Only step is required. */
+typedef struct fc_method_steps {
+    /* Allocates state, derives constants (particle mass) from the parameters and builds the method's
+     * own structures (reporting their build phases). 0, -1 with err, or FC_BUILD_OUT_OF_MEMORY. */
+    int (*init)(fc_world *w, void **state, char *err, size_t errlen);
+
+    /* Lowers limit (time_step and FC_DT_MAXIMUM when called) to the longest step its stability
+     * conditions allow now (core/time_step.h); the world calls it before each step unless
+     * adaptive_time_step is off. May be NULL: time_step. */
+    void (*limit_dt)(const fc_world *w, const void *state, fc_step_limit *limit);
+
+    /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles.
+     * FC_STEP_DONE, FC_STEP_FAILED, or FC_STEP_INTERRUPTED when fc_world_interrupted(w) was seen
+     * between two phases, before positions or velocities changed. */
+    int (*step)(fc_world *w, void *state, double dt);
+
+    /* Computes FC_DENSITY at the particles' present positions without moving them (it may reorder
+     * them, as a step does); 0 or -1 when out of memory. NULL: the method reports no density. */
+    int (*density)(fc_world *w, void *state);
+
+    /* Its statistics of the present state into out (at most max, name and value; the world puts
+     * the solver's name on them); returns how many. May be NULL: none. */
+    int (*stats)(const fc_world *w, const void *state, fc_solver_stat *out, int max);
+
+    /* Gives back the memory that grows with pairs rather than particles (neighbour lists) while the
+     * world is paused after a blow-up; the next step grows it again. NULL: nothing to give. */
+    void (*release)(fc_world *w, void *state);
+
+    void (*destroy)(void *state);
+} fc_method_steps;
+
+/* A method: its physics, parameters, checks and cost; one entry whatever store its particles live in. */
 typedef struct fc_solver {
     const char *name;
     const char *description;
@@ -48,8 +82,10 @@ typedef struct fc_solver {
      * parameters as 'name'. May be NULL. */
     int (*check_params)(const fc_params *p, char *err, size_t errlen);
 
-    /* Allocates state, derives constants (particle mass) from the parameters. 0 or -1 with err. */
-    int (*init)(fc_world *w, void **state, char *err, size_t errlen);
+    /* Its steps on the host arrays, and in a device store (NULL: it has no device step yet; a world
+     * on a CUDA device cannot run it). */
+    fc_method_steps on_host;
+    const fc_method_steps *on_device;
 
     /* The time step its method is made for: what a world switched to it takes when the step it had
      * is longer (fc_world_switch_solver). 0: any. */
@@ -66,20 +102,6 @@ typedef struct fc_solver {
     fc_method_cost (*cost)(const fc_cost_query *q);
     const char *structures_name; /* what fc_method_cost.structures counts ("boundary particles") */
 
-    /* Lowers limit (time_step and FC_DT_MAXIMUM when called) to the longest step its stability
-     * conditions allow now (core/time_step.h); the world calls it before each step unless
-     * adaptive_time_step is off. May be NULL: time_step. */
-    void (*limit_dt)(const fc_world *w, const void *state, fc_step_limit *limit);
-
-    /* Advances particles by dt: neighbour grid, forces, integration, fc_collide_particles.
-     * FC_STEP_DONE, FC_STEP_FAILED, or FC_STEP_INTERRUPTED when fc_world_interrupted(w) was seen
-     * between two phases, before positions or velocities changed. */
-    int (*step)(fc_world *w, void *state, double dt);
-
-    /* Computes FC_DENSITY at the particles' present positions without moving them (it may reorder
-     * them, as a step does); 0 or -1 when out of memory. NULL: the solver reports no density. */
-    int (*density)(fc_world *w, void *state);
-
     /* The distance a particle may cross in one step before the method loses track of it (the SPH
      * family's smoothing radius; a grid's cell), m, and what messages call it: the stability checks
      * measure the step against it. NULL: the particle spacing. */
@@ -93,46 +115,6 @@ typedef struct fc_solver {
     /* The speed of sound of its equation of state (weakly compressible solvers; NULL for others):
      * the stability checks compare the flow with it (core/stability.h). */
     double (*sound_speed)(const fc_params *p);
-
-    /* Its statistics of the present state into out (at most max, name and value; the world puts
-     * the solver's name on them); returns how many. The host arrays are in sync when it is called.
-     * May be NULL: none. */
-    int (*stats)(const fc_world *w, const void *state, fc_solver_stat *out, int max);
-
-    /* The motion statistics of fc_world_stats (particles, max_speed, rms_speed, has_nan, with
-     * fc_motion_sample) computed where the particles are, so that the blow-up check after every
-     * step moves nothing to the host; 0, or -1 (the host then syncs and computes them). NULL: none.
-     * A solver with it computes its own `stats` in place too. */
-    int (*motion_stats)(fc_world *w, void *state, fc_world_stats *s);
-
-    /* Brings the FC_SYNC_* fields up to date in w->particles (before a snapshot, an export, a
-     * checkpoint or statistics). NULL: the host arrays are the solver's own (CPU solvers). */
-    void (*sync_to_host)(fc_world *w, void *state, unsigned fields);
-
-    /* Fills a frame's snapshot where the particles are (fc_frame_request), without bringing the host
-     * arrays up to date: 0, or -1 (the host then syncs and takes it from its arrays). NULL: none. */
-    int (*frame_snapshot)(fc_world *w, void *state, fc_frame_request *req);
-
-    /* Appends an emitter's layer where the particles are (core/emission.h), the host's arrays left
-     * behind (the world raises its count and next id); 0, or -1 (the emission stops for this
-     * step). NULL: the host places the particles and host_changed(FC_CHANGED_ADDED) brings them. */
-    int (*emit)(fc_world *w, void *state, const fc_emission *e);
-
-    /* Removes the particles inside any of the `count` shapes (fc_shape_inside: sinks) where the particles
-     * are, without the host's copy: how many went (the world then lowers its count; the host arrays
-     * come up to date at the next sync_to_host), or -1 (the host then syncs and removes them). NULL:
-     * none. */
-    long (*remove_inside)(fc_world *w, void *state, const fc_shape *shapes, size_t count);
-
-    /* The host changed particles, colliders or parameters (FC_CHANGED_* in what): the solver
-     * takes them again from w. NULL: nothing to do (CPU solvers). */
-    void (*host_changed)(fc_world *w, void *state, unsigned what);
-
-    /* Gives back the memory that grows with pairs rather than particles (neighbour lists) while the
-     * world is paused after a blow-up; the next step grows it again. NULL: nothing to give. */
-    void (*release)(fc_world *w, void *state);
-
-    void (*destroy)(void *state);
 } fc_solver;
 
 const fc_solver *fc_solver_find(const char *name);
@@ -161,15 +143,9 @@ extern const fc_solver *const fc_solvers[];
 extern const fc_solver fc_solver_sph;
 extern const fc_solver fc_solver_pbf;
 
-/* The twin of solver s that steps on a CUDA device (same name, parameters and statistics), or NULL
- * when s has none (yet) or the build has no CUDA part. */
-const fc_solver *fc_solver_on_gpu(const fc_solver *s);
 /* Where solver s steps under the choice c: a CUDA choice made by auto gives way to the CPU when s
- * has no GPU twin (c then says so); one asked for stays, and fc_world_set_solver refuses it. */
+ * has no device steps (c then says so); one asked for stays, and fc_world_set_solver refuses it. */
 void fc_solver_fit_backend(const fc_solver *s, fc_backend_choice *c);
-#ifdef FLUIDCAST_HAVE_CUDA
-extern const fc_solver fc_solver_sph_gpu, fc_solver_pbf_gpu; /* solvers/gpu_twins.c */
-#endif
 
 /* Shared by solvers: collision response against colliders and the container (seed 001 3.2.2).
  * Pushes particles out of solids (by boundary_erp of the penetration beyond particle_margin; the

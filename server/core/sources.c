@@ -7,6 +7,7 @@
 #include "core/colliders.h"
 #include "core/emission.h"
 #include "core/solver.h"
+#include "core/store.h"
 
 /* Two unit vectors perpendicular to d (unit) and to each other; in 2D t1 is d turned a quarter
  * turn in the plane z = 0 (t2 is then unused). */
@@ -56,7 +57,7 @@ typedef struct emission {
     fc_world *w;
     const fc_emitter *e;
     float t1[3], t2[3], base[3]; /* base: the disc's centre moved as far as it travelled since due */
-    float (*points)[2];          /* with a solver that emits itself: the layer's (u, v), collected */
+    float (*points)[2];          /* with a store that emits itself: the layer's (u, v), collected */
     size_t point_count;
     int failed;
 } emission;
@@ -70,13 +71,13 @@ static void collect_point(float u, float v, void *ctx)
 
 _Static_assert((int)FC_COLUMN_COUNT <= (int)FC_EMISSION_MAX_COLUMNS, "an emission carries every registry column");
 
-/* The layer appended by the solver where it keeps the particles (fc_solver.emit): 1 when done, 0
- * when the solver has no emit (the host places the layer), -1 on failure. */
-static int emit_in_solver(emission *em, size_t layer, float spacing)
+/* The layer appended in the store (fc_store_kind.emit): 1 when done, 0 when the host arrays are
+ * the store or it has no emit (the host places the layer), -1 on failure. */
+static int emit_in_store(emission *em, size_t layer, float spacing)
 {
     fc_world *w = em->w;
     const fc_emitter *e = em->e;
-    if (!w->solver_state || !w->solver->emit) return 0;
+    if (!w->store_state || !w->store->emit) return 0;
     fc_particles *p = &w->particles;
     if (fc_particles_reserve(p, p->count + layer)) return -1; /* room for the sync that brings them back */
     em->points = malloc(layer * sizeof *em->points);
@@ -97,7 +98,7 @@ static int emit_in_solver(emission *em, size_t layer, float spacing)
         out.column[c] = 0;
         fc_particle_column_bytes(&rec, c, &out.column[c]);
     }
-    const int failed = w->solver->emit(w, w->solver_state, &out);
+    const int failed = w->store->emit(w, w->store_state, &out);
     free(em->points);
     if (failed) return -1;
     p->count += out.count;
@@ -137,9 +138,9 @@ size_t fc_emitters_step(fc_world *w, double dt)
             double late = e->rate > 0.0f ? (e->pending - (double)layer) / (double)e->rate : 0.0;
             const float advance = (float)(late * e->speed);
             for (int a = 0; a < 3; a++) em.base[a] = e->position[a] + advance * e->direction[a];
-            const int in_solver = emit_in_solver(&em, layer, spacing);
-            if (in_solver < 0) return added;
-            if (!in_solver) for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
+            const int in_store = emit_in_store(&em, layer, spacing);
+            if (in_store < 0) return added;
+            if (!in_store) for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
             if (em.failed) return added;
             e->pending -= (double)layer;
             added += layer;
@@ -149,15 +150,15 @@ size_t fc_emitters_step(fc_world *w, double dt)
     return added;
 }
 
-/* The sinks applied by the solver where it keeps the particles (fc_solver.remove_inside): how many
+/* The sinks applied in the store (fc_store_kind.remove_inside): how many
  * went, or -1 when it cannot. */
-static long sinks_apply_in_solver(fc_world *w)
+static long sinks_apply_in_store(fc_world *w)
 {
-    if (!w->solver_state || !w->solver->remove_inside) return -1;
+    if (!w->store_state || !w->store->remove_inside) return -1;
     fc_shape *shapes = malloc(w->sink_count * sizeof *shapes);
     if (!shapes) return -1;
     for (size_t s = 0; s < w->sink_count; s++) shapes[s] = w->sinks[s].shape;
-    const long removed = w->solver->remove_inside(w, w->solver_state, shapes, w->sink_count);
+    const long removed = w->store->remove_inside(w, w->store_state, shapes, w->sink_count);
     free(shapes);
     if (removed > 0) {
         w->particles.count -= (size_t)removed;
@@ -169,8 +170,8 @@ static long sinks_apply_in_solver(fc_world *w)
 size_t fc_sinks_apply(fc_world *w)
 {
     if (w->sink_count == 0 || w->particles.count == 0) return 0;
-    const long in_solver = sinks_apply_in_solver(w);
-    if (in_solver >= 0) return (size_t)in_solver;
+    const long in_store = sinks_apply_in_store(w);
+    if (in_store >= 0) return (size_t)in_store;
     fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
     fc_particles *p = &w->particles;
     uint8_t *keep = malloc(p->count);

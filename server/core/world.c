@@ -1,4 +1,4 @@
-/* World lifecycle and the step: emit, solve, remove; plus filling shapes with fluid and stats. */
+/* World lifecycle and the step: solve, remove, emit; its store and method; filling shapes with fluid; stats. */
 #include "core/world.h"
 
 #include <math.h>
@@ -14,6 +14,31 @@
 #include "core/build_progress.h"
 #include "core/solver.h"
 #include "core/sources.h"
+#include "core/store.h"
+
+const fc_store_kind *fc_store_for(fc_backend backend)
+{
+#ifdef FLUIDCAST_HAVE_CUDA
+    if (backend == FC_BACKEND_CUDA) return &fc_store_cuda;
+#endif
+    (void)backend;
+    return NULL;
+}
+
+const fc_method_steps *fc_world_steps(const fc_world *w)
+{
+    return w->store ? w->solver->on_device : &w->solver->on_host;
+}
+
+/* The method's state and the store's go (the particles stay in the host arrays, synced first). */
+static void stop_method(fc_world *w)
+{
+    fc_world_sync_to_host(w, FC_SYNC_ALL);
+    if (w->solver_state) fc_world_steps(w)->destroy(w->solver_state);
+    w->solver_state = NULL;
+    if (w->store_state) w->store->destroy(w->store_state);
+    w->store_state = NULL;
+}
 
 void fc_world_init(fc_world *w)
 {
@@ -33,7 +58,7 @@ void fc_world_init(fc_world *w)
 void fc_world_free(fc_world *w)
 {
     if (w->budget) fc_budget_set(w->budget, &w->budget_held, (fc_cost){0.0, 0.0});
-    if (w->solver && w->solver_state) w->solver->destroy(w->solver_state);
+    if (w->solver) stop_method(w);
     fc_particles_free(&w->particles);
     free(w->colliders);
     free(w->emitters);
@@ -45,14 +70,9 @@ int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen)
 {
     const fc_solver *s = fc_solver_lookup(name, err, errlen);
     if (!s) return -1;
-    if (w->backend == FC_BACKEND_CUDA) {
-        const fc_solver *twin = fc_solver_on_gpu(s);
-        if (!twin) {
-            snprintf(err, errlen, "solver '%s' does not run on the GPU yet (sph does); use the CPU backend for it",
-                     s->name);
-            return -1;
-        }
-        s = twin;
+    if (w->backend == FC_BACKEND_CUDA && !s->on_device) {
+        snprintf(err, errlen, "solver '%s' does not run on the GPU yet (sph does); use the CPU backend for it", s->name);
+        return -1;
     }
     w->solver = s;
     return 0;
@@ -76,6 +96,7 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     if (next && next != previous) fc_world_sync_to_host(w, FC_SYNC_ALL); /* the next one starts from them */
     if (fc_world_set_solver(w, name, err, errlen)) return -1;
     if (w->solver == previous || !w->solver_state) return 0; /* not started: fc_world_start starts it */
+    const fc_method_steps *previous_steps = w->store ? previous->on_device : &previous->on_host;
     float previous_mass[FC_MAX_FLUIDS];
     memcpy(previous_mass, w->fluid_mass, sizeof previous_mass);
     char why[512] = "";
@@ -84,13 +105,13 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     int missing = (w->solver->needs & ~previous->needs) != 0 ||
                   fc_solver_length_scale(w->solver, &w->params) != fc_solver_length_scale(previous, &w->params);
     if (fc_solver_check_params(w->solver, &w->params, why, sizeof why) ||
-        (missing && build_solver_needs(w, why, sizeof why)) || w->solver->init(w, &state, why, sizeof why)) {
+        (missing && build_solver_needs(w, why, sizeof why)) || fc_world_steps(w)->init(w, &state, why, sizeof why)) {
         snprintf(err, errlen, "%s cannot start: %s", w->solver->name, why[0] ? why : "out of memory");
         w->solver = previous;
         memcpy(w->fluid_mass, previous_mass, sizeof previous_mass);
         return -2;
     }
-    previous->destroy(w->solver_state);
+    previous_steps->destroy(w->solver_state); /* the store, and the particles in it, stay */
     w->solver_state = state;
     fc_solver_fit_time_step(w->solver, &w->params);
     return 0;
@@ -323,23 +344,28 @@ int fc_world_start(fc_world *w, char *err, size_t errlen)
     if (fc_solver_check_params(w->solver, &w->params, err, errlen)) return -1;
     int built = build_solver_needs(w, err, errlen);
     if (built) return built;
-    fc_world_sync_to_host(w, FC_SYNC_ALL); /* a restarted solver starts from its predecessor's particles */
-    if (w->solver_state) w->solver->destroy(w->solver_state), w->solver_state = NULL;
-    return w->solver->init(w, &w->solver_state, err, errlen); /* it reports its phases (build_progress.h) */
+    stop_method(w); /* a restarted solver starts from its predecessor's particles */
+    if (!w->store) w->store = fc_store_for(w->backend); /* one chosen before (a test's) is kept */
+    if (w->store && w->store->create(w, &w->store_state, err, errlen)) {
+        w->store = NULL;
+        return -1;
+    }
+    return fc_world_steps(w)->init(w, &w->solver_state, err, errlen); /* it reports its phases (build_progress.h) */
 }
 
 int fc_world_compute_density(fc_world *w)
 {
-    if (!w->solver_state || !w->solver->density) return 0;
-    return w->solver->density(w, w->solver_state);
+    const fc_method_steps *steps = fc_world_steps(w);
+    if (!w->solver_state || !steps->density) return 0;
+    return steps->density(w, w->solver_state);
 }
 
 void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit)
 {
     limit->dt = w->params.time_step;
     limit->bound = w->params.adaptive_time_step ? FC_DT_MAXIMUM : FC_DT_FIXED;
-    if (w->params.adaptive_time_step && w->solver->limit_dt && w->solver_state)
-        w->solver->limit_dt(w, w->solver_state, limit);
+    const fc_method_steps *steps = fc_world_steps(w);
+    if (w->params.adaptive_time_step && steps->limit_dt && w->solver_state) steps->limit_dt(w, w->solver_state, limit);
 }
 
 int fc_world_step(fc_world *w)
@@ -348,7 +374,7 @@ int fc_world_step(fc_world *w)
     fc_world_choose_dt(w, &limit);
     const double dt = limit.dt;
     w->step_failure[0] = '\0';
-    int status = w->solver->step(w, w->solver_state, dt);
+    int status = fc_world_steps(w)->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
     fc_sinks_apply(w);
     /* after the step, not before: a step interrupted (and retried) must not emit its layers again */
@@ -362,7 +388,8 @@ int fc_world_step(fc_world *w)
 
 void fc_world_release_memory(fc_world *w)
 {
-    if (w->solver_state && w->solver->release) w->solver->release(w, w->solver_state);
+    const fc_method_steps *steps = fc_world_steps(w);
+    if (w->solver_state && steps->release) steps->release(w, w->solver_state);
 #ifdef __GLIBC__
     malloc_trim(0); /* freed heap pages, not only the mapped blocks, go back to the system */
 #endif
@@ -370,27 +397,28 @@ void fc_world_release_memory(fc_world *w)
 
 void fc_world_sync_to_host(fc_world *w, unsigned fields)
 {
-    if (w->solver_state && w->solver->sync_to_host) w->solver->sync_to_host(w, w->solver_state, fields);
+    if (w->store_state) w->store->sync_to_host(w, w->store_state, fields);
 }
 
 void fc_world_host_changed(fc_world *w, unsigned what)
 {
     if (what & FC_CHANGED_COLLIDERS) w->solids_version++;
-    if (w->solver_state && w->solver->host_changed) w->solver->host_changed(w, w->solver_state, what);
+    if (w->store_state) w->store->host_changed(w, w->store_state, what);
 }
 
 /* The solver's own statistics into s, each with the solver's name. */
 static void solver_stats(const fc_world *w, fc_world_stats *s)
 {
     s->solver_stat_count = 0;
-    if (!w->solver_state || !w->solver->stats) return;
-    s->solver_stat_count = w->solver->stats(w, w->solver_state, s->solver_stat, FC_WORLD_MAX_SOLVER_STATS);
+    const fc_method_steps *steps = fc_world_steps(w);
+    if (!w->solver_state || !steps->stats) return;
+    s->solver_stat_count = steps->stats(w, w->solver_state, s->solver_stat, FC_WORLD_MAX_SOLVER_STATS);
     for (int i = 0; i < s->solver_stat_count; i++) s->solver_stat[i].solver = w->solver->name;
 }
 
 void fc_world_stats_compute(fc_world *w, fc_world_stats *s)
 {
-    if (w->solver_state && w->solver->motion_stats && w->solver->motion_stats(w, w->solver_state, s) == 0) {
+    if (w->store_state && w->store->motion_stats && w->store->motion_stats(w, w->store_state, s) == 0) {
         solver_stats(w, s); /* where the particles are: nothing crosses to the host */
         return;
     }

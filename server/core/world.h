@@ -60,8 +60,11 @@ typedef struct fc_world {
     uint64_t solids_version;      /* raised whenever colliders change: methods that sample them resample */
 
     fc_backend backend;           /* FC_BACKEND_CPU (fc_world_init) or FC_BACKEND_CUDA: where the solver steps;
-                                     set before the solver (fc_world_set_solver picks its GPU twin) */
-    const struct fc_solver *solver;
+                                     set before the solver (fc_world_set_solver checks it can step there) */
+    const struct fc_store_kind *store; /* where the particles live between steps: NULL, the host arrays;
+                                          else a device store (core/store.h), made by fc_world_start */
+    void *store_state;
+    const struct fc_solver *solver;    /* the method; it steps with its on_host steps, or on_device in a store */
     void *solver_state;
     float fluid_mass[FC_MAX_FLUIDS]; /* kg, a particle of each fluid (fc_world_derive_masses) */
 
@@ -97,8 +100,8 @@ typedef struct fc_world {
 void fc_world_init(fc_world *w);
 void fc_world_free(fc_world *w);
 
-/* Selects the solver by name (on a CUDA world its GPU twin, fc_solver_on_gpu); 0, or -1 with the
- * known names in err, or with the reason when the solver has no GPU twin. */
+/* Selects the solver by name; 0, or -1 with the known names in err, or on a CUDA world with the
+ * reason when the solver has no device steps (fc_solver.on_device). */
 int fc_world_set_solver(fc_world *w, const char *name, char *err, size_t errlen);
 
 /* Switches a world (started or not) to the solver `name`, keeping its particles (count, ids,
@@ -187,10 +190,10 @@ enum { FC_BUILD_OUT_OF_MEMORY = -2 };
 int fc_world_start(fc_world *w, char *err, size_t errlen);
 
 /* The step the world takes next: time_step, or with adaptive_time_step (the default) the longest its
- * solver's stability conditions allow up to it (fc_solver.limit_dt), and what bounds it. */
+ * solver's stability conditions allow up to it (fc_method_steps.limit_dt), and what bounds it. */
 void fc_world_choose_dt(const fc_world *w, fc_step_limit *limit);
 
-/* What a step (fc_world_step, fc_solver.step) returns. */
+/* What a step (fc_world_step, fc_method_steps.step) returns. */
 enum { FC_STEP_DONE = 0, FC_STEP_FAILED = -1, FC_STEP_INTERRUPTED = 1 };
 
 /* Gives back what a runaway state grew (the solver's release, then the allocator's free pages to
@@ -214,7 +217,7 @@ static inline int fc_world_interrupted(const fc_world *w)
     return w->interrupt && atomic_load_explicit(w->interrupt, memory_order_relaxed);
 }
 
-/* One statistic a solver reports (fc_solver.stats in core/solver.h), its solver's name on it. */
+/* One statistic a solver reports (fc_method_steps.stats in core/solver.h), its solver's name on it. */
 typedef struct fc_solver_stat {
     const char *solver; /* the reporting solver's name (the world sets it) */
     const char *name;   /* "mean_density_error", "mean_neighbours", ... */
@@ -240,7 +243,7 @@ void fc_world_stats_compute(fc_world *w, fc_world_stats *s);
 double fc_world_stat(const fc_world_stats *s, const char *name);
 
 /* Particle fields a solver may keep elsewhere (a GPU) and bring up to date in the host arrays
- * (fc_solver.sync_to_host). */
+ * (fc_store_kind.sync_to_host). */
 enum {
     FC_SYNC_POSITION = 1u << 0,
     FC_SYNC_VELOCITY = 1u << 1,
@@ -251,24 +254,28 @@ enum {
     FC_SYNC_STATS = FC_SYNC_POSITION | FC_SYNC_VELOCITY | FC_SYNC_DENSITY | FC_SYNC_FLUID, /* what statistics read */
 };
 
-/* What the host changed behind the solver's back (fc_solver.host_changed). */
+/* What the host changed behind the store's and the method's back (fc_world_host_changed). */
 enum {
     FC_CHANGED_ADDED = 1u << 0,     /* particles appended after those the solver has (emitters, fills); the
                                        host's copies of the others may be stale: take the new ones only */
     FC_CHANGED_REMOVED = 1u << 1,   /* particles removed and the rest compacted (sinks, a collider's cut),
                                        after a sync of every field: take them all again */
     FC_CHANGED_REPLACED = 1u << 2,  /* any particle may differ (a checkpoint put back): take them all again */
-    FC_CHANGED_COLLIDERS = 1u << 3, /* colliders came, went or moved: the boundary is resampled */
+    FC_CHANGED_COLLIDERS = 1u << 3, /* colliders came, went or moved: solids_version rises */
     FC_CHANGED_PARAMS = 1u << 4,    /* parameters changed (set) */
 };
 
-/* Brings the FC_SYNC_* fields up to date in w->particles through the solver (nothing for a solver
- * that keeps no copy of its own or has not started): call before reading particles for a snapshot,
- * an export, a checkpoint or statistics. */
+/* Brings the FC_SYNC_* fields up to date in w->particles from the store (nothing when the host
+ * arrays are the store, or it has not started): call before reading particles for a snapshot, an
+ * export, a checkpoint or statistics. */
 void fc_world_sync_to_host(fc_world *w, unsigned fields);
-/* Tells the solver that the host changed what FC_CHANGED_* says (after emitting, removing,
- * putting a checkpoint back, a command); FC_CHANGED_COLLIDERS also has the boundary resampled
- * before the next step. */
+/* Tells the store that the host changed what FC_CHANGED_* says (after emitting, removing, putting a
+ * checkpoint back, a command); FC_CHANGED_COLLIDERS raises solids_version, so that methods that
+ * sample the solids resample them before their next step. */
 void fc_world_host_changed(fc_world *w, unsigned what);
+
+/* The steps of w's method where its particles live (fc_solver.on_host, or on_device in a store). */
+struct fc_method_steps;
+const struct fc_method_steps *fc_world_steps(const fc_world *w);
 
 #endif

@@ -1,11 +1,12 @@
-/* A world's particles on a CUDA device and the solvers' steps there, callable from C: the GPU twins of
- * solvers/sph.c (WCSPH) and solvers/pbf.c (PBF), with the same formulas (solvers/sph_terms.h,
- * core/collide.h) run one neighbour per thread.
+/* A world's particles on a CUDA device and the SPH family's steps there, callable from C: WCSPH and
+ * PBF (solvers/sph.c, solvers/pbf.c) with the same formulas (solvers/sph_terms.h, core/collide.h)
+ * run one neighbour per thread.
  *
  * A device world keeps its particles (every registry column and the ids), the boundary particles and
  * the colliders on the device; its passes are queued on a stream of its own, so worlds sharing a GPU
  * overlap. Every function that can fail returns 0, or -1 with the reason in err, and never aborts.
- * solvers/gpu_twins.c holds the fc_solvers that drive it. */
+ * cuda/store.c keeps the particles of a world through it (the CUDA store, core/store.h), and
+ * solvers/sph_family_device.c holds the family's device steps that drive its passes. */
 #ifndef FC_WORLD_CUDA_H
 #define FC_WORLD_CUDA_H
 
@@ -27,7 +28,7 @@ extern "C" {
 
 typedef struct fc_cuda_world fc_cuda_world;
 
-/* What every pass reads of the world (solvers/gpu_twins.c fills it from the parameters each step,
+/* What every pass reads of the world (solvers/sph_family_device.c fills it from the parameters each step,
  * so that a `set` takes effect at the next step as on the CPU). */
 typedef struct fc_cuda_setup {
     double h, volume, initial_sum; /* smoothing radius, V0, the self weight (fc_sph_kernel_make) */

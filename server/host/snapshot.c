@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/store.h"
+
 void fc_snapshot_buffer_free(fc_snapshot_buffer *s)
 {
     free(s->id);
@@ -121,11 +123,11 @@ static void attribute_values(const fc_particles *p, fc_attribute a, const uint32
     }
 }
 
-/* The snapshot quantized by the solver (fc_solver.frame_snapshot): 1 when taken, 0 when the solver
- * has none or cannot (the float path then), -1 out of memory. */
+/* The snapshot quantized in the store (fc_store_kind.frame_snapshot): 1 when taken, 0 when the
+ * host arrays are the store or it cannot (the float path then), -1 out of memory. */
 static int take_quantized(fc_snapshot_buffer *s, fc_world *w, uint32_t attributes, uint32_t bits, fc_snapshot *out)
 {
-    if (!w->solver || !w->solver->frame_snapshot || !w->solver_state || !bits) return 0;
+    if (!w->store || !w->store->frame_snapshot || !w->store_state || !bits) return 0;
     fc_frame_request req;
     memset(&req, 0, sizeof req);
     req.count = w->particles.count;
@@ -154,7 +156,7 @@ static int take_quantized(fc_snapshot_buffer *s, fc_world *w, uint32_t attribute
         for (int a = 0; a < 3; a++) req.q[k][a] = s->q[k][a];
     for (int a = 0; a < FC_ATTR_COUNT; a++)
         if (field_of[a] >= 0) req.fields[field_of[a]].q = s->attribute_q[a];
-    if (w->solver->frame_snapshot(w, w->solver_state, &req)) {
+    if (w->store->frame_snapshot(w, w->store_state, &req)) {
         s->q_id_stamp = 0; /* what q_id holds is unknown now */
         return 0;
     }

@@ -15,7 +15,7 @@ typedef struct fc_snapshot_buffer {
     uint32_t *id, *order, *sort_id, *sort_order; /* order: particle index of the i-th smallest id */
     float *position[3];
     float *attribute[FC_ATTR_COUNT];
-    /* the solver's quantized snapshot (fc_solver.frame_snapshot) */
+    /* the solver's quantized snapshot (fc_store_kind.frame_snapshot) */
     size_t q_capacity;
     uint32_t *q_id;
     uint64_t q_id_stamp; /* the solver's stamp of the ids in q_id (fc_frame_request.id_stamp) */
@@ -28,7 +28,7 @@ void fc_snapshot_buffer_free(fc_snapshot_buffer *s);
 
 /* Fills s from the world and points out at it: ids sorted, positions, and the attributes whose
  * bit is set in `attributes`. A solver that keeps the particles elsewhere (a GPU) and can quantize
- * there (fc_solver.frame_snapshot) gives the positions quantized for each position bits b whose
+ * there (fc_store_kind.frame_snapshot) gives the positions quantized for each position bits b whose
  * bit is set in `bits` (bit b; the frame's bounds are the domain) and the attributes as 8 bits, so
  * only those cross to the host; otherwise the particles are brought up to date from the solver
  * (fc_world_sync_to_host) and taken as floats. Either gives the same frames. 0, or -1 when out of

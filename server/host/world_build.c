@@ -114,7 +114,7 @@ int fc_world_build(const char *path, const char *document, const fc_param_values
         }
     }
     failed = failed || (values && fc_param_values_apply(&scene.params, scene.fluids, scene.fluid_count, runs, values, 1, err));
-    if (backend) { /* auto gives way to the CPU for a solver without a GPU twin (fc_solver_fit_backend) */
+    if (backend) { /* auto gives way to the CPU for a solver without device steps (fc_solver_fit_backend) */
         fc_solver_fit_backend(fc_solver_find(scene.solver), backend);
         scene.backend = backend->kind;
     }

@@ -560,7 +560,7 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
     }
     fc_world *w = &h->world;
     const double step_before = w->params.time_step;
-    if (strcmp(next->name, w->solver->name) != 0) { /* a CUDA world runs the GPU twin of the same name */
+    if (next != w->solver) {
         char msg[600];
         if (fc_reserve_step_work(w, &w->params, next, "solver", err)) return -1;
         if (fc_world_switch_solver(w, next->name, msg, sizeof msg)) {

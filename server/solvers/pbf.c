@@ -496,13 +496,9 @@ const fc_solver fc_solver_pbf = {
                    "tensile correction, vorticity confinement, XSPH viscosity",
     .param_bit = FC_SOLVER_PBF,
     FC_SPH_FAMILY_METHOD,
-    .init = pbf_init,
+    .on_host = {.init = pbf_init, .limit_dt = pbf_limit_dt, .step = pbf_step, .density = pbf_density,
+                .stats = pbf_stats, .release = pbf_release, .destroy = pbf_destroy},
+    .on_device = FC_PBF_ON_DEVICE,
     .default_time_step = 2e-3, /* Macklin and Mueller 2013 step at 1/60 s with 2-4 iterations */
-    .limit_dt = pbf_limit_dt,
     .step_work = fc_pbf_step_work,
-    .step = pbf_step,
-    .density = pbf_density,
-    .stats = pbf_stats,
-    .release = pbf_release,
-    .destroy = pbf_destroy,
 };

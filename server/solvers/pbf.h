@@ -11,7 +11,7 @@
  * with the PBF solver. Returns 0, or -1 (other solver, out of memory). */
 int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az);
 
-/* PBF's stability condition (fc_solver.limit_dt, both backends): the velocity condition alone,
+/* PBF's stability condition (fc_method_steps.limit_dt, on the host and on the device): the velocity condition alone,
  * cfl_number h / |v|max (the density constraints hold any stiffness: no acoustic condition). */
 void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit);
 

@@ -51,8 +51,7 @@ fc_method_cost fc_sph_family_cost(const fc_cost_query *q)
 {
     double boundary = fc_boundary_estimate(NULL, q->lo, q->hi, q->params, q->dims);
     for (size_t c = 0; c < q->solid_count; c++) boundary += fc_boundary_estimate(&q->solids[c], q->lo, q->hi, q->params, q->dims);
-    const double work = fmax(1.0, fc_sph_family_step_work(q->params, q->dims));
-    const fc_method_cost c = {{(q->fluid + boundary) * work,
+    const fc_method_cost c = {{(q->fluid + boundary) * q->step_work,
                                q->fluid * (FC_BYTES_PER_PARTICLE + BYTES_PER_NEIGHBOUR * neighbours_at(q->params)) +
                                    boundary * BYTES_PER_BOUNDARY},
                               boundary};

@@ -40,7 +40,17 @@ enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
 #define FC_NEIGHBOUR_CAP_FLOOR 16e6
 double fc_neighbour_cap_bytes(const fc_world *w);
 
-/* The fc_solver members every solver of the family (CPU or device) shares. */
+/* The family's steps in a CUDA store (solvers/sph_family_device.c), when the build has a CUDA part. */
+#ifdef FLUIDCAST_HAVE_CUDA
+extern const fc_method_steps fc_wcsph_on_device, fc_pbf_on_device;
+#define FC_WCSPH_ON_DEVICE (&fc_wcsph_on_device)
+#define FC_PBF_ON_DEVICE (&fc_pbf_on_device)
+#else
+#define FC_WCSPH_ON_DEVICE NULL
+#define FC_PBF_ON_DEVICE NULL
+#endif
+
+/* The fc_solver members every solver of the family shares. */
 #define FC_SPH_FAMILY_METHOD                                                                                         \
     .needs = FC_NEEDS_GRID, .check_params = fc_sph_family_check_params, .length_scale = fc_sph_family_length_scale, \
     .length_name = "smoothing radius", .check_stability = fc_sph_family_check_stability,                          \

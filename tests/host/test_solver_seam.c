@@ -1,7 +1,10 @@
-/* The backend seam (core/solver.h): a solver that keeps its own copy of the particles, as a GPU
- * solver would. The host sees its data only after fc_world_sync_to_host, and the solver sees every
- * change the host makes (emitters, sinks, a checkpoint put back, a rebuilt world, commands).
- * It needs neither grid nor boundary, so the world builds neither, and it has no h/spacing rule. */
+/* The store and method seams (core/store.h, core/solver.h) with a method outside the SPH family:
+ * ballistic particles, which need neither grid nor boundary, so the world builds neither, the
+ * budget counts their particles alone and the stability watch measures steps against their own
+ * length scale. It steps on the host arrays, and in a store that keeps a private copy of the
+ * particles as a device would: the host sees that copy only after fc_world_sync_to_host, and the
+ * store sees every change the host makes (emitters, sinks, a checkpoint put back, a rebuilt world,
+ * commands). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +13,13 @@
 #include "check.h"
 #include "core/checkpoint.h"
 #include "core/solver.h"
+#include "core/stability.h"
+#include "core/store.h"
 #include "host/command.h"
 #include "solvers/sph_family.h"
 
-/* The private copy: positions and velocities of every particle, in the host's order. */
+/* ---- the mirror store: positions and velocities of every particle, in the host's order ---- */
+
 typedef struct mirror_state {
     size_t count;
     float *field[6]; /* x, y, z, vx, vy, vz */
@@ -45,7 +51,7 @@ static void mirror_destroy(void *state)
     free(st);
 }
 
-static int mirror_init(fc_world *w, void **state, char *err, size_t errlen)
+static int mirror_create(fc_world *w, void **state, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     mirror_state *st = calloc(1, sizeof *st);
@@ -55,20 +61,6 @@ static int mirror_init(fc_world *w, void **state, char *err, size_t errlen)
     }
     *state = st;
     return 0;
-}
-
-/* Ballistic motion under gravity in the private copy only; fails when the copy lost count. */
-static int mirror_step(fc_world *w, void *state, double dt)
-{
-    mirror_state *st = state;
-    if (st->count != w->particles.count) return FC_STEP_FAILED;
-    const float g[3] = {(float)w->params.gravity_x, (float)w->params.gravity_y, (float)w->params.gravity_z};
-    for (size_t i = 0; i < st->count; i++)
-        for (int a = 0; a < 3; a++) {
-            st->field[3 + a][i] += g[a] * (float)dt;
-            st->field[a][i] += st->field[3 + a][i] * (float)dt;
-        }
-    return FC_STEP_DONE;
 }
 
 static void mirror_sync_to_host(fc_world *w, void *state, unsigned fields)
@@ -89,27 +81,90 @@ static void mirror_host_changed(fc_world *w, void *state, unsigned what)
     else if (what & FC_CHANGED_ADDED) upload(w, st, st->count);
 }
 
-static int mirror_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
+static const fc_store_kind mirror_store = {
+    .name = "mirror",
+    .create = mirror_create,
+    .destroy = mirror_destroy,
+    .sync_to_host = mirror_sync_to_host,
+    .host_changed = mirror_host_changed,
+};
+
+/* ---- the ballistic method: v += g dt, x += v dt, then the shared collision response ---- */
+
+#define BALLISTIC_LENGTH 0.05 /* m: its length scale, what a particle may cross in a step */
+
+static double ballistic_length(const fc_params *p)
 {
-    (void)w;
+    (void)p;
+    return BALLISTIC_LENGTH;
+}
+
+/* One semi-implicit Euler step of the arrays x (3 of them) and v (3) of n particles. */
+static void fall(const fc_world *w, float *const x[3], float *const v[3], size_t n, float dt)
+{
+    float g[3];
+    fc_world_gravity(w, g);
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            v[a][i] += g[a] * dt;
+            x[a][i] += v[a][i] * dt;
+        }
+}
+
+static int ballistic_init(fc_world *w, void **state, char *err, size_t errlen)
+{
+    (void)w, (void)err, (void)errlen;
+    *state = calloc(1, 1); /* nothing to keep; a state marks it started */
+    return *state ? 0 : -1;
+}
+
+static void ballistic_destroy(void *state) { free(state); }
+
+static int ballistic_step_on_host(fc_world *w, void *state, double dt)
+{
+    (void)state;
+    fc_particles *p = &w->particles;
+    float *const x[3] = {p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ]};
+    float *const v[3] = {p->field[FC_VX], p->field[FC_VY], p->field[FC_VZ]};
+    fall(w, x, v, p->count, (float)dt);
+    fc_collide_particles(w);
+    return FC_STEP_DONE;
+}
+
+/* In the mirror store's copy only (no collisions there); fails when the copy lost count. */
+static int ballistic_step_in_store(fc_world *w, void *state, double dt)
+{
+    (void)state;
+    mirror_state *st = w->store_state;
+    if (st->count != w->particles.count) return FC_STEP_FAILED;
+    fall(w, st->field, st->field + 3, st->count, (float)dt);
+    return FC_STEP_DONE;
+}
+
+static int ballistic_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
+{
+    (void)state;
     if (max < 1) return 0;
-    out[0] = (fc_solver_stat){.name = "private_particles", .value = (double)((const mirror_state *)state)->count};
+    const mirror_state *st = w->store == &mirror_store ? w->store_state : NULL;
+    out[0] = (fc_solver_stat){.name = "private_particles", .value = st ? (double)st->count : -1.0};
     return 1;
 }
 
-static const fc_solver mirror_solver = {
-    .name = "mirror",
-    .description = "test: ballistic particles in a private copy",
+static const fc_method_steps ballistic_in_store = {
+    .init = ballistic_init, .step = ballistic_step_in_store, .stats = ballistic_stats, .destroy = ballistic_destroy};
+
+static const fc_solver ballistic_solver = {
+    .name = "ballistic",
+    .description = "test: particles falling under gravity, no forces between them",
     .needs = 0,
-    .init = mirror_init,
-    .step = mirror_step,
-    .stats = mirror_stats,
-    .sync_to_host = mirror_sync_to_host,
-    .host_changed = mirror_host_changed,
-    .destroy = mirror_destroy,
+    .on_host = {.init = ballistic_init, .step = ballistic_step_on_host, .stats = ballistic_stats,
+                .destroy = ballistic_destroy},
+    .on_device = &ballistic_in_store,
+    .length_scale = ballistic_length,
+    .length_name = "ballistic cell",
 };
 
-static mirror_state *mirror(fc_world *w) { return w->solver_state; }
+static mirror_state *mirror(fc_world *w) { return w->store_state; }
 
 /* The FC_CHANGED_* bits the solver saw since the last call. */
 static unsigned take_changes(fc_world *w)
@@ -149,12 +204,14 @@ static int start_world(fc_world *w)
 {
     char err[256] = "";
     fc_world_init(w);
-    w->solver = &mirror_solver;
+    w->solver = &ballistic_solver;
+    w->store = &mirror_store; /* chosen before the start: kept (the backend's otherwise) */
     w->params.particle_spacing = 0.02;
     w->params.smoothing_radius = 0.2;
     const float lo[3] = {0.1f, 0.1f, 0.1f}, hi[3] = {0.3f, 0.3f, 0.3f}, v[3] = {1.0f, 0.0f, 0.0f};
     int ok = fc_world_fill_box(w, lo, hi, v, 0) > 0 && fc_world_start(w, err, sizeof err) == 0;
-    CHECK(ok, "a world of the mirror solver starts with h = 10 spacings: %s", err);
+    CHECK(ok && w->store_state && fc_world_steps(w) == &ballistic_in_store,
+          "a world of the ballistic method starts in the mirror store with its steps there: %s", err);
     return ok ? 0 : -1;
 }
 
@@ -185,7 +242,7 @@ static void test_sync(fc_world *w)
     CHECK(fabs(s.max_speed - sqrt(vx * vx + vy * vy + vz * vz)) < 1e-5, "stats see the copy's speed: %g",
           s.max_speed);
     CHECK(host_matches_copy(w), "statistics synced the host first");
-    CHECK(s.solver_stat_count == 1 && strcmp(s.solver_stat[0].solver, "mirror") == 0 &&
+    CHECK(s.solver_stat_count == 1 && strcmp(s.solver_stat[0].solver, "ballistic") == 0 &&
               fc_world_stat(&s, "private_particles") == (double)w->particles.count,
           "the solver's statistic carries its name");
     CHECK(isnan(fc_world_stat(&s, "mean_density_error")), "no density error from a solver that has none");
@@ -269,8 +326,79 @@ static void test_rebuild(fc_world *w)
     CHECK(mirror(w)->field[0][0] == x0, "which the old solver synced before it went");
 }
 
+/* A ballistic world on the host arrays: a block [lo, hi] at rest, a 0.5 ms step; 0 when it started. */
+static int start_on_host(fc_world *w, const float lo[3], const float hi[3])
+{
+    char err[256] = "";
+    const float v[3] = {0.0f, 0.0f, 0.0f};
+    fc_world_init(w);
+    w->solver = &ballistic_solver;
+    w->params.particle_spacing = 0.02;
+    w->params.time_step = 5e-4;
+    const int ok = fc_world_fill_box(w, lo, hi, v, 0) > 0 && fc_world_start(w, err, sizeof err) == 0;
+    CHECK(ok, "a ballistic world on the host arrays starts: %s", err);
+    if (!ok) fc_world_free(w);
+    return ok ? 0 : -1;
+}
+
+/* On the host arrays (no store): a block dropped from rest falls as semi-implicit Euler says,
+ * y_n = y0 - g dt^2 n (n + 1) / 2, within dt g t of the exact y0 - g t^2 / 2, and comes to rest on
+ * the floor at particle_radius; the budget counts its particles alone. */
+static void test_on_host_arrays(void)
+{
+    fc_world w;
+    const float lo[3] = {0.4f, 0.6f, 0.4f}, hi[3] = {0.5f, 0.7f, 0.5f};
+    if (start_on_host(&w, lo, hi)) return;
+    CHECK(!w.store && !w.store_state && fc_world_steps(&w) == &ballistic_solver.on_host,
+          "without a store it steps on the host arrays");
+    const double g = -w.params.gravity_y, dt = w.params.time_step, y0 = w.particles.field[FC_PY][0];
+    const int n = 200;
+    for (int i = 0; i < n; i++) fc_world_step(&w);
+    const double t = n * dt, y = w.particles.field[FC_PY][0];
+    const double euler = y0 - g * dt * dt * n * (n + 1) / 2.0, exact = y0 - 0.5 * g * t * t;
+    CHECK(fabs(y - euler) < 1e-5 && fabs(y - exact) <= g * t * dt,
+          "after %g s it is at %.6f m: Euler's %.6f, within g t dt of the exact %.6f", t, y, euler, exact);
+    for (int i = 0; i < 2000; i++) fc_world_step(&w);
+    float lowest = INFINITY, highest = -INFINITY;
+    for (size_t i = 0; i < w.particles.count; i++) {
+        lowest = fminf(lowest, w.particles.field[FC_PY][i]);
+        highest = fmaxf(highest, w.particles.field[FC_PY][i]);
+    }
+    CHECK(fabs(lowest - w.params.particle_radius) < 1e-6 && fabs(highest - w.params.particle_radius) < 1e-6,
+          "after 1.1 s every particle rests on the floor at particle_radius (%g to %g m)", lowest, highest);
+    fc_cost alone = fc_world_cost(&w, (double)w.particles.count);
+    CHECK(alone.particles == (double)w.particles.count && fc_sph_family_boundary(&w) == NULL,
+          "budgeted as its particles alone, without boundary particles (%g)", alone.particles);
+    fc_world_free(&w);
+}
+
+/* The stability watch measures a step against the method's length scale (0.05 m), not the spacing
+ * (0.02 m) or a smoothing radius: 60 m/s crosses 0.6 of it per 0.5 ms step, 120 m/s 1.2. */
+static void test_watched_with_its_length_scale(void)
+{
+    fc_world w;
+    const float lo[3] = {0.4f, 0.4f, 0.4f}, hi[3] = {0.6f, 0.6f, 0.6f};
+    if (start_on_host(&w, lo, hi)) return;
+    fc_world_step(&w);
+    const double speeds[2] = {60.0, 120.0};
+    for (int k = 0; k < 2; k++) {
+        w.particles.field[FC_VX][0] = (float)speeds[k];
+        fc_world_stats s;
+        fc_world_stats_compute(&w, &s);
+        fc_instability r;
+        const int unstable = fc_world_check_stability(&w, &s, &r);
+        if (k == 0) CHECK(!unstable, "60 m/s, 1.5 spacings but 0.6 of its length per step, is no blow-up: %s", r.message);
+        else
+            CHECK(unstable && strcmp(r.check, "speed") == 0 && strstr(r.message, "ballistic cell"),
+                  "120 m/s crosses 1.2 ballistic cells per step: %s", unstable ? r.message : "(stable)");
+    }
+    fc_world_free(&w);
+}
+
 int main(void)
 {
+    test_on_host_arrays();
+    test_watched_with_its_length_scale();
     fc_world w;
     if (start_world(&w) == 0) {
         test_needs_nothing_built(&w);

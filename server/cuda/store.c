@@ -1,0 +1,191 @@
+/* The CUDA store: a world's particles live on the device (cuda/world_cuda.h) between steps. The host
+ * arrays are brought up to date only when something reads them (fc_world_sync_to_host: snapshots,
+ * exports, statistics), and what the host changes goes to the device through host_changed: emitted
+ * particles are appended, a compaction or a checkpoint uploads them all. Emission, sinks, frame
+ * snapshots and the motion statistics happen on the device, so that only what they produce crosses. */
+#include "cuda/store.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct cuda_store {
+    fc_cuda_world *device;
+    int host_behind;     /* the device changed the particles since the host arrays were last brought up to date */
+    int failed;          /* a device call failed: every step fails from now on */
+    uint64_t id_stamp;   /* the set of particles (their ids) now: a new stamp at every change */
+    fc_cuda_stats sums;  /* motion_stats' sums, for the method's stats call after it */
+    int sums_ready;
+} cuda_store;
+
+/* Stamps of particle sets, unique in the process (fc_frame_request.id_stamp). */
+static atomic_uint_fast64_t last_stamp;
+static uint64_t new_stamp(void) { return (uint64_t)atomic_fetch_add(&last_stamp, 1) + 1; }
+
+static cuda_store *store_of(const fc_world *w)
+{
+    return w->store == &fc_store_cuda ? w->store_state : NULL;
+}
+
+void fc_cuda_store_report(const fc_world *w, const char *what, const char *why)
+{
+    fprintf(stderr, "fluidcast: world '%s' on the GPU: %s: %s\n", w->name, what, why);
+}
+
+fc_cuda_world *fc_cuda_store_device(const fc_world *w)
+{
+    const cuda_store *st = store_of(w);
+    return st && !st->failed ? st->device : NULL;
+}
+
+void fc_cuda_store_stepped(fc_world *w, int failed, const char *what, const char *why)
+{
+    cuda_store *st = store_of(w);
+    if (!st) return;
+    st->host_behind = 1;
+    if (failed && !st->failed) fc_cuda_store_report(w, what, why);
+    st->failed |= failed;
+}
+
+int fc_cuda_store_take_sums(const fc_world *w, fc_cuda_stats *out)
+{
+    cuda_store *st = store_of(w);
+    if (!st || !st->sums_ready) return 0;
+    st->sums_ready = 0;
+    *out = st->sums;
+    return 1;
+}
+
+static void store_destroy(void *state)
+{
+    cuda_store *st = state;
+    if (!st) return;
+    fc_cuda_world_destroy(st->device);
+    free(st);
+}
+
+static int store_create(fc_world *w, void **state, char *err, size_t errlen)
+{
+    cuda_store *st = calloc(1, sizeof *st);
+    if (!st) return -1;
+    if (errlen) err[0] = '\0';
+    st->device = fc_cuda_world_create(&w->grid_geom, err, errlen);
+    if (!st->device || fc_cuda_world_upload(st->device, &w->particles, 0, err, errlen)) {
+        if (!err[0]) snprintf(err, errlen, "the particles could not be put on the device");
+        store_destroy(st);
+        return -1;
+    }
+    st->id_stamp = new_stamp();
+    *state = st;
+    return 0;
+}
+
+/* Every field comes back at once: the device's reorder moved them all. */
+static void store_sync_to_host(fc_world *w, void *state, unsigned fields)
+{
+    cuda_store *st = state;
+    char err[512];
+    if (!fields || !st->host_behind || st->failed) return;
+    if (fc_cuda_world_download(st->device, &w->particles, err, sizeof err)) {
+        fc_cuda_store_report(w, "download", err);
+        st->failed = 1;
+        return;
+    }
+    st->host_behind = 0;
+}
+
+static void store_host_changed(fc_world *w, void *state, unsigned what)
+{
+    cuda_store *st = state;
+    char err[512];
+    if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
+    /* appended only: the device keeps its particles (the host's copies of them may be behind) */
+    const int appended = !(what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED));
+    if (appended && fc_cuda_world_count(st->device) == w->particles.count) return; /* emitted there (store_emit) */
+    const size_t from = appended ? fc_cuda_world_count(st->device) : 0;
+    st->id_stamp = new_stamp();
+    if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
+        fc_cuda_store_report(w, "upload", err);
+        st->failed = 1;
+    }
+}
+
+/* Motion and density statistics added up on the device: the blow-up check after every step moves
+ * a few hundred bytes, not the particles. */
+static int store_motion_stats(fc_world *w, void *state, fc_world_stats *out)
+{
+    cuda_store *st = state;
+    char err[512];
+    double rest[FC_SPH_MAX_FLUIDS];
+    if (st->failed) return -1;
+    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) rest[f] = w->fluids[f < w->fluid_count ? f : 0].rest_density;
+    if (fc_cuda_world_stats(st->device, rest, &st->sums, err, sizeof err)) {
+        fc_cuda_store_report(w, "statistics", err);
+        return -1;
+    }
+    const size_t n = fc_cuda_world_count(st->device);
+    out->particles = n;
+    out->max_speed = sqrt(st->sums.max_speed2);
+    out->rms_speed = n ? sqrt(st->sums.sum_speed2 / (double)n) : 0.0;
+    out->has_nan = st->sums.has_nan;
+    st->sums_ready = 1;
+    return 0;
+}
+
+/* The frame's snapshot quantized on the device: only ids and quantized values cross to the host. */
+static int store_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
+{
+    cuda_store *st = state;
+    char err[512];
+    if (st->failed || req->count != fc_cuda_world_count(st->device)) return -1;
+    if (fc_cuda_world_frame(st->device, req, req->id_stamp != st->id_stamp, err, sizeof err)) {
+        fc_cuda_store_report(w, "frame", err);
+        return -1;
+    }
+    req->id_stamp = st->id_stamp;
+    return 0;
+}
+
+/* An emitter's layer appended on the device: only the layer's points cross. */
+static int store_emit(fc_world *w, void *state, const fc_emission *e)
+{
+    cuda_store *st = state;
+    char err[512];
+    if (st->failed) return -1;
+    if (fc_cuda_world_emit(st->device, e, err, sizeof err)) {
+        fc_cuda_store_report(w, "emission", err);
+        st->failed = 1;
+        return -1;
+    }
+    st->host_behind = 1, st->id_stamp = new_stamp();
+    return 0;
+}
+
+/* Sinks on the device: the particles inside go, the rest are compacted there. */
+static long store_remove_inside(fc_world *w, void *state, const fc_shape *shapes, size_t count)
+{
+    cuda_store *st = state;
+    char err[512];
+    size_t removed = 0;
+    if (st->failed) return -1;
+    if (fc_cuda_world_remove_inside(st->device, shapes, count, &removed, err, sizeof err)) {
+        fc_cuda_store_report(w, "sinks", err);
+        st->failed = 1;
+        return -1;
+    }
+    if (removed) st->host_behind = 1, st->id_stamp = new_stamp();
+    return (long)removed;
+}
+
+const fc_store_kind fc_store_cuda = {
+    .name = "cuda",
+    .create = store_create,
+    .destroy = store_destroy,
+    .sync_to_host = store_sync_to_host,
+    .host_changed = store_host_changed,
+    .motion_stats = store_motion_stats,
+    .frame_snapshot = store_frame_snapshot,
+    .emit = store_emit,
+    .remove_inside = store_remove_inside,
+};
