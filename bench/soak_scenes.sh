@@ -4,7 +4,8 @@
 # section of bench/RESULTS.md: whether it blew up, the fastest particle, the density error, the mean
 # step and the wall time per simulated second, with the machine and the commit.
 # Run alone on an idle machine: bash bench/soak_scenes.sh (SOAK_SCENES="water_drop fountain" picks
-# scenes, SOAK_THREADS the OpenMP threads).
+# scenes, SOAK_THREADS the OpenMP threads; SOAK_KEEP=1 keeps the rows of scenes this run leaves out,
+# each row naming the commit it ran at).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -33,14 +34,35 @@ fastest particle over the run; density error: the mean compression mean(max(rho/
 averaged over the steps, and its largest; dt: the mean step and the condition that bounded most
 steps; wall s per simulated s: the steps' wall time over the simulated time.
 
-- Machine: ${cpu:-unknown CPU}, $(nproc) cores, $threads threads
-- Commit: $commit$dirty, $(date -u +%Y-%m-%d)
+- Machine: ${cpu:-unknown CPU}, $(nproc) cores, $threads threads; last run $(date -u +%Y-%m-%d)
 
-| scene | outcome | simulated s | max speed (m/s) | mean density error | largest mean density error | mean dt (ms) | bound most often | wall s per simulated s |
-|---|---|---|---|---|---|---|---|---|
-$rows$1
+| scene | commit | outcome | simulated s | max speed (m/s) | mean density error | largest mean density error | mean dt (ms) | bound most often | wall s per simulated s |
+|---|---|---|---|---|---|---|---|---|---|
+$kept$rows$1
 MD
 }
+
+# SOAK_KEEP=1: the section's rows of the scenes not run now (a row without a commit column gets the
+# section's old "Commit:" line's).
+kept=""
+if [ "${SOAK_KEEP:-0}" = 1 ]; then
+  kept=$(python3 - "$here/RESULTS.md" $scenes <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+rerun = set(sys.argv[2:])
+section = text.split("<!-- BEGIN soak -->", 1)[-1].split("<!-- END soak -->", 1)[0]
+old_commit = re.search(r"^- Commit: (\S+)", section, re.M)
+for line in section.splitlines():
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if not line.startswith("| ") or cells[0] in ("scene", "") or set(cells[0]) <= set("-") or cells[0] in rerun:
+        continue
+    if len(cells) == 9:  # written before rows named their commit
+        cells.insert(1, old_commit.group(1).rstrip(",") if old_commit else "?")
+    print("| " + " | ".join(cells) + " |")
+PY
+)
+  [ -n "$kept" ] && kept+=$'\n'
+fi
 
 rows=""
 for scene in $scenes; do
@@ -52,9 +74,9 @@ for scene in $scenes; do
   echo "$out" >&2
   cat "$work/$scene.err" >&2
   outcome=$([ "$status" -eq 0 ] && echo "stable" || { [ "$status" -eq 3 ] && echo "BLEW UP" || echo "failed ($status)"; })
-  row=$(python3 - "$stats" "$scene" "$outcome" <<'PY'
+  row=$(python3 - "$stats" "$scene" "$outcome" "$commit$dirty" <<'PY'
 import json, sys
-path, scene, outcome = sys.argv[1:4]
+path, scene, outcome, commit = sys.argv[1:5]
 rows = [json.loads(line) for line in open(path)]
 def col(key):
     return [r[key] for r in rows if r.get(key) is not None]
@@ -67,8 +89,8 @@ for r in rows:
     bounds[r.get("dt_bound")] = bounds.get(r.get("dt_bound"), 0) + 1
 bound = max(bounds, key=bounds.get) if bounds else "-"
 fmt = lambda v, f: f % v if v is not None else "-"
-print("| %s | %s | %.3g | %s | %s | %s | %s | %s | %s |" % (
-    scene, outcome, simulated,
+print("| %s | %s | %s | %.3g | %s | %s | %s | %s | %s | %s |" % (
+    scene, commit, outcome, simulated,
     fmt(max(speed) if speed else None, "%.3g"),
     fmt(100 * sum(mean_error) / len(mean_error) if mean_error else None, "%.3g%%"),
     fmt(100 * max(mean_error) if mean_error else None, "%.3g%%"),
