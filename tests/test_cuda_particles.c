@@ -58,7 +58,7 @@ static void test_round_trip(const fc_particles *host)
     char err[256] = "";
     CHECK(fc_cuda_particles_upload(&d, host, err, sizeof err) == 0, "upload: %s", err);
     CHECK(fc_particles_reserve(&back, host->count) == 0, "host room");
-    CHECK(fc_cuda_particles_download(&d, &back, err, sizeof err) == 0, "download: %s", err);
+    CHECK(fc_cuda_particles_download(&d, &back, NULL, err, sizeof err) == 0, "download: %s", err);
     size_t bad = 0;
     for (size_t i = 0; i < host->count; i++) bad += !same_particle(host, i, &back, i);
     CHECK(back.count == host->count && bad == 0, "upload then download gives back %zu particles bit for bit (%zu differ)",
@@ -66,7 +66,7 @@ static void test_round_trip(const fc_particles *host)
     if (host->count) {
         fc_particles small;
         fc_particles_init(&small);
-        CHECK(fc_cuda_particles_download(&d, &small, err, sizeof err) == -1 && strstr(err, "room") && small.count == 0,
+        CHECK(fc_cuda_particles_download(&d, &small, NULL, err, sizeof err) == -1 && strstr(err, "room") && small.count == 0,
               "a download into a host without room is refused and changes nothing: %s", err);
         fc_particles_free(&small);
     }
@@ -106,7 +106,7 @@ static void test_sort_and_permute(const fc_particles *host)
              fc_cuda_grid_build(&g, d.d_column[FC_PX], d.d_column[FC_PY], d.d_column[FC_PZ], d.count, NULL, err,
                                 sizeof err) == 0 &&
              fc_cuda_particles_permute(&d, g.d_order, NULL, err, sizeof err) == 0 &&
-             fc_particles_reserve(&gpu, host->count) == 0 && fc_cuda_particles_download(&d, &gpu, err, sizeof err) == 0;
+             fc_particles_reserve(&gpu, host->count) == 0 && fc_cuda_particles_download(&d, &gpu, NULL, err, sizeof err) == 0;
     CHECK(ok, "device sort, permute and download: %s", err);
     if (ok) {
         /* within a cell the device's order may differ (its scatter claims slots with atomics):

@@ -328,6 +328,36 @@ static void emitter_fills_empty_world(void)
     fc_world_free(&w[0]), fc_world_free(&w[1]);
 }
 
+/* The CUDA store brings only the columns a sync asks for: after a step, a position sync leaves the
+ * host's velocities as they were; a velocity sync then brings them, and a full sync changes neither
+ * (the device did not move in between). */
+static void sync_brings_what_is_asked(void)
+{
+    fc_world w;
+    if (build("dam_break_2d", FC_BACKEND_CUDA, &w)) return;
+    fc_world_step(&w);
+    const size_t n = w.particles.count;
+    for (size_t i = 0; i < n; i++) w.particles.field[FC_VX][i] = NAN; /* a mark a download overwrites */
+    fc_world_sync_to_host(&w, FC_SYNC_POSITION);
+    size_t marked = 0;
+    for (size_t i = 0; i < n; i++) marked += isnan(w.particles.field[FC_VX][i]);
+    CHECK(marked == n, "%s: a position sync leaves the velocities (%zu of %zu as they were)", solver_now, marked, n);
+    float *x = malloc(n * sizeof *x);
+    if (x) memcpy(x, w.particles.field[FC_PX], n * sizeof *x);
+    fc_world_sync_to_host(&w, FC_SYNC_VELOCITY);
+    marked = 0;
+    for (size_t i = 0; i < n; i++) marked += isnan(w.particles.field[FC_VX][i]);
+    CHECK(marked == 0, "%s: a velocity sync brings them (%zu left)", solver_now, marked);
+    float *vx = malloc(n * sizeof *vx);
+    if (vx) memcpy(vx, w.particles.field[FC_VX], n * sizeof *vx);
+    fc_world_sync_to_host(&w, FC_SYNC_ALL);
+    CHECK(x && vx && memcmp(x, w.particles.field[FC_PX], n * sizeof *x) == 0 &&
+              memcmp(vx, w.particles.field[FC_VX], n * sizeof *vx) == 0,
+          "%s: a full sync after them brings the same positions and velocities", solver_now);
+    free(x), free(vx);
+    fc_world_free(&w);
+}
+
 int main(void)
 {
     if (fc_cuda_device_count() <= 0) {
@@ -349,6 +379,7 @@ int main(void)
         dam_break_200_steps();
         emitters_and_sinks();
         emitter_fills_empty_world();
+        sync_brings_what_is_asked();
     }
     return check_summary("test_cuda_solvers");
 }

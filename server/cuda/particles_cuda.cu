@@ -139,7 +139,8 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen)
+extern "C" int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, const unsigned char *columns,
+                                          char *err, size_t errlen)
 {
     if (h->capacity < d->count) {
         if (err && errlen) snprintf(err, errlen, "fc_cuda_particles_download: the host holds room for %zu particles, "
@@ -149,7 +150,8 @@ extern "C" int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particl
     if (d->count) {
         FC_CU(cudaMemcpy(h->id, d->d_id, d->count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         for (int c = 0; c < FC_COLUMN_COUNT; c++)
-            FC_CU(cudaMemcpy(host_column(h, c), d->d_column[c], d->count * kColumnSize[c], cudaMemcpyDeviceToHost));
+            if (!columns || columns[c])
+                FC_CU(cudaMemcpy(host_column(h, c), d->d_column[c], d->count * kColumnSize[c], cudaMemcpyDeviceToHost));
     }
     h->count = d->count;
     return 0;

@@ -39,9 +39,11 @@ int fc_cuda_particles_upload(fc_cuda_particles *d, const fc_particles *h, char *
  * with a reason in err (the store then unchanged, or empty when a copy failed). */
 int fc_cuda_particles_append(fc_cuda_particles *d, const fc_particles *h, size_t from, char *err, size_t errlen);
 
-/* Copies the device's particles into the host's arrays (the seam's sync_to_host): h must hold
- * room for d->count particles; h->count becomes d->count. 0, or -1 with a reason in err. */
-int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, char *err, size_t errlen);
+/* Copies the device's particles into the host's arrays (the store's sync_to_host): the ids and the
+ * columns c with columns[c] != 0 (NULL: every column); h must hold room for d->count particles;
+ * h->count becomes d->count. 0, or -1 with a reason in err. */
+int fc_cuda_particles_download(const fc_cuda_particles *d, fc_particles *h, const unsigned char *columns, char *err,
+                               size_t errlen);
 
 /* Reorders every column and the ids on the device so that new index i holds old index
  * d_order[i] (d_order: a device array of d->count entries, such as fc_cuda_grid's d_order),

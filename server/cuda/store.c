@@ -1,18 +1,21 @@
 /* The CUDA store: a world's particles live on the device (cuda/world_cuda.h) between steps. The host
  * arrays are brought up to date only when something reads them (fc_world_sync_to_host: snapshots,
  * exports, statistics), and what the host changes goes to the device through host_changed: emitted
- * particles are appended, a compaction or a checkpoint uploads them all. Emission, sinks, frame
- * snapshots and the motion statistics happen on the device, so that only what they produce crosses. */
+ * particles are appended, a compaction or a checkpoint uploads them all. A sync brings only the
+ * columns asked for that are behind (with the ids, which say the order they come in). Emission,
+ * sinks, frame snapshots and the motion statistics happen on the device, so that only what they
+ * produce crosses. */
 #include "cuda/store.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct cuda_store {
     fc_cuda_world *device;
-    int host_behind;     /* the device changed the particles since the host arrays were last brought up to date */
+    unsigned char fresh[FC_COLUMN_COUNT]; /* the host's column is the device's, in the device's order */
     int failed;          /* a device call failed: every step fails from now on */
     uint64_t id_stamp;   /* the set of particles (their ids) now: a new stamp at every change */
     fc_cuda_stats sums;  /* motion_stats' sums, for the method's stats call after it */
@@ -39,11 +42,17 @@ fc_cuda_world *fc_cuda_store_device(const fc_world *w)
     return st && !st->failed ? st->device : NULL;
 }
 
+/* The device changed the particles: no host column is up to date. */
+static void device_moved(cuda_store *st)
+{
+    memset(st->fresh, 0, sizeof st->fresh);
+}
+
 void fc_cuda_store_stepped(fc_world *w, int failed, const char *what, const char *why)
 {
     cuda_store *st = store_of(w);
     if (!st) return;
-    st->host_behind = 1;
+    device_moved(st);
     if (failed && !st->failed) fc_cuda_store_report(w, what, why);
     st->failed |= failed;
 }
@@ -77,22 +86,28 @@ static int store_create(fc_world *w, void **state, char *err, size_t errlen)
         return -1;
     }
     st->id_stamp = new_stamp();
+    memset(st->fresh, 1, sizeof st->fresh); /* the device holds what the host has */
     *state = st;
     return 0;
 }
 
-/* Every field comes back at once: the device's reorder moved them all. */
+/* The columns asked for that are behind, with the ids: a step's reorder moved every column, so a
+ * column synced after it is in the device's order, and one not synced is not to be read. */
 static void store_sync_to_host(fc_world *w, void *state, unsigned fields)
 {
     cuda_store *st = state;
     char err[512];
-    if (!fields || !st->host_behind || st->failed) return;
-    if (fc_cuda_world_download(st->device, &w->particles, err, sizeof err)) {
+    unsigned char wanted[FC_COLUMN_COUNT];
+    fc_sync_columns(fields, wanted);
+    int any = 0;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) any |= wanted[c] = wanted[c] && !st->fresh[c];
+    if (!any || st->failed) return;
+    if (fc_cuda_world_download(st->device, &w->particles, wanted, err, sizeof err)) {
         fc_cuda_store_report(w, "download", err);
         st->failed = 1;
         return;
     }
-    st->host_behind = 0;
+    for (int c = 0; c < FC_COLUMN_COUNT; c++) st->fresh[c] |= wanted[c];
 }
 
 static void store_host_changed(fc_world *w, void *state, unsigned what)
@@ -105,6 +120,7 @@ static void store_host_changed(fc_world *w, void *state, unsigned what)
     if (appended && fc_cuda_world_count(st->device) == w->particles.count) return; /* emitted there (store_emit) */
     const size_t from = appended ? fc_cuda_world_count(st->device) : 0;
     st->id_stamp = new_stamp();
+    if (!appended) memset(st->fresh, 1, sizeof st->fresh); /* the host's arrays are the device's again */
     if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
         fc_cuda_store_report(w, "upload", err);
         st->failed = 1;
@@ -158,7 +174,7 @@ static int store_emit(fc_world *w, void *state, const fc_emission *e)
         st->failed = 1;
         return -1;
     }
-    st->host_behind = 1, st->id_stamp = new_stamp();
+    device_moved(st), st->id_stamp = new_stamp();
     return 0;
 }
 
@@ -174,7 +190,7 @@ static long store_remove_inside(fc_world *w, void *state, const fc_shape *shapes
         st->failed = 1;
         return -1;
     }
-    if (removed) st->host_behind = 1, st->id_stamp = new_stamp();
+    if (removed) device_moved(st), st->id_stamp = new_stamp();
     return (long)removed;
 }
 

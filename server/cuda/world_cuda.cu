@@ -299,13 +299,14 @@ extern "C" int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, siz
     return fc_cuda_reserve_scratch(s, p->count, err, errlen);
 }
 
-extern "C" int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, char *err, size_t errlen)
+extern "C" int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, const unsigned char *columns, char *err,
+                                      size_t errlen)
 {
     if (cudaStreamSynchronize(s->stream) != cudaSuccess) {
         set_msg(err, errlen, "fc_cuda_world_download: the device failed in an earlier step");
         return -1;
     }
-    return fc_cuda_particles_download(&s->particles, p, err, errlen);
+    return fc_cuda_particles_download(&s->particles, p, columns, err, errlen);
 }
 
 extern "C" int fc_cuda_world_set_boundary(fc_cuda_world *s, size_t count, const float *x, const float *y,

@@ -59,8 +59,10 @@ void fc_cuda_world_destroy(fc_cuda_world *s);
 /* The host's particles to the device: all of them (from = 0), or those appended since the device's
  * count (from = that count; the others on the device are kept). */
 int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, size_t from, char *err, size_t errlen);
-/* The device's particles into the host's arrays (room for fc_cuda_world_count of them). */
-int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, char *err, size_t errlen);
+/* The device's particles into the host's arrays (room for fc_cuda_world_count of them): the ids and the
+ * columns c with columns[c] != 0 (NULL: every column). */
+int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, const unsigned char *columns, char *err,
+                           size_t errlen);
 size_t fc_cuda_world_count(const fc_cuda_world *s);
 
 /* The boundary particles (sorted by cell of the same geometry, with its cell_start of ncells + 1). */
