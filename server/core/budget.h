@@ -45,9 +45,6 @@ fc_cost fc_world_cost_with(const struct fc_world *w, const struct fc_params *p, 
  * collider adds to the method's structures (fc_method_cost.structures: its boundary samples). */
 struct fc_shape;
 fc_cost fc_world_cost_adding(const struct fc_world *w, const struct fc_shape *added, double *added_structures);
-/* How many times the budget counts a particle of solver s with parameters p (fc_solver.step_work,
- * at least 1): iterations and neighbours cost step time as particles do. */
-double fc_step_work(const struct fc_solver *s, const struct fc_params *p, int dims);
 
 /* A scene's fluid particles from its shapes, and what its solver answers for them. */
 void fc_scene_estimate_size(const struct fc_scene *scene, fc_scene_estimate *out);

@@ -70,3 +70,8 @@ fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *query)
     const fc_method_cost fluid_alone = {{q.fluid * q.step_work, q.fluid * FC_BYTES_PER_PARTICLE}, 0.0};
     return fluid_alone;
 }
+
+double fc_step_work(const fc_solver *s, const fc_params *p, int dims)
+{
+    return s && s->step_work ? fmax(1.0, s->step_work(p, dims)) : 1.0;
+}

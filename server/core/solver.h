@@ -128,6 +128,9 @@ int fc_solver_check_params(const fc_solver *s, const fc_params *p, char *err, si
  * than 2x off (WCSPH's 0.5 ms would make PBF crawl; PBF's 2 ms only caps WCSPH's adaptive step):
  * what a world switched to s, or a scene run with another solver than its own, takes. */
 void fc_solver_fit_time_step(const fc_solver *s, fc_params *p);
+/* How many times the budget counts a particle of solver s with parameters p (fc_solver.step_work,
+ * at least 1): iterations and neighbours cost step time as particles do. */
+double fc_step_work(const fc_solver *s, const fc_params *p, int dims);
 /* Solver s's cost for q (fc_solver.cost, or the fluid alone without one); s may be NULL. */
 fc_method_cost fc_solver_cost(const fc_solver *s, const fc_cost_query *q);
 /* Solver s's length scale for parameters p (fc_solver.length_scale; the particle spacing when it

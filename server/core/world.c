@@ -16,20 +16,6 @@
 #include "core/sources.h"
 #include "core/store.h"
 
-const fc_store_kind *fc_store_for(fc_backend backend)
-{
-#ifdef FLUIDCAST_HAVE_CUDA
-    if (backend == FC_BACKEND_CUDA) return &fc_store_cuda;
-#endif
-    (void)backend;
-    return NULL;
-}
-
-const fc_method_steps *fc_world_steps(const fc_world *w)
-{
-    return w->store ? w->solver->on_device : &w->solver->on_host;
-}
-
 /* The method's state and the store's go (the particles stay in the host arrays, synced first). */
 static void stop_method(fc_world *w)
 {
@@ -117,14 +103,6 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     return 0;
 }
 
-int fc_world_reserve_fluid(fc_world *w, size_t fluid)
-{
-    if (!w->budget) return 0;
-    fc_cost want = fc_world_cost(w, (double)fluid);
-    if (want.particles <= w->budget_held.particles && want.bytes <= w->budget_held.bytes) return 0;
-    return fc_budget_try_change(w->budget, &w->budget_held, want, NULL, 0);
-}
-
 #define APPEND(array, count, item)                                             \
     do {                                                                       \
         void *grown = realloc((array), ((count) + 1) * sizeof *(array));        \
@@ -132,28 +110,6 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid)
         (array) = grown;                                                       \
         (array)[(count)++] = (item);                                           \
     } while (0)
-
-/* In a 2D world a shape is its section by the plane z = 0: a sphere is a circle there, a box a
- * rectangle (it reaches through the plane: its z faces are never the nearest), a plane a line (its
- * normal in the plane; a normal with no part in the plane is left as it is). */
-void fc_world_shape_in_plane(const fc_world *w, fc_shape *s)
-{
-    if (w->dimensions == 2) fc_shape_in_plane(s);
-}
-
-void fc_shape_in_plane(fc_shape *s)
-{
-    s->center[2] = 0.0f;
-    s->velocity[2] = 0.0f;
-    if (s->kind == FC_SHAPE_BOX) s->half[2] = FC_WORLD_THROUGH_PLANE;
-    if (s->kind == FC_SHAPE_PLANE) {
-        float len = sqrtf(s->normal[0] * s->normal[0] + s->normal[1] * s->normal[1]);
-        if (len > 0.0f) {
-            s->offset /= len; /* the line of the plane's points at z = 0: n . x = offset */
-            s->normal[0] /= len, s->normal[1] /= len, s->normal[2] = 0.0f;
-        }
-    }
-}
 
 int fc_world_add_collider(fc_world *w, const fc_shape *shape)
 {
@@ -199,61 +155,9 @@ int fc_world_add_sink(fc_world *w, const fc_sink *sink)
     return w->next_object_id++;
 }
 
-/* Points at spacing s from lo to hi, centred so the margins on both sides match. */
-static void lattice_between(fc_lattice *l, const float lo[3], const float hi[3], float s)
-{
-    l->spacing = s;
-    for (int a = 0; a < 3; a++) {
-        float extent = hi[a] - lo[a];
-        l->n[a] = extent >= 0.0f ? (int)floorf(extent / s + 1e-4f) + 1 : 0;
-        l->start[a] = lo[a] + 0.5f * (extent - (float)(l->n[a] - 1) * s);
-    }
-}
-
-/* A 2D world's lattices lie in the plane z = 0. */
-static void flatten_lattice(fc_lattice *l, int dims)
-{
-    if (dims == 2) l->n[2] = 1, l->start[2] = 0.0f;
-}
-
-void fc_lattice_of_box(fc_lattice *l, const float lo[3], const float hi[3], float s, int dims)
-{
-    /* n particles per axis each own a cell of width s: place them s/2 in from the box faces */
-    float inner_lo[3], inner_hi[3];
-    for (int a = 0; a < 3; a++) inner_lo[a] = lo[a] + 0.5f * s, inner_hi[a] = hi[a] - 0.5f * s;
-    for (int a = 0; a < 3; a++)
-        if (inner_hi[a] < inner_lo[a]) inner_lo[a] = inner_hi[a] = 0.5f * (lo[a] + hi[a]);
-    lattice_between(l, inner_lo, inner_hi, s);
-    flatten_lattice(l, dims);
-}
-
-void fc_lattice_of_sphere(fc_lattice *l, const float center[3], float radius, float s, int dims)
-{
-    float lo[3], hi[3];
-    for (int a = 0; a < 3; a++) lo[a] = center[a] - radius, hi[a] = center[a] + radius;
-    lattice_between(l, lo, hi, s);
-    flatten_lattice(l, dims);
-}
-
 void fc_world_derive_masses(fc_world *w, double rest_volume)
 {
     for (int f = 0; f < w->fluid_count; f++) w->fluid_mass[f] = (float)(w->fluids[f].rest_density * rest_volume);
-}
-
-void fc_world_gravity(const fc_world *w, float g[3])
-{
-    g[0] = (float)w->params.gravity_x, g[1] = (float)w->params.gravity_y;
-    g[2] = w->dimensions == 2 ? 0.0f : (float)w->params.gravity_z;
-}
-
-void fc_world_particle(const fc_world *w, int fluid, const float x[3], const float v[3], fc_particle *rec)
-{
-    fc_particle_defaults(rec);
-    memcpy(rec->POSITION, x, sizeof rec->POSITION);
-    memcpy(rec->VELOCITY, v, sizeof rec->VELOCITY);
-    if (w->dimensions == 2) rec->POSITION[2] = rec->VELOCITY[2] = 0.0f; /* the plane z = 0 */
-    rec->FLUID = (uint8_t)fluid;
-    rec->TEMPERATURE = (float)w->fluids[fluid].temperature;
 }
 
 /* The lattice's points that `inside` contains (NULL: all), that none of the `excluded_count` shapes
@@ -393,17 +297,6 @@ void fc_world_release_memory(fc_world *w)
 #ifdef __GLIBC__
     malloc_trim(0); /* freed heap pages, not only the mapped blocks, go back to the system */
 #endif
-}
-
-void fc_world_sync_to_host(fc_world *w, unsigned fields)
-{
-    if (w->store_state) w->store->sync_to_host(w, w->store_state, fields);
-}
-
-void fc_world_host_changed(fc_world *w, unsigned what)
-{
-    if (what & FC_CHANGED_COLLIDERS) w->solids_version++;
-    if (w->store_state) w->store->host_changed(w, w->store_state, what);
 }
 
 /* The solver's own statistics into s, each with the solver's name. */

@@ -265,6 +265,10 @@ enum {
     FC_CHANGED_PARAMS = 1u << 4,    /* parameters changed (set) */
 };
 
+/* Which registry columns the FC_SYNC_* flags in `fields` name: columns[c] = 1 for each (OTHER names
+ * every column the others do not). */
+void fc_sync_columns(unsigned fields, unsigned char columns[FC_COLUMN_COUNT]);
+
 /* Brings the FC_SYNC_* fields up to date in w->particles from the store (nothing when the host
  * arrays are the store, or it has not started): call before reading particles for a snapshot, an
  * export, a checkpoint or statistics. */
