@@ -5,7 +5,8 @@ target_sources(fluidcast_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../core/params_json.c)
 
 add_library(fluidcast_commands STATIC
-  ${CMAKE_CURRENT_LIST_DIR}/command.c
+  ${CMAKE_CURRENT_LIST_DIR}/command_read.c
+  ${CMAKE_CURRENT_LIST_DIR}/command_apply.c
   ${CMAKE_CURRENT_LIST_DIR}/world_json.c)
 target_include_directories(fluidcast_commands PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)
 target_link_libraries(fluidcast_commands PUBLIC fluidcast_core fluidcast_protocol PkgConfig::CJSON)

@@ -88,24 +88,13 @@ int fc_streams_key_wanted(fc_streams *s)
     return wanted;
 }
 
-uint32_t fc_streams_attributes_wanted(fc_streams *s)
+void fc_streams_wanted(fc_streams *s, uint32_t *attributes, uint32_t *bits_wanted)
 {
-    uint32_t attributes = 0;
+    *attributes = *bits_wanted = 0;
     pthread_mutex_lock(&s->lock);
     FOR_EACH_STREAM(s, st, bits, tier)
-        if (st->demand.subscribers > 0) attributes |= st->demand.attributes;
+        if (st->demand.subscribers > 0) *attributes |= st->demand.attributes, *bits_wanted |= 1u << bits;
     pthread_mutex_unlock(&s->lock);
-    return attributes;
-}
-
-uint32_t fc_streams_bits_wanted(fc_streams *s)
-{
-    uint32_t wanted = 0;
-    pthread_mutex_lock(&s->lock);
-    FOR_EACH_STREAM(s, st, bits, tier)
-        if (st->demand.subscribers > 0) wanted |= 1u << bits;
-    pthread_mutex_unlock(&s->lock);
-    return wanted;
 }
 
 /* The configuration the stream needs now: the world's epoch and bounds, at least the attributes

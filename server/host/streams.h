@@ -79,11 +79,10 @@ void fc_streams_newest(fc_streams *s, unsigned bits, unsigned tier, fc_blob **ne
 
 /* 1 when a client waits for a key frame. */
 int fc_streams_key_wanted(fc_streams *s);
-/* The attributes some stream carries (snapshots need only these). */
-uint32_t fc_streams_attributes_wanted(fc_streams *s);
-/* The position bits that streams with subscribers have: bit b set for b bits (a device quantizes
- * the snapshot for each, fc_snapshot_take). */
-uint32_t fc_streams_bits_wanted(fc_streams *s);
+/* What the streams with subscribers want of a snapshot: the attributes they carry (snapshots need
+ * only these) and their position bits, bit b set for b bits (a device quantizes the snapshot for
+ * each, fc_snapshot_take). */
+void fc_streams_wanted(fc_streams *s, uint32_t *attributes, uint32_t *bits);
 /* Encodes the snapshot into every wanted stream that is due (tier snapshots since its last
  * frame, or a key frame wanted) and publishes the frames. 0, or -1 when encoding failed (out of
  * memory; err says why), leaving the streams that failed without a frame. */

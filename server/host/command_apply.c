@@ -1,9 +1,8 @@
-/* Typed commands: built from validated client messages, checked against the parameter table and
- * the world, and applied between two steps (PROTOCOL.md 2.2). */
-#include "host/command.h"
+/* Typed commands checked against the world and applied between two steps, on the world thread
+ * (PROTOCOL.md 2.2); parameter values applied to parameters and fluids. */
+#include "host/command_parts.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,317 +13,6 @@
 #include "host/world_json.h"
 
 #define PI 3.14159265358979323846
-
-static const cJSON *member(const cJSON *object, const char *name)
-{
-    return cJSON_GetObjectItemCaseSensitive(object, name);
-}
-
-static int out_of_memory(fc_message_error *err)
-{
-    fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
-    return -1;
-}
-
-/* ---- errors about one parameter value: field "values.NAME" ---------------------------------- */
-
-void fc_param_value_name(const fc_param_value *v, char *out, size_t outlen)
-{
-    snprintf(out, outlen, "%s%s%s", v->fluid, v->fluid[0] ? "." : "", v->desc->name);
-}
-
-static int value_error(fc_message_error *err, fc_error_code code, const fc_param_value *v, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int value_error(fc_message_error *err, fc_error_code code, const fc_param_value *v, const char *fmt, ...)
-{
-    char field[sizeof err->field], text[sizeof err->message], name[128];
-    fc_param_value_name(v, name, sizeof name);
-    snprintf(field, sizeof field, "values.%s", name);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    fc_message_error_set(err, code, field, "%s", text);
-    return -1;
-}
-
-static int not_live(fc_message_error *err, const fc_param_value *v)
-{
-    char name[128];
-    fc_param_value_name(v, name, sizeof name);
-    return value_error(err, FC_ERR_NOT_LIVE, v,
-                       "%s is set when the world is built; send it with reset or load_scene", name);
-}
-
-/* ---- reading the fields of a validated message ---------------------------------------------- */
-
-static double number_or(const cJSON *object, const char *name, double fallback)
-{
-    const cJSON *v = member(object, name);
-    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
-}
-
-/* A number (components 1) or a vector (3) into floats; what is absent reads as 0. */
-static void read_floats(const cJSON *v, float *out, int components)
-{
-    for (int a = 0; a < components; a++) out[a] = 0.0f;
-    if (components == 1 && cJSON_IsNumber(v)) out[0] = (float)v->valuedouble;
-    int a = 0;
-    for (const cJSON *e = cJSON_IsArray(v) ? v->child : NULL; e && a < components; e = e->next, a++)
-        out[a] = cJSON_IsNumber(e) ? (float)e->valuedouble : 0.0f;
-}
-
-static void string_or_empty(const cJSON *object, const char *name, char *out, size_t outlen)
-{
-    const cJSON *v = member(object, name);
-    snprintf(out, outlen, "%s", cJSON_IsString(v) ? v->valuestring : "");
-}
-
-/* ---- parameter values ------------------------------------------------------------------------ */
-
-/* " Pa s" after a range; nothing for dimensionless ("1") or unitless parameters. */
-static const char *unit_suffix(const fc_param_desc *d, char *out, size_t outlen)
-{
-    int shown = d->unit[0] && strcmp(d->unit, "1") != 0;
-    snprintf(out, outlen, "%s%s", shown ? " " : "", shown ? d->unit : "");
-    return out;
-}
-
-/* What the parameter takes, for messages: "a number from 0 to 100 Pa s", "one of tait, linear". */
-static void describe_expected(const fc_param_desc *d, char *out, size_t outlen)
-{
-    char unit[64];
-    switch (d->type) {
-    case FC_PARAM_FLOAT:
-    case FC_PARAM_INT:
-        snprintf(out, outlen, "%s from %.10g to %.10g%s", d->type == FC_PARAM_INT ? "an integer" : "a number", d->min,
-                 d->max, unit_suffix(d, unit, sizeof unit));
-        return;
-    case FC_PARAM_BOOL: snprintf(out, outlen, "true or false"); return;
-    case FC_PARAM_ENUM: {
-        size_t used = (size_t)snprintf(out, outlen, "one of ");
-        for (const char *c = d->unit; *c && used + 3 < outlen; c++) {
-            if (*c == '|') out[used++] = ',', out[used++] = ' ';
-            else out[used++] = *c;
-        }
-        out[used < outlen ? used : outlen - 1] = '\0';
-        return;
-    }
-    }
-}
-
-/* The JSON value as a number for the table (bools 0/1, enums the choice's index) when its type
- * and range fit the parameter; 0, or -1. */
-static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
-{
-    switch (d->type) {
-    case FC_PARAM_FLOAT:
-    case FC_PARAM_INT:
-        if (!cJSON_IsNumber(v)) return -1;
-        *number = v->valuedouble;
-        if (d->type == FC_PARAM_INT && *number != floor(*number)) return -1;
-        return *number >= d->min && *number <= d->max ? 0 : -1;
-    case FC_PARAM_BOOL:
-        if (!cJSON_IsBool(v)) return -1;
-        *number = cJSON_IsTrue(v) ? 1.0 : 0.0;
-        return 0;
-    case FC_PARAM_ENUM: {
-        int index = cJSON_IsString(v) ? fc_param_enum_index(d, v->valuestring) : -1;
-        *number = index;
-        return index < 0 ? -1 : 0;
-    }
-    }
-    return -1;
-}
-
-static int bad_table_value(fc_message_error *err, const fc_param_value *pv, const cJSON *v)
-{
-    char expected[256];
-    describe_expected(pv->desc, expected, sizeof expected);
-    char *got = cJSON_PrintUnformatted(v);
-    value_error(err, FC_ERR_BAD_VALUE, pv, "expected %s, got %s", expected, got ? got : "another value");
-    free(got);
-    return -1;
-}
-
-/* One entry of a values object: a known name, live when live_only, a value of the table's type
- * and range. */
-static int read_value(const cJSON *v, int live_only, fc_param_value *out, fc_message_error *err)
-{
-    const fc_param_desc *d;
-    char why[256];
-    if (fc_param_split(v->string, &d, out->fluid, why, sizeof why)) {
-        char field[sizeof err->field];
-        snprintf(field, sizeof field, "values.%s", v->string);
-        const char *dot = strchr(v->string, '.');
-        char near[96];
-        if (!d)
-            fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field,
-                                 "no parameter '%s' in the table%s (welcome.parameters, fluidcast params)", v->string,
-                                 fc_param_did_you_mean(dot ? dot + 1 : v->string, near, sizeof near));
-        else
-            fc_message_error_set(err, FC_ERR_UNKNOWN_PARAMETER, field, "%s", why);
-        return -1;
-    }
-    out->desc = d;
-    if (live_only && !(d->flags & FC_PARAM_LIVE)) return not_live(err, out);
-    return table_number(d, v, &out->number) ? bad_table_value(err, out, v) : 0;
-}
-
-/* A values object (absent: none), checked in the order of its members. */
-static int read_values(const cJSON *values, int live_only, fc_param_values *out, fc_message_error *err)
-{
-    out->count = 0;
-    for (const cJSON *v = cJSON_IsObject(values) ? values->child : NULL; v; v = v->next) {
-        if (out->count == FC_COMMAND_MAX_VALUES) {
-            fc_message_error_set(err, FC_ERR_BAD_VALUE, "values", "expected at most %d entries",
-                                 FC_COMMAND_MAX_VALUES);
-            return -1;
-        }
-        if (read_value(v, live_only, &out->item[out->count], err)) return -1;
-        out->count++;
-    }
-    return 0;
-}
-
-/* ---- emitter fields -------------------------------------------------------------------------- */
-
-/* The float fields of an emitter that emitter_add and emitter_update carry. */
-static const struct emitter_member {
-    const char *name;
-    unsigned bit;
-    size_t offset; /* into fc_emitter */
-    int components;
-} emitter_members[] = {
-    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_emitter, position), 3},
-    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_emitter, direction), 3},
-    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_emitter, radius), 1},
-    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_emitter, speed), 1},
-    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_emitter, rate), 1},
-};
-enum { EMITTER_MEMBER_COUNT = sizeof emitter_members / sizeof emitter_members[0] };
-enum {
-    EMITTER_REQUIRED = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS | FC_EMITTER_HAS_SPEED
-};
-
-static float *emitter_slot(fc_emitter *e, const struct emitter_member *m)
-{
-    return (float *)((char *)e + m->offset);
-}
-
-static const float *emitter_field(const fc_emitter *e, const struct emitter_member *m)
-{
-    return (const float *)((const char *)e + m->offset);
-}
-
-static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
-{
-    memset(f, 0, sizeof *f);
-    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
-        const struct emitter_member *m = &emitter_members[i];
-        const cJSON *v = member(object, m->name);
-        if (!v) continue;
-        f->has |= m->bit;
-        read_floats(v, emitter_slot(&f->value, m), m->components);
-    }
-    if (member(object, "fluid")) {
-        f->has |= FC_EMITTER_HAS_FLUID;
-        f->fluid = (int)number_or(object, "fluid", 0.0);
-    }
-}
-
-/* collider_add's "collider" (schema-valid: shape and position, radius or half_extents). */
-static void read_collider_fields(const cJSON *object, fc_command *cmd)
-{
-    fc_shape *s = &cmd->u.collider_add.shape;
-    const cJSON *shape = member(object, "shape"), *radius = member(object, "radius"), *half = member(object, "half_extents");
-    s->kind = cJSON_IsString(shape) && strcmp(shape->valuestring, "box") == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
-    read_floats(member(object, "position"), s->center, 3);
-    read_floats(radius, &s->radius, 1);
-    read_floats(half, s->half, 3);
-    cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u);
-}
-
-/* ---- building a command ---------------------------------------------------------------------- */
-
-static int read_load(const cJSON *message, fc_message_type type, fc_command *cmd, fc_message_error *err)
-{
-    const cJSON *scene = member(message, "scene");
-    if (cJSON_IsObject(scene) && !(cmd->u.load.document = cJSON_PrintUnformatted(scene)))
-        return out_of_memory(err);
-    string_or_empty(message, "scene", cmd->u.load.scene, sizeof cmd->u.load.scene);
-    string_or_empty(message, "name", cmd->u.load.name, sizeof cmd->u.load.name);
-    string_or_empty(message, "solver", cmd->u.load.solver, sizeof cmd->u.load.solver);
-    string_or_empty(message, "backend", cmd->u.load.backend, sizeof cmd->u.load.backend);
-    const cJSON *realtime = member(message, "realtime");
-    cmd->u.load.realtime = type == FC_MSG_CREATE_WORLD ? !cJSON_IsFalse(realtime) : 0;
-    return read_values(member(message, "values"), 0, &cmd->u.load.values, err);
-}
-
-/* The union's part for the message's type. */
-static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *err)
-{
-    switch (cmd->type) {
-    case FC_MSG_SET: return read_values(member(message, "values"), 1, &cmd->u.set.values, err);
-    case FC_MSG_EMITTER_ADD: read_emitter_fields(member(message, "emitter"), &cmd->u.emitter_add.emitter); return 0;
-    case FC_MSG_EMITTER_UPDATE:
-        cmd->u.emitter_update.emitter = (int)number_or(message, "emitter", 0.0);
-        read_emitter_fields(member(message, "changes"), &cmd->u.emitter_update.changes);
-        return 0;
-    case FC_MSG_EMITTER_REMOVE: cmd->u.emitter_remove.emitter = (int)number_or(message, "emitter", 0.0); return 0;
-    case FC_MSG_COLLIDER_MOVE:
-        cmd->u.collider_move.collider = (int)number_or(message, "collider", 0.0);
-        read_floats(member(message, "position"), cmd->u.collider_move.position, 3);
-        read_floats(member(message, "velocity"), cmd->u.collider_move.velocity, 3);
-        return 0;
-    case FC_MSG_COLLIDER_ADD: read_collider_fields(member(message, "collider"), cmd); return 0;
-    case FC_MSG_COLLIDER_REMOVE: cmd->u.collider_remove.collider = (int)number_or(message, "collider", 0.0); return 0;
-    case FC_MSG_PICK: read_floats(member(message, "position"), cmd->u.pick.position, 3); return 0;
-    case FC_MSG_STEP: cmd->u.step.frames = (int)number_or(message, "frames", 1.0); return 0;
-    case FC_MSG_RESET:
-    case FC_MSG_LOAD_SCENE:
-    case FC_MSG_CREATE_WORLD: return read_load(message, cmd->type, cmd, err);
-    case FC_MSG_SET_SOLVER:
-        string_or_empty(message, "solver", cmd->u.set_solver.solver, sizeof cmd->u.set_solver.solver);
-        return 0;
-    case FC_MSG_REWIND: cmd->u.rewind.seconds = number_or(message, "seconds", -1.0); return 0;
-    default: return 0; /* hello, list_worlds, subscribe, ...: the network layer reads them itself */
-    }
-}
-
-/* err echoes the request (id and type) whatever goes wrong next. */
-static void note_request(const fc_command *cmd, fc_message_error *err)
-{
-    const char *type = fc_message_type_name(cmd->type);
-    err->code = FC_ERR_NONE;
-    err->field[0] = err->message[0] = '\0';
-    snprintf(err->id, sizeof err->id, "%s", cmd->id);
-    snprintf(err->request, sizeof err->request, "%s", type ? type : "");
-}
-
-int fc_command_from_message(const cJSON *message, uint64_t client, fc_command *cmd, fc_message_error *err)
-{
-    memset(cmd, 0, sizeof *cmd);
-    cmd->type = fc_message_type_of(message);
-    cmd->client = client;
-    fc_message_note_request(message, err); /* the id as JSON text, integers in full */
-    snprintf(cmd->id, sizeof cmd->id, "%s", err->id);
-    cmd->world = (uint32_t)number_or(message, "world", 0.0);
-    note_request(cmd, err);
-    return read_fields(message, cmd, err);
-}
-
-void fc_command_free(fc_command *cmd)
-{
-    if (!cmd) return;
-    if (cmd->type == FC_MSG_RESET || cmd->type == FC_MSG_LOAD_SCENE || cmd->type == FC_MSG_CREATE_WORLD)
-        free(cmd->u.load.document);
-    free(cmd);
-}
 
 /* ---- applying parameter values --------------------------------------------------------------- */
 
@@ -348,19 +36,19 @@ int fc_param_values_apply(fc_params *p, fc_fluid *fluids, int fluid_count, const
     char why[512];
     for (size_t i = 0; i < values->count; i++) {
         const fc_param_value *v = &values->item[i];
-        if (!allow_init && !(v->desc->flags & FC_PARAM_LIVE)) return not_live(err, v);
+        if (!allow_init && !(v->desc->flags & FC_PARAM_LIVE)) return fc_param_not_live(err, v);
         if (v->fluid[0] && fc_fluid_find(next_fluids, fluid_count, v->fluid) < 0) {
             char names[FC_MAX_FLUIDS * FC_FLUID_NAME_LEN];
             fc_fluid_names(next_fluids, fluid_count, names, sizeof names);
-            return value_error(err, FC_ERR_UNKNOWN_PARAMETER, v, "no fluid named '%s'; this world has %s", v->fluid,
+            return fc_param_value_error(err, FC_ERR_UNKNOWN_PARAMETER, v, "no fluid named '%s'; this world has %s", v->fluid,
                                names);
         }
         if (fc_param_set_scoped(&next, next_fluids, fluid_count, v->desc, v->fluid, v->number, why, sizeof why))
-            return value_error(err, FC_ERR_BAD_VALUE, v, "%s", why);
+            return fc_param_value_error(err, FC_ERR_BAD_VALUE, v, "%s", why);
     }
     if (fc_solver_check_params(solver, &next, why, sizeof why)) {
         const fc_param_value *culprit = first_named(values, why);
-        if (culprit) return value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
+        if (culprit) return fc_param_value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
         fc_message_error_set(err, FC_ERR_BAD_VALUE, NULL, "%s", why);
         return -1;
     }
@@ -434,9 +122,9 @@ static void member_path(char *out, size_t outlen, const char *object, const char
 /* The first required field of emitter_add that is missing; 0 when all are there. */
 static int check_required_emitter_fields(const fc_emitter_fields *f, const char *object, fc_message_error *err)
 {
-    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
-        const struct emitter_member *m = &emitter_members[i];
-        if (!(m->bit & EMITTER_REQUIRED) || (f->has & m->bit)) continue;
+    for (int i = 0; i < FC_EMITTER_MEMBER_COUNT; i++) {
+        const fc_emitter_member *m = &fc_emitter_members[i];
+        if (!(m->bit & FC_EMITTER_REQUIRED) || (f->has & m->bit)) continue;
         char field[sizeof err->field];
         member_path(field, sizeof field, object, m->name);
         fc_message_error_set(err, FC_ERR_MISSING_FIELD, field, "required");
@@ -509,10 +197,10 @@ int fc_check_emitter(const fc_world *w, const fc_emitter *e, const char *object,
 /* Copies the fields given onto e, the direction normalised (checked not zero). */
 static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
 {
-    for (int i = 0; i < EMITTER_MEMBER_COUNT; i++) {
-        const struct emitter_member *m = &emitter_members[i];
+    for (int i = 0; i < FC_EMITTER_MEMBER_COUNT; i++) {
+        const fc_emitter_member *m = &fc_emitter_members[i];
         if (f->has & m->bit)
-            memcpy(emitter_slot(e, m), emitter_field(&f->value, m), (size_t)m->components * sizeof(float));
+            memcpy(fc_emitter_slot(e, m), fc_emitter_field(&f->value, m), (size_t)m->components * sizeof(float));
     }
     if (f->has & FC_EMITTER_HAS_DIRECTION) {
         double length = vector_length(e->direction);
@@ -582,7 +270,7 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
     if (fc_param_values_apply(&next, next_fluids, w->fluid_count, w->solver, values, 0, err)) return -1;
     if (fc_reserve_step_work(w, &next, w->solver, "values", err)) return -1;
     if (fc_json_attach(applied, "values", fc_param_values_json(&next, next_fluids, w->fluid_count, values)))
-        return out_of_memory(err);
+        return fc_command_out_of_memory(err);
     w->params = next;
     memcpy(w->fluids, next_fluids, sizeof w->fluids);
     fc_world_host_changed(w, FC_CHANGED_PARAMS);
@@ -601,11 +289,11 @@ static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *app
     merge_emitter_fields(&e, f);
     if (!(f->has & FC_EMITTER_HAS_RATE)) e.rate = default_rate(w, &e);
     if (check_emitter_size(w, &e, "emitter", err)) return -1;
-    if (fc_world_add_emitter(w, &e) < 0) return out_of_memory(err);
+    if (fc_world_add_emitter(w, &e) < 0) return fc_command_out_of_memory(err);
     fc_emitter *added = &w->emitters[w->emitter_count - 1];
     if (fc_json_attach(applied, "emitter", fc_json_emitter(added))) {
         remove_emitter(w, added);
-        return out_of_memory(err);
+        return fc_command_out_of_memory(err);
     }
     return 0;
 }
@@ -619,7 +307,7 @@ static int apply_emitter_update(fc_world *w, int id, const fc_emitter_fields *ch
     fc_emitter e = *target;
     merge_emitter_fields(&e, changes);
     if (check_emitter_size(w, &e, "changes", err)) return -1;
-    if (fc_json_attach(applied, "emitter", fc_json_emitter(&e))) return out_of_memory(err);
+    if (fc_json_attach(applied, "emitter", fc_json_emitter(&e))) return fc_command_out_of_memory(err);
     *target = e;
     return 0;
 }
@@ -628,7 +316,7 @@ static int apply_emitter_remove(fc_world *w, int id, cJSON *applied, fc_message_
 {
     fc_emitter *target = find_emitter(w, id);
     if (!target) return unknown_emitter(id, err);
-    if (fc_json_attach(applied, "emitter", cJSON_CreateNumber(id))) return out_of_memory(err);
+    if (fc_json_attach(applied, "emitter", cJSON_CreateNumber(id))) return fc_command_out_of_memory(err);
     remove_emitter(w, target);
     return 0;
 }
@@ -650,7 +338,7 @@ static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applie
     if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id)) ||
         fc_json_attach(applied, "position", fc_json_vector(position)) ||
         fc_json_attach(applied, "velocity", fc_json_vector(velocity)))
-        return out_of_memory(err);
+        return fc_command_out_of_memory(err);
     memcpy(target->center, position, sizeof target->center);
     memcpy(target->velocity, velocity, sizeof target->velocity);
     fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
@@ -735,11 +423,11 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
     memcpy(shape.center, s->center, sizeof shape.center);
     if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);
     int id = fc_world_add_collider(w, &shape);
-    if (id < 0) return out_of_memory(err);
+    if (id < 0) return fc_command_out_of_memory(err);
     if (fc_json_attach(applied, "collider", fc_json_collider(&w->colliders[w->collider_count - 1])) ||
         fc_world_cut_away(w, &shape) < 0) { /* the fluid where it appears goes, as in a scene */
         fc_world_remove_collider(w, id);
-        return out_of_memory(err);
+        return fc_command_out_of_memory(err);
     }
     return 0;
 }
@@ -747,7 +435,7 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
 static int apply_collider_remove(fc_world *w, int id, cJSON *applied, fc_message_error *err)
 {
     if (!find_movable_collider(w, id)) return unknown_collider(id, err);
-    if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id))) return out_of_memory(err);
+    if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id))) return fc_command_out_of_memory(err);
     fc_world_remove_collider(w, id);
     return 0;
 }
@@ -785,12 +473,12 @@ static int apply_pick(fc_world *w, const float q[3], cJSON *applied, fc_message_
         if (d2 < best_d2) best_d2 = d2, best = i; /* a particle at NaN is never nearer */
     }
     cJSON *particle = best < p->count ? picked_json(p, best) : cJSON_CreateNull();
-    return fc_json_attach(applied, "particle", particle) ? out_of_memory(err) : 0;
+    return fc_json_attach(applied, "particle", particle) ? fc_command_out_of_memory(err) : 0;
 }
 
 int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
-    note_request(cmd, err);
+    fc_command_note_request(cmd, err);
     switch (cmd->type) {
     case FC_MSG_SET: return apply_set(w, &cmd->u.set.values, applied, err);
     case FC_MSG_EMITTER_ADD: return apply_emitter_add(w, &cmd->u.emitter_add.emitter, applied, err);

@@ -1,0 +1,131 @@
+/* A world's steps on its thread: one step with its timing and the blow-up watch after it, and whole
+ * frames of steps for the `step` command. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/world_host_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define FRAME_MAX_STEPS_PER_SUBSTEP 50 /* a `step` frame ends after this many steps per substep at most */
+
+static void use_thread_share(fc_world_host *h)
+{
+    int threads = atomic_load(&h->threads);
+    if (threads < 1 || threads == h->omp_threads) return;
+    h->omp_threads = threads;
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+}
+
+void fc_host_restart_clocks(fc_world_host *h)
+{
+    double now = fc_host_now();
+    h->anchor_wall = now;
+    h->anchor_sim = h->world.time;
+    h->rate_start = now;
+    h->rate_steps = 0;
+    h->rate_time = h->world.time;
+}
+
+/* The world blew up, or its solver failed (history.why): it pauses, every subscriber gets the
+ * unstable event (PROTOCOL.md 2.3) and a state that carries it, and rewind can take it back. */
+static void become_unstable(fc_world_host *h)
+{
+    h->paused = 1;
+    fc_world_release_memory(&h->world); /* a runaway's neighbour lists are not kept while it waits */
+    h->paused_by_fault = 1;
+    fc_host_restart_clocks(h);
+    fprintf(stderr, "fluidcast: world %u is unstable at t = %.4g s (%s): %s; paused\n", (unsigned)h->id,
+            h->world.time, h->history.why.check, h->history.why.message);
+    cJSON *o = fc_history_unstable_json(&h->history);
+    cJSON_AddStringToObject(o, "type", "unstable");
+    cJSON_AddNullToObject(o, "id");
+    cJSON_AddNumberToObject(o, "world", h->id);
+    cJSON_AddNumberToObject(o, "step", (double)h->world.step_count);
+    fc_host_publish_notice(h, FC_NOTICE_UNSTABLE, o);
+    fc_mailbox_post(h->mailbox, FC_POST_WORLD_FAULT, 0, NULL, h); /* counted in /metrics */
+    fc_host_publish_state(h);
+}
+
+/* The world is stable again (rewound, rebuilt, resumed): the event is withdrawn. */
+void fc_host_clear_unstable(fc_world_host *h)
+{
+    h->history.unstable = 0;
+    h->history.watch.strikes = 0;
+    fc_host_withdraw_notice(h, FC_NOTICE_UNSTABLE);
+}
+
+/* One solver step with its timing. 0 done; 1 interrupted (a queued reset, load or rewind discards
+ * it); -1 when the solver failed: the world pauses itself. */
+int fc_host_step_once(fc_world_host *h)
+{
+    use_thread_share(h);
+    double t0 = fc_host_now();
+    if (h->test_step_delay_s > 0.0) {
+        struct timespec delay = {(time_t)h->test_step_delay_s, (long)(fmod(h->test_step_delay_s, 1.0) * 1e9)};
+        nanosleep(&delay, NULL);
+    }
+    int status = fc_world_step(&h->world);
+    double t1 = fc_host_now();
+    if (status == FC_STEP_INTERRUPTED) return 1; /* a stop or a rebuild waits; nothing moved */
+    int failed = status != FC_STEP_DONE;
+    h->rate_steps++;
+    pthread_mutex_lock(&h->lock);
+    h->info.step_ms = 1e3 * (t1 - t0);
+    h->info.dt = h->world.last_dt;
+    snprintf(h->info.dt_bound, sizeof h->info.dt_bound, "%s", fc_dt_bound_name(h->world.last_dt_bound));
+    if (t1 - h->rate_start >= 1.0) {
+        h->info.steps_per_s = (double)h->rate_steps / (t1 - h->rate_start);
+        h->info.realtime_factor = (h->world.time - h->rate_time) / (t1 - h->rate_start);
+        h->rate_start = t1;
+        h->rate_steps = 0;
+        h->rate_time = h->world.time;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (failed) fc_history_solver_failed(&h->history, &h->world);
+    fc_world_stats stats; /* the blow-up check's, for the stats message: no pass of its own */
+    memset(&stats, 0, sizeof stats);
+    stats.particles = SIZE_MAX; /* stays so when nothing was checked */
+    int unstable = failed || fc_history_after_step(&h->history, &h->world, &stats);
+    if (stats.particles != SIZE_MAX) {
+        pthread_mutex_lock(&h->lock);
+        h->info.max_speed = stats.max_speed;
+        const double density_error = fc_world_stat(&stats, "mean_abs_density_error"); /* NAN: not reported */
+        h->info.density_error = stats.particles && !isnan(density_error) ? density_error : -1.0;
+        h->info.solver_stat_count = stats.solver_stat_count;
+        memcpy(h->info.solver_stat, stats.solver_stat, sizeof stats.solver_stat);
+        pthread_mutex_unlock(&h->lock);
+    }
+    if (unstable) {
+        become_unstable(h);
+        return -1;
+    }
+    return 0;
+}
+
+/* Advances whole frames, publishing after each; stops early on shutdown, on a failure and when a
+ * queued reset, load or rewind interrupts a step (it discards them). A frame is substeps *
+ * time_step of simulated time whatever the adaptive step is: the world steps until it is reached
+ * (at most FRAME_MAX_STEPS_PER_SUBSTEP steps a substep, so a frame goes out even when the step
+ * has shrunk far below time_step). */
+int fc_host_step_frames(fc_world_host *h, int frames)
+{
+    for (int f = 0; f < frames; f++) {
+        const fc_params *p = &h->world.params;
+        const double end = h->world.time + p->substeps * p->time_step * (1.0 - 1e-9); /* summed dt may fall short */
+        const long max_steps = (long)p->substeps * FRAME_MAX_STEPS_PER_SUBSTEP;
+        for (long s = 0; s < max_steps && h->world.time < end; s++) {
+            pthread_mutex_lock(&h->lock);
+            int stop = h->stop;
+            pthread_mutex_unlock(&h->lock);
+            if (stop || fc_host_step_once(h)) return -1; /* failed, or interrupted: the queued request goes first */
+        }
+        fc_host_publish_frame(h);
+    }
+    return 0;
+}
