@@ -52,6 +52,20 @@ static cJSON *unstable_event(peer *p, server_process *server, int world, int ms,
     return NULL;
 }
 
+/* After a blow-up: the peak VmRSS was within the bound, world 2's frames keep coming, and the
+ * paused world holds its particles but not its neighbour lists. */
+static void check_after_blow_up(server_process *server, peer *watcher, long start_kib, long peak)
+{
+    CHECK(peak - start_kib < RSS_BOUND_KIB, "VmRSS stays within the start + %ld MiB (+%ld MiB)", RSS_BOUND_KIB / 1024,
+          (peak - start_kib) / 1024);
+    long frames = frames_within(watcher, 1500);
+    CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
+    long paused = server_rss_kib(server);
+    printf("VmRSS while paused %ld MiB over the start\n", (paused - start_kib) / 1024);
+    CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
+          (paused - start_kib) / 1024);
+}
+
 static void check_pile_up(server_process *server, peer *controller, peer *watcher, long start_kib)
 {
     long peak = start_kib;
@@ -68,14 +82,7 @@ static void check_pile_up(server_process *server, peer *controller, peer *watche
               jstr_has(event, "message", "piled up"),
           "the piled-up world fails as solver_failed naming the neighbour lists: %s", jtext(event));
     cJSON_Delete(event);
-    CHECK(peak - start_kib < RSS_BOUND_KIB, "VmRSS stays within the start + %ld MiB (+%ld MiB)", RSS_BOUND_KIB / 1024,
-          (peak - start_kib) / 1024);
-    long frames = frames_within(watcher, 1500);
-    CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
-    long paused = server_rss_kib(server);
-    printf("pile-up: VmRSS while paused %ld MiB over the start\n", (paused - start_kib) / 1024);
-    CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
-          (paused - start_kib) / 1024);
+    check_after_blow_up(server, watcher, start_kib, peak);
 }
 
 /* The reproduction's `set {"speed_of_sound":1000}` on double_dam_break (45 k particles) at the old
@@ -97,13 +104,7 @@ static void check_sound_speed_blow_up(server_process *server, peer *controller, 
     CHECK(event != NULL && jstr(event, "check") != NULL, "double_dam_break with speed_of_sound 1000 is reported unstable: %s",
           jtext(event));
     cJSON_Delete(event);
-    CHECK(peak - start_kib < RSS_BOUND_KIB, "VmRSS stays within the start + %ld MiB (+%ld MiB)", RSS_BOUND_KIB / 1024,
-          (peak - start_kib) / 1024);
-    long frames = frames_within(watcher, 1500);
-    CHECK(frames >= 10 && watcher->follow.corrupt == 0, "world 2's frames keep coming (%ld in 1.5 s)", frames);
-    long paused = server_rss_kib(server);
-    CHECK(paused - start_kib < RSS_BOUND_KIB / 2, "while paused it holds its particles, not its lists (+%ld MiB)",
-          (paused - start_kib) / 1024);
+    check_after_blow_up(server, watcher, start_kib, peak);
 }
 
 /* load_scene with document: refused with code on field, saying part, world 1's epoch unchanged. */
