@@ -3,6 +3,7 @@
 #define FC_CHECK_H
 
 #include <stdio.h>
+#include <string.h>
 
 static int check_passed, check_failed;
 
@@ -23,6 +24,15 @@ static inline int check_summary(const char *name)
 {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
     return check_failed ? 1 : 0;
+}
+
+/* Whether the test was asked for its short variant (`--short`): the sanitizer builds run the long
+ * physics tests so (tests/CMakeLists.txt), the Release build in full. */
+static inline int check_short_run(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--short")) return 1;
+    return 0;
 }
 
 #endif
