@@ -74,7 +74,7 @@ static void test_estimate_counts_cut_away(void)
     fc_world_free(&w);
     /* 1 mm spacing: 20 M points, each near the plane checked twice, is past the work limit */
     scene.params.particle_spacing = 0.001, scene.params.smoothing_radius = 0.002, scene.params.max_particles = 50000000;
-    scene.block_count = 1, scene.blocks[0].max[1] = 0.02f, scene.collider_count = 3;
+    scene.block_count = 1, scene.blocks[0].max[1] = 0.02f; /* the three colliders stay */
     fc_scene_estimate_size(&scene, &e);
     CHECK(e.fluid == 1000.0 * 20 * 1000, "past the work limit nothing is subtracted: %g", e.fluid);
     fc_scene_free(&scene);
@@ -113,7 +113,8 @@ static void test_emitters_stop_at_the_budget(void)
         CHECK(0, "fountain builds: %s", err);
         return;
     }
-    w.sink_count = 0; /* no drain: the fountain only grows */
+    for (const fc_object *sink; (sink = fc_objects_next(&w.objects, FC_OBJECT_SINK, NULL));) /* no drain: it only grows */
+        fc_world_remove_object(&w, sink->id);
     fc_budget b;
     fc_cost start = fc_world_cost(&w, (double)w.particles.count);
     fc_budget_init(&b, start.particles + 3000.0, 1e12);

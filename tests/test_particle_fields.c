@@ -82,8 +82,8 @@ static void test_moves_with_particles(fc_world *w)
           "a checkpoint put back brings the removed particles back with their tags");
     fc_checkpoint_free(&c);
 
-    fc_emitter e = {.position = {0.15f, 0.25f, 0.15f}, .direction = {0, -1, 0}, .speed = 0.5f, .rate = 1e5f, .radius = 0.03f};
-    fc_world_add_emitter(w, &e);
+    const fc_object e = fc_emitter_row((float[]){0.15f, 0.25f, 0.15f}, (float[]){0, -1, 0}, 0.03f, 0.5f, 1e5f, 0);
+    fc_world_add_object(w, &e);
     size_t added = fc_emitters_step(w, 1e-3);
     int born_default = added > 0;
     for (size_t i = p->count - added; i < p->count; i++) born_default &= p->field[FC_TEST_TAG][i] == 7.0f;

@@ -376,9 +376,8 @@ static void run_reference(fc_world *w, int threads)
     omp_set_num_threads(threads);
     pbf_world(w, 0.5f, 0.4f, 0.12f);
     fill_box(w, 0, 0, 0, 0.16f, 0.24f, 0.12f);
-    fc_emitter e = {.position = {0.35f, 0.3f, 0.06f}, .direction = {-1, -0.5f, 0}, .speed = 1.0f, .rate = 800.0f,
-                    .radius = 0.03f};
-    fc_world_add_emitter(w, &e);
+    const fc_object e = fc_emitter_row((float[]){0.35f, 0.3f, 0.06f}, (float[]){-1, -0.5f, 0}, 0.03f, 1.0f, 800.0f, 0);
+    fc_world_add_object(w, &e);
     if (start(w)) return;
     for (int step = 0; step < 150; step++) fc_world_step(w);
 }
@@ -475,13 +474,12 @@ static void test_sources(void)
 {
     fc_world w;
     pbf_world(&w, 0.6f, 0.6f, 0.6f);
-    fc_emitter e = {.position = {0.3f, 0.45f, 0.3f}, .direction = {0, -1, 0}, .speed = 1.0f, .rate = 1500.0f,
-                    .radius = 0.05f};
-    fc_world_add_emitter(&w, &e);
+    const fc_object e = fc_emitter_row((float[]){0.3f, 0.45f, 0.3f}, (float[]){0, -1, 0}, 0.05f, 1.0f, 1500.0f, 0);
+    fc_world_add_object(&w, &e);
     if (start(&w)) return;
-    const size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing, w.dimensions);
+    const size_t layer = fc_emitter_layer_size(&e, (float)w.params.particle_spacing, w.dimensions);
     for (int step = 0; step < 250; step++) fc_world_step(&w); /* 0.5 s */
-    const double expected = e.rate * w.time;
+    const double expected = e.emitter.rate * w.time;
     printf("pbf emitter: %.0f particles expected after %.2f s, %zu present (layer %zu)\n", expected, w.time,
            w.particles.count, layer);
     CHECK(fabs((double)w.particles.count - expected) <= (double)layer, "emitted %zu vs rate*t = %.0f",
@@ -491,8 +489,8 @@ static void test_sources(void)
 
     pbf_world(&w, 0.4f, 0.6f, 0.4f);
     fill_box(&w, 0.1f, 0.3f, 0.1f, 0.3f, 0.5f, 0.3f);
-    fc_sink sink = {.shape = {.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}}};
-    fc_world_add_sink(&w, &sink);
+    const fc_object sink = fc_sink_row(&(fc_shape){.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}});
+    fc_world_add_object(&w, &sink);
     if (start(&w)) return;
     const size_t n0 = w.particles.count;
     long inside_after_step = 0;

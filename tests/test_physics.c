@@ -151,14 +151,13 @@ static void test_emitter_rate(void)
     fc_world w;
     fc_world_init(&w);
     set_domain(&w, 0.6f, 0.6f, 0.6f);
-    fc_emitter e = {.position = {0.3f, 0.45f, 0.3f}, .direction = {0, -1, 0}, .speed = 1.0f, .rate = 1500.0f,
-                    .radius = 0.05f};
-    fc_world_add_emitter(&w, &e);
+    const fc_object e = fc_emitter_row((float[]){0.3f, 0.45f, 0.3f}, (float[]){0, -1, 0}, 0.05f, 1.0f, 1500.0f, 0);
+    fc_world_add_object(&w, &e);
     if (start(&w)) return;
-    size_t layer = fc_emitter_layer_size(&w.emitters[0], (float)w.params.particle_spacing, w.dimensions);
+    size_t layer = fc_emitter_layer_size(&e, (float)w.params.particle_spacing, w.dimensions);
     CHECK(layer > 1, "a layer has %zu particles", layer);
     for (int step = 0; step < 1000; step++) fc_world_step(&w); /* 0.5 s */
-    double expected = e.rate * w.time;
+    double expected = e.emitter.rate * w.time;
     double got = (double)w.particles.count;
     printf("emitter: %.0f particles expected after %.3f s, %zu emitted (layer %zu)\n", expected, w.time,
            w.particles.count, layer);
@@ -178,8 +177,8 @@ static void test_sink_removes(void)
     set_domain(&w, 0.4f, 0.6f, 0.4f);
     const float lo[3] = {0.1f, 0.3f, 0.1f}, hi[3] = {0.3f, 0.5f, 0.3f}, v0[3] = {0, 0, 0};
     fc_world_fill_box(&w, lo, hi, v0, 0);
-    fc_sink sink = {.shape = {.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}}};
-    fc_world_add_sink(&w, &sink);
+    const fc_object sink = fc_sink_row(&(fc_shape){.kind = FC_SHAPE_BOX, .center = {0.2f, 0.05f, 0.2f}, .half = {0.2f, 0.05f, 0.2f}});
+    fc_world_add_object(&w, &sink);
     if (start(&w)) return;
     const size_t n0 = w.particles.count;
     int inside_after_step = 0;

@@ -180,8 +180,7 @@ static int contains(const char *haystack, const char *needle) { return strstr(ha
 
 static int scene_is_empty(const fc_scene *s)
 {
-    return !s->blocks && !s->colliders && !s->emitters && !s->sinks && !s->block_count && !s->collider_count &&
-           !s->emitter_count && !s->sink_count && !s->name[0];
+    return !s->blocks && !s->objects.rows && !s->block_count && !s->objects.count && !s->name[0];
 }
 
 static void test_bad_scenes(void)
@@ -274,7 +273,7 @@ static void test_fluids(void)
     CHECK(s.fluids[1].viscosity == 5 && s.fluids[1].rest_density == 900 && s.fluids[1].colour == 0xe0a030 &&
               s.fluids[1].temperature == 310,
           "oil has its own viscosity, colour and temperature");
-    CHECK(s.blocks[0].fluid == 0 && s.blocks[1].fluid == 1 && s.emitters[0].fluid == 1,
+    CHECK(s.blocks[0].fluid == 0 && s.blocks[1].fluid == 1 && fc_objects_next(&s.objects, FC_OBJECT_EMITTER, NULL)->emitter.fluid == 1,
           "a block without a fluid is the first's; the others are the named one's");
     fc_world w;
     CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == 0, "it builds: %s", err);
@@ -328,24 +327,25 @@ static void test_minimal_scene(void)
     CHECK(s.params.particle_spacing == 0.02, "untouched spacing %g", s.params.particle_spacing);
     CHECK(s.domain_min[0] == -1.0f && s.domain_max[1] == 2.0f && s.domain_min[2] == 0.5f, "domain");
 
-    CHECK(s.collider_count == 2, "colliders %zu", s.collider_count);
-    if (s.collider_count == 2) {
-        const fc_shape *p = &s.colliders[0], *b = &s.colliders[1];
+    const fc_object *first_collider = fc_objects_next(&s.objects, FC_OBJECT_COLLIDER, NULL);
+    CHECK(fc_objects_count(&s.objects, FC_OBJECT_COLLIDER) == 2, "colliders %zu", fc_objects_count(&s.objects, FC_OBJECT_COLLIDER));
+    if (fc_objects_count(&s.objects, FC_OBJECT_COLLIDER) == 2) {
+        const fc_shape *p = &first_collider->shape, *b = &fc_objects_next(&s.objects, FC_OBJECT_COLLIDER, first_collider)->shape;
         CHECK(p->kind == FC_SHAPE_PLANE && p->normal[1] == 1.0f && p->normal[0] == 0.0f && p->offset == 0.5f,
               "plane normal (%g %g %g) offset %g", p->normal[0], p->normal[1], p->normal[2], p->offset);
         CHECK(b->kind == FC_SHAPE_BOX && b->half[2] == 0.3f && b->center[1] == 1.5f, "collider box");
     }
-    CHECK(s.sink_count == 1, "sinks %zu", s.sink_count);
-    if (s.sink_count == 1) {
-        const fc_shape *k = &s.sinks[0].shape;
+    CHECK(fc_objects_count(&s.objects, FC_OBJECT_SINK) == 1, "sinks %zu", fc_objects_count(&s.objects, FC_OBJECT_SINK));
+    if (fc_objects_count(&s.objects, FC_OBJECT_SINK) == 1) {
+        const fc_shape *k = &fc_objects_next(&s.objects, FC_OBJECT_SINK, NULL)->shape;
         CHECK(k->kind == FC_SHAPE_BOX && k->center[0] == 0.75f && k->half[0] == 0.25f && k->center[1] == 0.25f,
               "sink box centre %g half %g", k->center[0], k->half[0]);
     }
-    CHECK(s.emitter_count == 1, "emitters %zu", s.emitter_count);
-    if (s.emitter_count == 1) {
-        const fc_emitter *e = &s.emitters[0];
-        CHECK(fabsf(e->direction[0] - 0.6f) < 1e-6f && fabsf(e->direction[2] - 0.8f) < 1e-6f, "direction not normalised");
-        CHECK(e->speed == 2.0f && e->rate == 100.0f && e->radius == 0.05f, "emitter numbers");
+    CHECK(fc_objects_count(&s.objects, FC_OBJECT_EMITTER) == 1, "emitters %zu", fc_objects_count(&s.objects, FC_OBJECT_EMITTER));
+    if (fc_objects_count(&s.objects, FC_OBJECT_EMITTER) == 1) {
+        const fc_object *e = fc_objects_next(&s.objects, FC_OBJECT_EMITTER, NULL);
+        CHECK(fabsf(e->shape.normal[0] - 0.6f) < 1e-6f && fabsf(e->shape.normal[2] - 0.8f) < 1e-6f, "direction not normalised");
+        CHECK(e->emitter.speed == 2.0f && e->emitter.rate == 100.0f && e->shape.radius == 0.05f, "emitter numbers");
     }
     CHECK(s.block_count == 1, "blocks %zu", s.block_count);
     if (s.block_count == 1) {
@@ -359,7 +359,9 @@ static void test_minimal_scene(void)
     if (rc == 0) {
         CHECK(w.particles.count > 0, "no particles");
         CHECK(w.params.time_step == 0.00025 && w.params.substeps == 7, "parameters not copied");
-        CHECK(w.collider_count == 2 && w.emitter_count == 1 && w.sink_count == 1, "objects not added");
+        CHECK(fc_objects_count(&w.objects, FC_OBJECT_COLLIDER) == 2 && fc_objects_count(&w.objects, FC_OBJECT_EMITTER) == 1 &&
+                  fc_objects_count(&w.objects, FC_OBJECT_SINK) == 1,
+              "objects not added");
         CHECK(strcmp(w.name, "minimal") == 0, "world name '%s'", w.name);
         fc_world_free(&w);
     }
@@ -411,9 +413,12 @@ static void test_2d_scene(void)
         double ring = 2.0 * (1.0 + 0.8 + 2 * 0.04) * 0.04 / (0.02 * 0.02);
         CHECK(b && b->count > ring && b->count < 2.0 * ring, "%zu boundary samples, a ring holds %.0f", b ? b->count : 0,
               ring);
-        CHECK(w.colliders[0].half[2] > 1e20f && w.colliders[1].center[2] == 0.0f, "colliders not in the plane");
-        CHECK(w.emitters[0].direction[0] == -1.0f && w.emitters[0].direction[2] == 0.0f, "emitter direction (%g, %g, %g)",
-              w.emitters[0].direction[0], w.emitters[0].direction[1], w.emitters[0].direction[2]);
+        const fc_object *c0 = fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, NULL),
+                        *c1 = fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, c0),
+                        *e0 = fc_objects_next(&w.objects, FC_OBJECT_EMITTER, NULL);
+        CHECK(c0->shape.half[2] > 1e20f && c1->shape.center[2] == 0.0f, "colliders not in the plane");
+        CHECK(e0->shape.normal[0] == -1.0f && e0->shape.normal[2] == 0.0f, "emitter direction (%g, %g, %g)",
+              e0->shape.normal[0], e0->shape.normal[1], e0->shape.normal[2]);
         /* an emission is a segment: 2 * 2 + 1 points at spacing 0.02 over radius 0.05, along y */
         size_t before = p->count;
         for (int step = 0; step < 12; step++) CHECK(fc_world_step(&w) == 0, "2D step failed");
@@ -457,9 +462,10 @@ static void test_shipped_scenes(void)
         rc = fc_scene_instantiate(&s, &w, err, sizeof err);
         CHECK(rc == 0, "%s: %s", names[i], err);
         if (rc == 0) {
-            CHECK(w.particles.count > 0 || w.emitter_count > 0, "%s: nothing in the world", names[i]);
-            printf("  %-18s %zu particles, %zu emitters, %zu sinks\n", names[i], w.particles.count, w.emitter_count,
-                   w.sink_count);
+            const size_t emitters = fc_objects_count(&w.objects, FC_OBJECT_EMITTER);
+            CHECK(w.particles.count > 0 || emitters > 0, "%s: nothing in the world", names[i]);
+            printf("  %-18s %zu particles, %zu emitters, %zu sinks\n", names[i], w.particles.count, emitters,
+                   fc_objects_count(&w.objects, FC_OBJECT_SINK));
             fc_world_free(&w);
         }
         fc_scene_free(&s);
@@ -477,7 +483,7 @@ static size_t particles_near_colliders(const fc_world *w)
     size_t near = 0;
     for (size_t i = 0; i < w->particles.count; i++) {
         float p[3] = {w->particles.field[FC_PX][i], w->particles.field[FC_PY][i], w->particles.field[FC_PZ][i]};
-        near += !fc_point_clear_of(w->colliders, w->collider_count, (float)w->params.particle_radius, p);
+        near += !fc_point_clear_of(&w->objects, (float)w->params.particle_radius, p);
     }
     return near;
 }
@@ -504,19 +510,18 @@ static void test_fluid_cut_away(void)
     CHECK(particles_near_colliders(&w) == 0, "no particle starts within particle_radius of a collider (%zu do)",
           particles_near_colliders(&w));
     /* the same without colliders, checked against them: exactly the points near them went */
-    size_t colliders = s.collider_count;
-    s.collider_count = 0;
+    const size_t objects = s.objects.count;
+    s.objects.count = 0;
     if (fc_scene_instantiate(&s, &plain, err, sizeof err) == 0) {
-        plain.colliders = w.colliders, plain.collider_count = w.collider_count;
+        fc_objects_copy(&plain.objects, &w.objects);
         size_t near = particles_near_colliders(&plain);
         printf("  cut away: %zu of %zu particles\n", near, plain.particles.count);
         CHECK(near > 1000 && w.particles.count == plain.particles.count - near,
               "the fill leaves out exactly the %zu points near colliders: %zu of %zu", near, w.particles.count,
               plain.particles.count);
-        plain.colliders = NULL, plain.collider_count = 0;
         fc_world_free(&plain);
     }
-    s.collider_count = colliders;
+    s.objects.count = objects;
     fc_world_free(&w);
     fc_scene_free(&s);
     /* the shipped pool: its sphere and box stand in the water */

@@ -174,9 +174,8 @@ static void test_interrupted_step_moves_nothing(void)
         for (int i = 0; i < 20; i++) fc_world_step(&w);
         /* a jet due to emit at every step: a step the host retries while a reset waits must not
          * emit again each time (layers piled on one spot blew worlds up) */
-        const fc_emitter jet = {.position = {1.2f, 0.7f, 0.3f}, .direction = {0.0f, -1.0f, 0.0f}, .speed = 1.0f,
-                                .rate = 1e5f, .radius = 0.03f};
-        CHECK(fc_world_add_emitter(&w, &jet) >= 0, "%s: the jet is added", solvers[k]);
+        const fc_object jet = fc_emitter_row((float[]){1.2f, 0.7f, 0.3f}, (float[]){0.0f, -1.0f, 0.0f}, 0.03f, 1.0f, 1e5f, 0);
+        CHECK(fc_world_add_object(&w, &jet) >= 0, "%s: the jet is added", solvers[k]);
         atomic_int interrupt;
         atomic_init(&interrupt, 1);
         w.interrupt = &interrupt;

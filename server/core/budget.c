@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/budget.h"
 
+#include "core/scene.h"
 #include "core/solver.h"
 
 #include <math.h>
@@ -13,9 +14,8 @@
 static fc_method_cost world_cost(const fc_world *w, const fc_params *p, const fc_solver *s, double fluid,
                                  const fc_shape *added)
 {
-    fc_shape solids[FC_WORLD_MAX_COLLIDERS + 1];
-    size_t count = w->collider_count < FC_WORLD_MAX_COLLIDERS ? w->collider_count : FC_WORLD_MAX_COLLIDERS;
-    if (count) memcpy(solids, w->colliders, count * sizeof *solids);
+    fc_shape solids[FC_SCENE_MAX_SOLIDS + 1];
+    size_t count = fc_objects_shapes(&w->objects, FC_OBJECT_COLLIDER, solids, FC_SCENE_MAX_SOLIDS);
     if (added) solids[count++] = *added;
     const fc_cost_query q = {.params = p, .dims = w->dimensions, .fluid = fluid, .lo = w->domain_lo, .hi = w->domain_hi,
                              .solids = solids, .solid_count = count};

@@ -4,26 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Copies n items into *dst, resized; 0 or -1 when out of memory (*dst unchanged). */
-static int copy_array(void **dst, const void *src, size_t n, size_t size)
-{
-    void *grown = realloc(*dst, (n ? n : 1) * size);
-    if (!grown) return -1;
-    if (n) memcpy(grown, src, n * size);
-    *dst = grown;
-    return 0;
-}
-
 int fc_checkpoint_take(fc_checkpoint *c, fc_world *w)
 {
     c->taken = 0;
     fc_world_sync_to_host(w, FC_SYNC_ALL);
-    if (fc_particles_copy(&c->particles, &w->particles) ||
-        copy_array((void **)&c->emitters, w->emitters, w->emitter_count, sizeof *w->emitters) ||
-        copy_array((void **)&c->colliders, w->colliders, w->collider_count, sizeof *w->colliders))
-        return -1;
-    c->emitter_count = w->emitter_count;
-    c->collider_count = w->collider_count;
+    if (fc_particles_copy(&c->particles, &w->particles) || fc_objects_copy(&c->objects, &w->objects)) return -1;
     c->params = w->params;
     memcpy(c->fluids, w->fluids, sizeof c->fluids);
     c->time = w->time;
@@ -38,20 +23,14 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
 {
     if (!c->taken) return -1;
     /* the arrays grow first (nothing else changes if that fails), then take the checkpoint's */
-    void *emitters = NULL, *colliders = NULL;
+    fc_objects objects = {0};
     if (fc_world_reserve_fluid(w, c->particles.count) || fc_particles_reserve(&w->particles, c->particles.count) ||
-        copy_array(&emitters, c->emitters, c->emitter_count, sizeof *c->emitters) ||
-        copy_array(&colliders, c->colliders, c->collider_count, sizeof *c->colliders)) {
-        free(emitters);
+        fc_objects_copy(&objects, &c->objects))
         return -1;
-    }
     fc_particles_copy(&w->particles, &c->particles); /* cannot fail: reserved above */
-    free(w->emitters);
-    free(w->colliders);
-    w->emitters = emitters;
-    w->emitter_count = c->emitter_count;
-    w->colliders = colliders;
-    w->collider_count = c->collider_count;
+    objects.next_id = w->objects.next_id; /* ids given since are not given again */
+    fc_objects_free(&w->objects);
+    w->objects = objects;
     w->params = c->params;
     memcpy(w->fluids, c->fluids, sizeof w->fluids); /* a world's fluids stay the same ones: their count too */
     w->time = c->time;
@@ -66,13 +45,12 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
 void fc_checkpoint_free(fc_checkpoint *c)
 {
     fc_particles_free(&c->particles);
-    free(c->emitters);
-    free(c->colliders);
+    fc_objects_free(&c->objects);
     memset(c, 0, sizeof *c);
 }
 
 size_t fc_checkpoint_bytes(const fc_checkpoint *c)
 {
     return c->particles.capacity * fc_particles_bytes_per_particle() +
-           c->emitter_count * sizeof *c->emitters + c->collider_count * sizeof *c->colliders;
+           c->objects.count * sizeof *c->objects.rows;
 }

@@ -14,17 +14,14 @@ typedef struct fc_checkpoint {
     fc_params params;
     fc_fluid fluids[FC_MAX_FLUIDS]; /* their live parameters (set) */
     fc_particles particles;
-    fc_emitter *emitters;
-    size_t emitter_count;
-    fc_shape *colliders;   /* the colliders as they were (collider_add and _remove change the set) */
-    size_t collider_count;
+    fc_objects objects;    /* the objects as they were (collider_add and _remove change the set, emitters owe) */
 } fc_checkpoint;
 
 /* Copies w's state into c (reusing c's memory), the particles brought up to date from the solver
  * first (fc_world_sync_to_host). 0, or -1 when out of memory (c not taken). */
 int fc_checkpoint_take(fc_checkpoint *c, fc_world *w);
-/* Puts c's state back into w: particles (new ids stay unused: next_id is kept), emitters,
- * colliders (those added since go, those removed since come back), parameters and clock; the solver and sinks stay. 0, or -1 when out of
+/* Puts c's state back into w: particles and objects (new ids stay unused: next ids are kept;
+ * colliders added since go, those removed since come back), parameters and clock; the solver stays. 0, or -1 when out of
  * memory or the server's budget has no room for the particles again (w unchanged). */
 int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w);
 void fc_checkpoint_free(fc_checkpoint *c);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/hd.h"
+#include "core/objects.h"
 #include "core/shape.h"
 
 /* How the container walls treat a particle that crossed them (at particle_radius from the wall). */
@@ -20,8 +21,8 @@ typedef enum {
 /* The collision response of one particle against the world's colliders and container (seed 001
  * 3.2.2), set up once per pass from the parameters; shared by every solver. */
 typedef struct fc_collision {
-    const fc_shape *colliders;
-    size_t collider_count;
+    const fc_object *objects; /* the world's object rows: the colliders among them are solid */
+    size_t object_count, collider_count;
     float radius, margin, erp, restitution, friction;
     float wall_lo[3], wall_hi[3]; /* the box the particle centres keep to: domain shrunk by radius */
     float wall_allowance;         /* FC_WALLS_SOFT: how far beyond wall_lo/hi a particle may end */
@@ -31,8 +32,25 @@ typedef struct fc_collision {
 
 static inline FC_HD float fc_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* Poses shape s with the unit quaternion q = (w, x, y, z) (normalised here): its axes in world
+ * coordinates are the columns of q's rotation matrix. The identity leaves it axis-aligned. */
+static inline FC_HD void fc_shape_set_orientation(fc_shape *s, const float q[4])
+{
+    float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    float w = len > 0.0f ? q[0] / len : 1.0f, x = len > 0.0f ? q[1] / len : 0.0f, y = len > 0.0f ? q[2] / len : 0.0f,
+          z = len > 0.0f ? q[3] / len : 0.0f;
+    s->orientation[0] = w, s->orientation[1] = x, s->orientation[2] = y, s->orientation[3] = z;
+    s->rotated = !(x == 0.0f && y == 0.0f && z == 0.0f);
+    float r[3][3] = {{1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y - w * z), 2.0f * (x * z + w * y)},
+                     {2.0f * (x * y + w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z - w * x)},
+                     {2.0f * (x * z - w * y), 2.0f * (y * z + w * x), 1.0f - 2.0f * (x * x + y * y)}};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) s->axes[a][b] = r[b][a];
+}
+
 /* Signed distance from p to the shape's surface (positive on the fluid side) and the unit
- * normal pointing to the fluid side. */
+ * normal pointing to the fluid side. A rotated box measures in its own axes (Quilez's box
+ * distance) and turns the normal back. A disc is no solid: infinitely far. */
 static inline FC_HD float fc_shape_distance(const fc_shape *s, const float p[3], float n[3])
 {
     switch (s->kind) {
@@ -50,26 +68,50 @@ static inline FC_HD float fc_shape_distance(const fc_shape *s, const float p[3],
         for (int a = 0; a < 3; a++) n[a] = s->normal[a];
         return fc_dot3(s->normal, p) - s->offset;
     case FC_SHAPE_BOX: {
-        float q[3], outside2 = 0.0f, inside = -INFINITY;
+        float rel[3] = {p[0] - s->center[0], p[1] - s->center[1], p[2] - s->center[2]}, local[3], q[3];
+        for (int a = 0; a < 3; a++) local[a] = s->rotated ? fc_dot3(rel, s->axes[a]) : rel[a];
+        float outside2 = 0.0f, inside = -INFINITY, d;
         int inside_axis = 0;
         for (int a = 0; a < 3; a++) {
-            float rel = p[a] - s->center[a];
-            q[a] = fabsf(rel) - s->half[a];
+            q[a] = fabsf(local[a]) - s->half[a];
             if (q[a] > inside) inside = q[a], inside_axis = a;
-            n[a] = q[a] > 0.0f ? copysignf(q[a], rel) : 0.0f;
+            n[a] = q[a] > 0.0f ? copysignf(q[a], local[a]) : 0.0f;
             if (q[a] > 0.0f) outside2 += q[a] * q[a];
         }
         if (outside2 > 0.0f) {
             float len = sqrtf(outside2);
             for (int a = 0; a < 3; a++) n[a] /= len;
-            return len;
+            d = len;
+        } else {
+            for (int a = 0; a < 3; a++) n[a] = 0.0f;
+            n[inside_axis] = local[inside_axis] >= 0.0f ? 1.0f : -1.0f;
+            d = inside;
         }
-        for (int a = 0; a < 3; a++) n[a] = 0.0f;
-        n[inside_axis] = p[inside_axis] >= s->center[inside_axis] ? 1.0f : -1.0f;
-        return inside;
+        if (s->rotated) {
+            float world[3];
+            for (int a = 0; a < 3; a++) world[a] = n[0] * s->axes[0][a] + n[1] * s->axes[1][a] + n[2] * s->axes[2][a];
+            for (int a = 0; a < 3; a++) n[a] = world[a];
+        }
+        return d;
     }
+    case FC_SHAPE_DISC:
+        break;
     }
+    n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
     return INFINITY;
+}
+
+/* The velocity of the shape's surface at x: its linear velocity and, when it turns, omega x (x -
+ * centre). */
+static inline FC_HD void fc_shape_surface_velocity(const fc_shape *s, const float x[3], float v[3])
+{
+    const float *w = s->angular_velocity;
+    for (int a = 0; a < 3; a++) v[a] = s->velocity[a];
+    if (w[0] == 0.0f && w[1] == 0.0f && w[2] == 0.0f) return;
+    float r[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]};
+    v[0] += w[1] * r[2] - w[2] * r[1];
+    v[1] += w[2] * r[0] - w[0] * r[2];
+    v[2] += w[0] * r[1] - w[1] * r[0];
 }
 
 /* Whether p lies inside (or on) a box or sphere (a sink takes such particles). */
@@ -114,13 +156,17 @@ static inline FC_HD float fc_wall_depth_after(const fc_collision *c, float depth
 static inline FC_HD void fc_collide_point(const fc_collision *c, float x[3], float v[3])
 {
     const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
-    float normal[3];
-    for (size_t k = 0; k < c->collider_count; k++) {
-        float penetration = c->radius - fc_shape_distance(&c->colliders[k], x, normal);
+    float normal[3], surface[3];
+    for (size_t k = 0; k < c->object_count; k++) {
+        if (c->objects[k].kind != FC_OBJECT_COLLIDER) continue;
+        const fc_shape *solid = &c->objects[k].shape;
+        float penetration = c->radius - fc_shape_distance(solid, x, normal);
         if (penetration <= 0.0f) continue;
         if (c->move_positions && penetration > c->margin)
             for (int a = 0; a < 3; a++) x[a] += c->erp * (penetration - c->margin) * normal[a];
-        if (v) fc_contact_response(v, c->colliders[k].velocity, normal, c->restitution, c->friction);
+        if (!v) continue;
+        fc_shape_surface_velocity(solid, x, surface);
+        fc_contact_response(v, surface, normal, c->restitution, c->friction);
     }
     for (int a = 0; a < 3; a++) {
         float wall_normal[3] = {0, 0, 0};

@@ -14,17 +14,71 @@ int fc_shape_near(const fc_shape *s, const float p[3], float clearance)
     return fc_shape_distance(s, p, n) < clearance;
 }
 
-int fc_point_clear_of(const fc_shape *colliders, size_t count, float clearance, const float p[3])
+int fc_shapes_clear_of(const fc_shape *shapes, size_t count, float clearance, const float p[3])
 {
     for (size_t c = 0; c < count; c++)
-        if (fc_shape_near(&colliders[c], p, clearance)) return 0;
+        if (fc_shape_near(&shapes[c], p, clearance)) return 0;
     return 1;
+}
+
+int fc_point_clear_of(const fc_objects *objects, float clearance, const float p[3])
+{
+    FC_FOR_EACH_OBJECT(objects, FC_OBJECT_COLLIDER, o)
+        if (fc_shape_near(&o->shape, p, clearance)) return 0;
+    return 1;
+}
+
+void fc_shape_extent(const fc_shape *s, float extent[3])
+{
+    for (int a = 0; a < 3; a++) {
+        extent[a] = s->kind == FC_SHAPE_BOX ? s->half[a] : s->radius;
+        if (s->kind == FC_SHAPE_BOX && s->rotated) /* the rotated box's bounding box */
+            extent[a] = fabsf(s->axes[0][a]) * s->half[0] + fabsf(s->axes[1][a]) * s->half[1] +
+                        fabsf(s->axes[2][a]) * s->half[2];
+    }
+}
+
+/* Converts Euler angles in degrees, applied about x, then y, then z (three.js's order 'XYZ': the
+ * rotation R = Rx Ry Rz), to the unit quaternion (w, x, y, z). */
+void fc_quaternion_from_degrees(const float degrees[3], float q[4])
+{
+    double c[3], s[3];
+    for (int a = 0; a < 3; a++) {
+        double half = degrees[a] * (3.14159265358979323846 / 360.0);
+        c[a] = cos(half), s[a] = sin(half);
+    }
+    q[0] = (float)(c[0] * c[1] * c[2] - s[0] * s[1] * s[2]);
+    q[1] = (float)(s[0] * c[1] * c[2] + c[0] * s[1] * s[2]);
+    q[2] = (float)(c[0] * s[1] * c[2] - s[0] * c[1] * s[2]);
+    q[3] = (float)(c[0] * c[1] * s[2] + s[0] * s[1] * c[2]);
+}
+
+void fc_shape_rotation_degrees(const fc_shape *s, float degrees[3])
+{
+    if (!s->rotated) {
+        degrees[0] = degrees[1] = degrees[2] = 0.0f;
+        return;
+    }
+    /* R's entries: R[i][j] = axes[j][i] */
+    const double to_degrees = 180.0 / 3.14159265358979323846, r02 = s->axes[2][0];
+    const double y = asin(fmax(-1.0, fmin(1.0, r02)));
+    double x, z;
+    if (fabs(r02) < 0.9999999) {
+        x = atan2(-s->axes[2][1], s->axes[2][2]);
+        z = atan2(-s->axes[1][0], s->axes[0][0]);
+    } else {
+        x = atan2(s->axes[1][2], s->axes[1][1]);
+        z = 0.0;
+    }
+    degrees[0] = (float)(x * to_degrees), degrees[1] = (float)(y * to_degrees), degrees[2] = (float)(z * to_degrees);
 }
 
 void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float region_hi[3], float lo[3], float hi[3])
 {
+    float extents[3];
+    fc_shape_extent(s, extents);
     for (int a = 0; a < 3; a++) {
-        float extent = s->kind == FC_SHAPE_BOX ? s->half[a] : s->radius;
+        float extent = extents[a];
         lo[a] = region_lo[a], hi[a] = region_hi[a];
         if (s->kind != FC_SHAPE_PLANE) {
             if (s->center[a] - extent > lo[a]) lo[a] = s->center[a] - extent;
@@ -36,8 +90,9 @@ void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float re
 void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, int move_positions)
 {
     const fc_params *prm = &w->params;
-    c->colliders = w->colliders;
-    c->collider_count = w->collider_count;
+    c->objects = w->objects.rows;
+    c->object_count = w->objects.count;
+    c->collider_count = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
     c->radius = (float)prm->particle_radius;
     c->margin = (float)prm->particle_margin;
     c->erp = (float)prm->boundary_erp;

@@ -18,10 +18,10 @@ void fc_shape_in_plane(fc_shape *s)
     s->center[2] = 0.0f;
     s->velocity[2] = 0.0f;
     if (s->kind == FC_SHAPE_BOX) s->half[2] = FC_WORLD_THROUGH_PLANE;
-    if (s->kind == FC_SHAPE_PLANE) {
+    if (s->kind == FC_SHAPE_PLANE || s->kind == FC_SHAPE_DISC) { /* a disc faces along the plane */
         float len = sqrtf(s->normal[0] * s->normal[0] + s->normal[1] * s->normal[1]);
         if (len > 0.0f) {
-            s->offset /= len; /* the line of the plane's points at z = 0: n . x = offset */
+            if (s->kind == FC_SHAPE_PLANE) s->offset /= len; /* the line of the plane's points at z = 0: n . x = offset */
             s->normal[0] /= len, s->normal[1] /= len, s->normal[2] = 0.0f;
         }
     }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/scene.h"
+#include "core/colliders.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -393,20 +394,36 @@ static int parse_block(const reader *r, const cJSON *obj, const char *path, void
     return check_inside(r, path, b->min, b->max);
 }
 
+/* obj.rotation (optional): a box's orientation as Euler angles in degrees about x, then y, then z
+ * (three.js's 'XYZ' order); in a 2D scene one number, the turn about z. Absent: axis-aligned. */
+static int read_rotation(const reader *r, const cJSON *obj, const char *path, fc_shape *s)
+{
+    float degrees[3] = {0.0f, 0.0f, 0.0f}, q[4];
+    if (!cJSON_GetObjectItemCaseSensitive(obj, "rotation")) return 0;
+    if (is_2d(r) ? read_number(r, obj, "rotation", path, 1, NUM_ANY, &degrees[2])
+                 : read_vec3(r, obj, "rotation", path, 1, NUM_ANY, degrees))
+        return -1;
+    fc_quaternion_from_degrees(degrees, q);
+    fc_shape_set_orientation(s, q);
+    return 0;
+}
+
 static int parse_collider(const reader *r, const cJSON *obj, const char *path, void *out)
 {
     static const char *const types[] = {"box", "sphere", "plane", NULL};
-    static const char *const box_keys[] = {"type", "center", "half_extents", NULL};
+    static const char *const box_keys[] = {"type", "center", "half_extents", "rotation", NULL};
     static const char *const sphere_keys[] = {"type", "center", "radius", NULL};
     static const char *const plane_keys[] = {"type", "point", "normal", NULL};
     static const char *const *const keys[] = {box_keys, sphere_keys, plane_keys};
-    fc_shape *s = out;
+    fc_object *row = out;
+    fc_shape *s = &row->shape;
     int type;
+    row->kind = FC_OBJECT_COLLIDER;
     if (read_choice(r, obj, "type", path, types, &type) || check_keys(r, obj, path, keys[type])) return -1;
     if (type == 0) {
         s->kind = FC_SHAPE_BOX;
         return read_vec3(r, obj, "center", path, 1, NUM_ANY, s->center) ||
-                       read_vec3(r, obj, "half_extents", path, 1, NUM_POSITIVE, s->half)
+                       read_vec3(r, obj, "half_extents", path, 1, NUM_POSITIVE, s->half) || read_rotation(r, obj, path, s)
                    ? -1
                    : 0;
     }
@@ -426,26 +443,30 @@ static int parse_collider(const reader *r, const cJSON *obj, const char *path, v
 static int parse_emitter(const reader *r, const cJSON *obj, const char *path, void *out)
 {
     static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", "fluid", NULL};
-    fc_emitter *e = out;
+    fc_object *row = out;
+    fc_shape *disc = &row->shape;
+    fc_emitter *e = &row->emitter;
+    row->kind = FC_OBJECT_EMITTER, disc->kind = FC_SHAPE_DISC;
     if (check_keys(r, obj, path, keys) || read_fluid(r, obj, path, &e->fluid) ||
-        read_vec3(r, obj, "position", path, 1, NUM_ANY, e->position) ||
-        read_vec3(r, obj, "direction", path, 1, NUM_ANY, e->direction) ||
-        normalise(r, path, "direction", e->direction) ||
+        read_vec3(r, obj, "position", path, 1, NUM_ANY, disc->center) ||
+        read_vec3(r, obj, "direction", path, 1, NUM_ANY, disc->normal) ||
+        normalise(r, path, "direction", disc->normal) ||
         read_number(r, obj, "speed", path, 1, NUM_NONNEGATIVE, &e->speed) ||
         read_number(r, obj, "rate", path, 1, NUM_NONNEGATIVE, &e->rate) ||
-        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &e->radius))
+        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &disc->radius))
         return -1;
     char sub[PATH_LEN];
     child_path(sub, path, "position");
-    return check_inside(r, sub, e->position, e->position);
+    return check_inside(r, sub, disc->center, disc->center);
 }
 
 static int parse_sink(const reader *r, const cJSON *obj, const char *path, void *out)
 {
     static const char *const box_keys[] = {"type", "min", "max", NULL};
     static const char *const sphere_keys[] = {"type", "center", "radius", NULL};
-    fc_sink *k = out;
+    fc_object *k = out;
     int type;
+    k->kind = FC_OBJECT_SINK;
     if (read_choice(r, obj, "type", path, box_or_sphere, &type)) return -1;
     if (check_keys(r, obj, path, type == 0 ? box_keys : sphere_keys)) return -1;
     if (type == 1) {
@@ -627,12 +648,27 @@ static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
                  FC_SCENE_MAX_BLOCKS, s->block_count);
         return fail(r, "fluid", why);
     }
-    if (parse_list(r, root, "colliders", sizeof *s->colliders, parse_collider, &items, &s->collider_count)) return -1;
-    s->colliders = items;
-    if (parse_list(r, root, "emitters", sizeof *s->emitters, parse_emitter, &items, &s->emitter_count)) return -1;
-    s->emitters = items;
-    if (parse_list(r, root, "sinks", sizeof *s->sinks, parse_sink, &items, &s->sink_count)) return -1;
-    s->sinks = items;
+    static const struct {
+        const char *key;
+        element_parser parse;
+    } object_lists[] = {{"colliders", parse_collider}, {"emitters", parse_emitter}, {"sinks", parse_sink}};
+    for (size_t l = 0; l < sizeof object_lists / sizeof object_lists[0]; l++) {
+        size_t count;
+        if (parse_list(r, root, object_lists[l].key, sizeof(fc_object), object_lists[l].parse, &items, &count)) return -1;
+        if (l == 0 && count > FC_SCENE_MAX_SOLIDS) {
+            free(items);
+            char why[96];
+            snprintf(why, sizeof why, "at most %d colliders, found %zu", FC_SCENE_MAX_SOLIDS, count);
+            return fail(r, "colliders", why);
+        }
+        const fc_object *rows = items;
+        for (size_t i = 0; i < count; i++)
+            if (fc_objects_add(&s->objects, &rows[i]) < 0) {
+                free(items);
+                return fail(r, object_lists[l].key, "out of memory");
+            }
+        free(items);
+    }
     return 0;
 }
 
@@ -754,9 +790,7 @@ int fc_scene_parse_file(fc_scene *scene, const char *path, char *err, size_t err
 void fc_scene_free(fc_scene *scene)
 {
     free(scene->blocks);
-    free(scene->colliders);
-    free(scene->emitters);
-    free(scene->sinks);
+    fc_objects_free(&scene->objects);
     memset(scene, 0, sizeof *scene);
 }
 
@@ -777,12 +811,8 @@ void fc_scene_block_shape(const fc_scene_block *b, fc_shape *out)
 
 static int populate(const fc_scene *s, fc_world *w, char *msg, size_t msglen)
 {
-    for (size_t i = 0; i < s->collider_count; i++)
-        if (fc_world_add_collider(w, &s->colliders[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
-    for (size_t i = 0; i < s->emitter_count; i++)
-        if (fc_world_add_emitter(w, &s->emitters[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
-    for (size_t i = 0; i < s->sink_count; i++)
-        if (fc_world_add_sink(w, &s->sinks[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
+    for (size_t i = 0; i < s->objects.count; i++)
+        if (fc_world_add_object(w, &s->objects.rows[i]) < 0) return snprintf(msg, msglen, "out of memory"), -1;
     fc_shape earlier[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty */
     for (size_t i = 0; i < s->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         const fc_scene_block *b = &s->blocks[i];

@@ -19,6 +19,8 @@ typedef struct fc_scene_block {
  * merged (a block fills only what the blocks before it left empty), which costs a check against
  * each earlier block per point. */
 enum { FC_SCENE_MAX_BLOCKS = 64 };
+/* Colliders a scene may have, planes included (a world's movable ones are fewer, FC_WORLD_MAX_COLLIDERS). */
+enum { FC_SCENE_MAX_SOLIDS = 64 };
 
 /* A block as a shape (box: centre and half extents; sphere): what fills and estimates test. */
 void fc_scene_block_shape(const fc_scene_block *b, fc_shape *out);
@@ -37,12 +39,7 @@ typedef struct fc_scene {
     float domain_min[3], domain_max[3];
     fc_scene_block *blocks;
     size_t block_count;
-    fc_shape *colliders;
-    size_t collider_count;
-    fc_emitter *emitters;
-    size_t emitter_count;
-    fc_sink *sinks;
-    size_t sink_count;
+    fc_objects objects;       /* the file's colliders, then emitters, then sinks, as rows of the world's table */
 } fc_scene;
 
 /* Parses a scene. Errors read "SOURCE: key.path: what was expected" and leave *scene empty.

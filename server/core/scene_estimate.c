@@ -72,8 +72,8 @@ static double cut_away(const fc_lattice *l, const fc_shape *inside, excluders cu
                 for (long x = first[0]; x <= last[0]; x++) {
                     float p[3] = {l->start[0] + (float)x * s, l->start[1] + (float)y * s, l->start[2] + (float)z * s};
                     if ((inside && !fc_shape_contains(inside, p)) || !fc_shape_near(&c[k], p, cut.clearance) ||
-                        !fc_point_clear_of(c, k, cut.clearance, p) ||
-                        !fc_point_clear_of(counted.shape, counted.count, counted.clearance, p))
+                        !fc_shapes_clear_of(c, k, cut.clearance, p) ||
+                        !fc_shapes_clear_of(counted.shape, counted.count, counted.clearance, p))
                         continue;
                     removed += 1.0;
                 }
@@ -87,7 +87,9 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
     const int dims = scene->dimensions == 2 ? 2 : 3;
     const double s = p->particle_spacing, cell = dims == 2 ? s * s : s * s * s;
     double fluid = 0.0, work = 0.0;
-    const excluders colliders = {scene->colliders, scene->collider_count, (float)p->particle_radius}, none = {NULL, 0, 0.0f};
+    fc_shape solids[FC_SCENE_MAX_SOLIDS]; /* the colliders' shapes (a scene with more is refused before it is built) */
+    const size_t solid_count = fc_objects_shapes(&scene->objects, FC_OBJECT_COLLIDER, solids, FC_SCENE_MAX_SOLIDS);
+    const excluders colliders = {solids, solid_count, (float)p->particle_radius}, none = {NULL, 0, 0.0f};
     fc_shape blocks[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty (scene.c) */
     for (size_t i = 0; i < scene->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         const fc_scene_block *b = &scene->blocks[i];
@@ -110,7 +112,7 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
     fluid = fmin(fluid, (double)p->max_particles);
     const fc_solver *solver = fc_solver_find(scene->solver);
     const fc_cost_query q = {.params = p, .dims = dims, .fluid = fluid, .lo = scene->domain_min, .hi = scene->domain_max,
-                             .solids = scene->colliders, .solid_count = scene->collider_count};
+                             .solids = solids, .solid_count = solid_count};
     const fc_method_cost c = fc_solver_cost(solver, &q);
     out->fluid = fluid;
     out->structures = c.structures;

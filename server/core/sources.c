@@ -48,14 +48,14 @@ static size_t for_each_disc_point(float radius, float spacing, int dims, void (*
     return count;
 }
 
-size_t fc_emitter_layer_size(const fc_emitter *e, float spacing, int dims)
+size_t fc_emitter_layer_size(const fc_object *emitter, float spacing, int dims)
 {
-    return for_each_disc_point(e->radius, spacing, dims, NULL, NULL);
+    return for_each_disc_point(emitter->shape.radius, spacing, dims, NULL, NULL);
 }
 
 typedef struct emission {
     fc_world *w;
-    const fc_emitter *e;
+    const fc_object *e; /* the emitter's row: its disc and flow */
     float t1[3], t2[3], base[3]; /* base: the disc's centre moved as far as it travelled since due */
     float (*points)[2];          /* with a store that emits itself: the layer's (u, v), collected */
     size_t point_count;
@@ -76,21 +76,21 @@ _Static_assert((int)FC_COLUMN_COUNT <= (int)FC_EMISSION_MAX_COLUMNS, "an emissio
 static int emit_in_store(emission *em, size_t layer, float spacing)
 {
     fc_world *w = em->w;
-    const fc_emitter *e = em->e;
+    const fc_object *e = em->e;
     if (!w->store_state || !w->store->emit) return 0;
     fc_particles *p = &w->particles;
     if (fc_particles_reserve(p, p->count + layer)) return -1; /* room for the sync that brings them back */
     em->points = malloc(layer * sizeof *em->points);
     if (!em->points) return -1;
     em->point_count = 0;
-    for_each_disc_point(e->radius, spacing, w->dimensions, collect_point, em);
+    for_each_disc_point(e->shape.radius, spacing, w->dimensions, collect_point, em);
     fc_emission out = {.count = em->point_count, .first_id = p->next_id, .points = (const float(*)[2])em->points,
                        .dimensions = w->dimensions};
     fc_particle rec;
     const float zero[3] = {0.0f, 0.0f, 0.0f};
     float vel[3];
-    for (int a = 0; a < 3; a++) vel[a] = e->speed * e->direction[a];
-    fc_world_particle(w, e->fluid, zero, vel, &rec);
+    for (int a = 0; a < 3; a++) vel[a] = e->emitter.speed * e->shape.normal[a];
+    fc_world_particle(w, e->emitter.fluid, zero, vel, &rec);
     for (int a = 0; a < 3; a++)
         out.base[a] = em->base[a], out.t1[a] = em->t1[a], out.t2[a] = em->t2[a], out.velocity[a] = rec.VELOCITY[a];
     out.column_count = FC_COLUMN_COUNT;
@@ -109,12 +109,12 @@ static int emit_in_store(emission *em, size_t layer, float spacing)
 static void emit_particle(float u, float v, void *ctx)
 {
     emission *em = ctx;
-    const fc_emitter *e = em->e;
+    const fc_object *e = em->e;
     float p[3], vel[3];
     fc_emitter_point(em->base, em->t1, em->t2, u, v, p);
-    for (int a = 0; a < 3; a++) vel[a] = e->speed * e->direction[a];
+    for (int a = 0; a < 3; a++) vel[a] = e->emitter.speed * e->shape.normal[a];
     fc_particle rec;
-    fc_world_particle(em->w, e->fluid, p, vel, &rec);
+    fc_world_particle(em->w, e->emitter.fluid, p, vel, &rec);
     if (fc_particles_add(&em->w->particles, &rec) < 0) em->failed = 1;
 }
 
@@ -122,9 +122,10 @@ size_t fc_emitters_step(fc_world *w, double dt)
 {
     const float spacing = (float)w->params.particle_spacing;
     size_t added = 0;
-    for (size_t k = 0; k < w->emitter_count; k++) {
-        fc_emitter *e = &w->emitters[k];
-        size_t layer = fc_emitter_layer_size(e, spacing, w->dimensions);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, row) {
+        fc_emitter *e = &row->emitter;
+        const fc_shape *disc = &row->shape;
+        size_t layer = fc_emitter_layer_size(row, spacing, w->dimensions);
         e->pending += (double)e->rate * dt;
         while (e->pending >= (double)layer) {
             if (w->particles.count + layer > (size_t)w->params.max_particles ||
@@ -132,15 +133,15 @@ size_t fc_emitters_step(fc_world *w, double dt)
                 e->pending = (double)layer; /* full, or the server's budget is: wait, owing one emission */
                 break;
             }
-            emission em = {.w = w, .e = e};
-            disc_basis(e->direction, em.t1, em.t2, w->dimensions);
+            emission em = {.w = w, .e = row};
+            disc_basis(disc->normal, em.t1, em.t2, w->dimensions);
             /* the layer was due (pending - layer) / rate seconds ago: place it that far along */
             double late = e->rate > 0.0f ? (e->pending - (double)layer) / (double)e->rate : 0.0;
             const float advance = (float)(late * e->speed);
-            for (int a = 0; a < 3; a++) em.base[a] = e->position[a] + advance * e->direction[a];
+            for (int a = 0; a < 3; a++) em.base[a] = disc->center[a] + advance * disc->normal[a];
             const int in_store = emit_in_store(&em, layer, spacing);
             if (in_store < 0) return added;
-            if (!in_store) for_each_disc_point(e->radius, spacing, w->dimensions, emit_particle, &em);
+            if (!in_store) for_each_disc_point(disc->radius, spacing, w->dimensions, emit_particle, &em);
             if (em.failed) return added;
             e->pending -= (double)layer;
             added += layer;
@@ -155,10 +156,11 @@ size_t fc_emitters_step(fc_world *w, double dt)
 static long sinks_apply_in_store(fc_world *w)
 {
     if (!w->store_state || !w->store->remove_inside) return -1;
-    fc_shape *shapes = malloc(w->sink_count * sizeof *shapes);
+    const size_t count = fc_objects_count(&w->objects, FC_OBJECT_SINK);
+    fc_shape *shapes = malloc(count * sizeof *shapes);
     if (!shapes) return -1;
-    for (size_t s = 0; s < w->sink_count; s++) shapes[s] = w->sinks[s].shape;
-    const long removed = w->store->remove_inside(w, w->store_state, shapes, w->sink_count);
+    fc_objects_shapes(&w->objects, FC_OBJECT_SINK, shapes, count);
+    const long removed = w->store->remove_inside(w, w->store_state, shapes, count);
     free(shapes);
     if (removed > 0) {
         w->particles.count -= (size_t)removed;
@@ -169,7 +171,7 @@ static long sinks_apply_in_store(fc_world *w)
 
 size_t fc_sinks_apply(fc_world *w)
 {
-    if (w->sink_count == 0 || w->particles.count == 0) return 0;
+    if (!fc_objects_next(&w->objects, FC_OBJECT_SINK, NULL) || w->particles.count == 0) return 0;
     const long in_store = sinks_apply_in_store(w);
     if (in_store >= 0) return (size_t)in_store;
     fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
@@ -182,16 +184,37 @@ size_t fc_sinks_apply(fc_world *w)
     for (long i = 0; i < n; i++) {
         float x[3] = {p->field[FC_PX][i], p->field[FC_PY][i], p->field[FC_PZ][i]};
         keep[i] = 1;
-        for (size_t s = 0; s < w->sink_count; s++)
-            if (fc_shape_contains(&w->sinks[s].shape, x)) {
-                keep[i] = 0;
-                removed++;
-                break;
-            }
+        for (const fc_object *sink = fc_objects_next(&w->objects, FC_OBJECT_SINK, NULL); sink && keep[i];
+             sink = fc_objects_next(&w->objects, FC_OBJECT_SINK, sink))
+            if (fc_shape_contains(&sink->shape, x)) keep[i] = 0, removed++;
     }
     if (removed) fc_particles_compact(p, keep);
     free(keep);
     w->removed_total += (uint64_t)removed;
     if (removed) fc_world_host_changed(w, FC_CHANGED_REMOVED);
     return (size_t)removed;
+}
+
+static void sinks_step(fc_world *w, double dt)
+{
+    (void)dt;
+    fc_sinks_apply(w);
+}
+
+static void emitters_step(fc_world *w, double dt)
+{
+    if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
+}
+
+/* Each kind's step hook (NULL: the kind does nothing as the world steps; a collider moves only
+ * when told, collider_move). Rigid bodies will advance here with the world. */
+static void (*const step_hooks[FC_OBJECT_KIND_COUNT])(fc_world *w, double dt) = {
+    [FC_OBJECT_SINK] = sinks_step,
+    [FC_OBJECT_EMITTER] = emitters_step,
+};
+
+void fc_objects_step(fc_world *w, double dt)
+{
+    for (int kind = 0; kind < FC_OBJECT_KIND_COUNT; kind++)
+        if (step_hooks[kind] && fc_objects_next(&w->objects, (fc_object_kind)kind, NULL)) step_hooks[kind](w, dt);
 }

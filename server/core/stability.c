@@ -1,6 +1,8 @@
 /* Blow-up checks after a step, and their likely causes from the world's parameters. */
 #include "core/stability.h"
 
+#include "core/colliders.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,10 +29,15 @@ static double explainable_speed(const fc_world *w)
 {
     double v = sqrt(2.0 * gravity_magnitude(&w->params) * domain_diagonal(w));
     double fastest_emitter = 0.0, fastest_collider = 0.0;
-    for (size_t i = 0; i < w->emitter_count; i++) fastest_emitter = fmax(fastest_emitter, w->emitters[i].speed);
-    for (size_t i = 0; i < w->collider_count; i++) {
-        const float *c = w->colliders[i].velocity;
-        fastest_collider = fmax(fastest_collider, sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]));
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, e) fastest_emitter = fmax(fastest_emitter, e->emitter.speed);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, o) { /* its surface's fastest point: v + |omega| reach */
+        const float *c = o->shape.velocity, *spin = o->shape.angular_velocity;
+        float extent[3];
+        fc_shape_extent(&o->shape, extent);
+        const double reach = o->shape.kind == FC_SHAPE_PLANE ? 0.0 : sqrt(extent[0] * extent[0] + extent[1] * extent[1] +
+                                                                          (w->dimensions == 2 ? 0.0 : extent[2] * extent[2]));
+        fastest_collider = fmax(fastest_collider, sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]) +
+                                                      reach * sqrt(spin[0] * spin[0] + spin[1] * spin[1] + spin[2] * spin[2]));
     }
     return 2.0 * v + fastest_emitter + fastest_collider + 1.0;
 }
@@ -92,7 +99,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
         return;
     }
     double expected = sqrt(2.0 * g * domain_diagonal(w));
-    for (size_t i = 0; i < w->emitter_count; i++) expected = fmax(expected, w->emitters[i].speed);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, e) expected = fmax(expected, e->emitter.speed);
     if (c > 0.0 && expected > 0.1 * c) {
         snprintf(out, outlen,
                  "flows of about %.3g m/s (gravity %g m/s^2 across the %.3g m domain, or an emitter) need a speed of "

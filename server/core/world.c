@@ -37,7 +37,7 @@ void fc_world_init(fc_world *w)
     w->dimensions = 3;
     w->backend = FC_BACKEND_CPU;
     w->solver = &fc_solver_sph;
-    w->next_object_id = 1;
+    w->objects.next_id = 1;
     snprintf(w->name, sizeof w->name, "world");
 }
 
@@ -46,9 +46,7 @@ void fc_world_free(fc_world *w)
     if (w->budget) fc_budget_set(w->budget, &w->budget_held, (fc_cost){0.0, 0.0});
     if (w->solver) stop_method(w);
     fc_particles_free(&w->particles);
-    free(w->colliders);
-    free(w->emitters);
-    free(w->sinks);
+    fc_objects_free(&w->objects);
     memset(w, 0, sizeof *w);
 }
 
@@ -103,56 +101,48 @@ int fc_world_switch_solver(fc_world *w, const char *name, char *err, size_t errl
     return 0;
 }
 
-#define APPEND(array, count, item)                                             \
-    do {                                                                       \
-        void *grown = realloc((array), ((count) + 1) * sizeof *(array));        \
-        if (!grown) return -1;                                                 \
-        (array) = grown;                                                       \
-        (array)[(count)++] = (item);                                           \
-    } while (0)
+int fc_world_add_object(fc_world *w, const fc_object *row)
+{
+    fc_object o = *row;
+    fc_world_shape_in_plane(w, &o.shape);
+    const int id = fc_objects_add(&w->objects, &o);
+    if (id >= 0 && o.kind == FC_OBJECT_COLLIDER) fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
+    return id;
+}
 
 int fc_world_add_collider(fc_world *w, const fc_shape *shape)
 {
-    fc_shape s = *shape;
-    fc_world_shape_in_plane(w, &s);
-    s.id = w->next_object_id;
-    APPEND(w->colliders, w->collider_count, s);
-    fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
-    return w->next_object_id++;
+    const fc_object row = fc_collider_row(shape);
+    return fc_world_add_object(w, &row);
 }
 
-int fc_world_remove_collider(fc_world *w, int id)
+fc_object fc_collider_row(const fc_shape *shape) { return (fc_object){.kind = FC_OBJECT_COLLIDER, .shape = *shape}; }
+
+fc_object fc_sink_row(const fc_shape *shape) { return (fc_object){.kind = FC_OBJECT_SINK, .shape = *shape}; }
+
+fc_object fc_emitter_row(const float position[3], const float direction[3], float radius, float speed, float rate,
+                         int fluid)
 {
-    for (size_t i = 0; i < w->collider_count; i++) {
-        if (w->colliders[i].id != id) continue;
-        memmove(&w->colliders[i], &w->colliders[i + 1], (w->collider_count - i - 1) * sizeof *w->colliders);
-        w->collider_count--;
+    fc_object o = {.kind = FC_OBJECT_EMITTER, .shape = {.kind = FC_SHAPE_DISC, .radius = radius},
+                   .emitter = {.speed = speed, .rate = rate, .fluid = fluid}};
+    for (int a = 0; a < 3; a++) o.shape.center[a] = position[a], o.shape.normal[a] = direction[a];
+    return o;
+}
+
+int fc_world_remove_object(fc_world *w, int id)
+{
+    const fc_object *o = fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER);
+    if (o) {
+        fc_objects_remove(&w->objects, id);
         fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
         return 0;
     }
-    return -1;
+    return fc_objects_remove(&w->objects, id);
 }
 
-int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter)
+void fc_world_object_moved(fc_world *w, const fc_object *o)
 {
-    fc_emitter e = *emitter;
-    if (w->dimensions == 2) { /* shoots in the plane from a point of it */
-        float len = sqrtf(e.direction[0] * e.direction[0] + e.direction[1] * e.direction[1]);
-        if (len > 0.0f) e.direction[0] /= len, e.direction[1] /= len, e.direction[2] = 0.0f;
-        e.position[2] = 0.0f;
-    }
-    e.id = w->next_object_id;
-    APPEND(w->emitters, w->emitter_count, e);
-    return w->next_object_id++;
-}
-
-int fc_world_add_sink(fc_world *w, const fc_sink *sink)
-{
-    fc_sink s = *sink;
-    fc_world_shape_in_plane(w, &s.shape);
-    s.id = w->next_object_id;
-    APPEND(w->sinks, w->sink_count, s);
-    return w->next_object_id++;
+    if (o->kind == FC_OBJECT_COLLIDER) fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
 }
 
 void fc_world_derive_masses(fc_world *w, double rest_volume)
@@ -178,8 +168,8 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
             for (int i = 0; i < l->n[0]; i++) {
                 float p[3] = {l->start[0] + (float)i * s, l->start[1] + (float)j * s, l->start[2] + (float)k * s};
                 if (inside && !fc_shape_contains(inside, p)) continue;
-                if (!fc_point_clear_of(excluded, excluded_count, 0.0f, p)) continue;
-                if (!fc_point_clear_of(w->colliders, w->collider_count, clearance, p)) continue;
+                if (!fc_shapes_clear_of(excluded, excluded_count, 0.0f, p)) continue;
+                if (!fc_point_clear_of(&w->objects, clearance, p)) continue;
                 if (w->particles.count >= (size_t)w->params.max_particles) return added;
                 fc_world_particle(w, fluid, p, v, &rec);
                 if (fc_particles_add(&w->particles, &rec) < 0) return -1;
@@ -280,9 +270,8 @@ int fc_world_step(fc_world *w)
     w->step_failure[0] = '\0';
     int status = fc_world_steps(w)->step(w, w->solver_state, dt);
     if (status != FC_STEP_DONE) return status;
-    fc_sinks_apply(w);
     /* after the step, not before: a step interrupted (and retried) must not emit its layers again */
-    if (fc_emitters_step(w, dt)) fc_world_host_changed(w, FC_CHANGED_ADDED);
+    fc_objects_step(w, dt);
     w->time += dt;
     w->last_dt = dt;
     w->last_dt_bound = limit.bound;

@@ -12,29 +12,9 @@
 #include "core/grid.h"
 #include "core/params.h"
 #include "core/particles.h"
+#include "core/objects.h"
 #include "core/shape.h"
 #include "core/time_step.h"
-
-/* Emitters one world may have at once (a request for more is refused with over_budget), and the
- * movable colliders (spheres and boxes) beyond which collider_add is refused. */
-enum { FC_WORLD_MAX_EMITTERS = 64, FC_WORLD_MAX_COLLIDERS = 16 };
-
-typedef struct fc_emitter {
-    int id;
-    float position[3];  /* centre of the emitting disc (in 2D: segment), m */
-    float direction[3]; /* unit vector (in 2D in the plane) */
-    float speed;        /* m/s */
-    float rate;         /* particles per second */
-    float radius;       /* disc radius (in 2D: half the segment's length), m */
-    double pending;     /* particles owed but not yet emitted */
-    int fluid;          /* index of the fluid emitted in the world's fluids */
-} fc_emitter;
-
-/* A sink removes every particle inside its shape (box or sphere). */
-typedef struct fc_sink {
-    int id;
-    fc_shape shape;
-} fc_sink;
 
 struct fc_solver;
 struct fc_build_progress;
@@ -48,13 +28,7 @@ typedef struct fc_world {
                                          vz are 0, domain_lo[2] = domain_hi[2] = 0, the grid is one cell
                                          deep); the scene's "dimensions" */
     fc_particles particles;
-    fc_shape *colliders;
-    size_t collider_count;
-    fc_emitter *emitters;
-    size_t emitter_count;
-    fc_sink *sinks;
-    size_t sink_count;
-    int next_object_id;
+    fc_objects objects;               /* colliders, sinks, emitters: one table (core/objects.h) */
 
     fc_grid_geom grid_geom;       /* cell = the method's length scale, covering the domain (FC_NEEDS_GRID) */
     uint64_t solids_version;      /* raised whenever colliders change: methods that sample them resample */
@@ -119,20 +93,30 @@ int fc_world_reserve_fluid(fc_world *w, size_t fluid);
 
 /* A box's half extent along z in a 2D world: it reaches through the plane z = 0. */
 #define FC_WORLD_THROUGH_PLANE 1e30f
-/* In a 2D world (w->dimensions == 2), puts a shape in the plane z = 0 (fc_world_add_collider and
- * fc_world_add_sink do): a sphere becomes the circle of its centre's x and y, a box the rectangle
- * reaching through the plane, a plane's normal its part in the plane, renormalised. */
+/* In a 2D world (w->dimensions == 2), puts a shape in the plane z = 0 (fc_world_add_object does): a
+ * sphere becomes the circle of its centre's x and y, a box the rectangle reaching through the
+ * plane, a plane's or a disc's normal its part in the plane, renormalised. */
 void fc_world_shape_in_plane(const fc_world *w, fc_shape *s);
 /* The same whatever the world: the shape's section by the plane z = 0. */
 void fc_shape_in_plane(fc_shape *s);
 
-/* Adds objects; each gets a fresh id, returned (or -1 when out of memory). */
+/* Adds an object (in a 2D world put in the plane first: its shape by fc_world_shape_in_plane, an
+ * emitter's disc at z = 0 facing along the plane); returns its fresh id, or -1 when out of memory. */
+int fc_world_add_object(fc_world *w, const fc_object *row);
+/* fc_world_add_object of a collider with this shape. */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);
-/* Removes the collider with this id (its boundary is resampled before the next step); 0, or -1
- * when there is none. */
-int fc_world_remove_collider(fc_world *w, int id);
-int fc_world_add_emitter(fc_world *w, const fc_emitter *emitter);
-int fc_world_add_sink(fc_world *w, const fc_sink *sink);
+/* The row of a collider with this shape, and of a sink. */
+fc_object fc_collider_row(const fc_shape *shape);
+fc_object fc_sink_row(const fc_shape *shape);
+/* An emitter's row: a disc at position of the radius facing direction, shooting speed m/s of
+ * fluid at rate particles a second. */
+fc_object fc_emitter_row(const float position[3], const float direction[3], float radius, float speed, float rate,
+                         int fluid);
+/* Removes the object with this id (a collider's boundary is resampled before the next step); 0,
+ * or -1 when there is none. */
+int fc_world_remove_object(fc_world *w, int id);
+/* After an object's shape or pose changed in place: colliders tell the methods (FC_CHANGED_COLLIDERS). */
+void fc_world_object_moved(fc_world *w, const fc_object *o);
 
 /* The cubic lattice a fluid block is filled on: n[a] points along axis a from start[a], spacing
  * apart (point i, j, k at start + (i, j, k) * spacing, in float as written). In 2D (dims 2) the

@@ -23,7 +23,7 @@ struct fc_cuda_world {
     float *d_f[FC_CUDA_SCRATCH];
     uint32_t *d_neighbours; /* per particle: fluid neighbours within h at the last sort */
     size_t scratch_capacity;
-    fc_shape *d_colliders;
+    fc_object *d_colliders; /* the world's object rows (the collision code skips all but colliders) */
     size_t collider_capacity;
     unsigned *d_word; /* one word for reductions */
     /* a frame's snapshot: (id, index) sorted by id, the quantized positions and fields */

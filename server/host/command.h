@@ -39,13 +39,13 @@ enum {
 
 typedef struct fc_emitter_fields {
     unsigned has;     /* FC_EMITTER_HAS_* */
-    fc_emitter value; /* the fields named in has; direction as sent (not normalised yet) */
+    fc_object value;  /* an emitter's row: the fields named in has; direction as sent (not normalised yet) */
     int fluid;
 } fc_emitter_fields;
 
-/* collider_add's "collider": which fields came (the schema requires shape and position, and
- * radius for a sphere, half_extents for a box). */
-enum { FC_COLLIDER_HAS_RADIUS = 1 << 0, FC_COLLIDER_HAS_HALF_EXTENTS = 1 << 1 };
+/* collider_add's "collider" and collider_move: which fields came (the schema requires shape and
+ * position, and radius for a sphere, half_extents for a box; rotation is optional). */
+enum { FC_COLLIDER_HAS_RADIUS = 1 << 0, FC_COLLIDER_HAS_HALF_EXTENTS = 1 << 1, FC_COLLIDER_HAS_ROTATION = 1 << 2 };
 
 typedef struct fc_command {
     fc_message_type type;
@@ -57,8 +57,9 @@ typedef struct fc_command {
         struct { fc_emitter_fields emitter; } emitter_add;
         struct { int emitter; fc_emitter_fields changes; } emitter_update;
         struct { int emitter; } emitter_remove;
-        struct { int collider; float position[3], velocity[3]; } collider_move;
-        struct { unsigned has; fc_shape shape; } collider_add; /* shape: kind, center, radius or half */
+        struct { int collider; unsigned has; float position[3], velocity[3], rotation[3], angular_velocity[3]; } collider_move;
+        struct { unsigned has; fc_shape shape; float rotation[3]; } collider_add; /* shape: kind, center, radius or half;
+                                                                                  rotation in degrees */
         struct { int collider; } collider_remove;
         struct { float position[3]; } pick;
         struct { int frames; } step;
@@ -103,7 +104,7 @@ void fc_param_value_name(const fc_param_value *v, char *out, size_t outlen);
 /* The checks emitter_add makes of a whole emitter: position inside w's domain, direction not zero,
  * a fluid of w's, a radius within half the domain's largest extent and a rate whose second of
  * emission fits w's budget; errors name the field under `object` ("emitter.rate"). 0 or -1. */
-int fc_check_emitter(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err);
+int fc_check_emitter(const fc_world *w, const fc_object *e, const char *object, fc_message_error *err);
 /* The checks collider_add makes of a shape: its centre and whole extent inside w's domain (a
  * plane: none). 0 or -1 naming object.position, object.radius or object.half_extents. */
 int fc_check_collider(const fc_world *w, const fc_shape *s, const char *object, fc_message_error *err);

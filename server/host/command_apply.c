@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/colliders.h"
 #include "core/params_json.h"
 #include "core/solver.h"
 #include "host/world_json.h"
@@ -139,15 +140,15 @@ static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, c
                                 fc_message_error *err)
 {
     char field[sizeof err->field];
-    const fc_emitter *e = &f->value;
-    if ((f->has & FC_EMITTER_HAS_POSITION) && !inside_domain(w, e->position)) {
+    const fc_object *e = &f->value;
+    if ((f->has & FC_EMITTER_HAS_POSITION) && !inside_domain(w, e->shape.center)) {
         member_path(field, sizeof field, object, "position");
-        return outside_domain(w, field, e->position, err);
+        return outside_domain(w, field, e->shape.center, err);
     }
-    if ((f->has & FC_EMITTER_HAS_DIRECTION) && !(vector_length(e->direction) > 0.0)) {
+    if ((f->has & FC_EMITTER_HAS_DIRECTION) && !(vector_length(e->shape.normal) > 0.0)) {
         member_path(field, sizeof field, object, "direction");
         fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "expected a non-zero vector, got [%g, %g, %g]",
-                             e->direction[0], e->direction[1], e->direction[2]);
+                             e->shape.normal[0], e->shape.normal[1], e->shape.normal[2]);
         return -1;
     }
     if ((f->has & FC_EMITTER_HAS_FLUID) && (f->fluid < 0 || f->fluid >= w->fluid_count)) {
@@ -163,39 +164,39 @@ static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, c
 
 /* What the server's budget allows of an emitter (after its fields are merged): a radius within
  * half the domain's largest extent, and a rate whose second of emission fits the budget. */
-static int check_emitter_size(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err)
+static int check_emitter_size(const fc_world *w, const fc_object *e, const char *object, fc_message_error *err)
 {
     char field[sizeof err->field];
     double largest = 0.0;
     for (int a = 0; a < 3; a++) largest = fmax(largest, (double)w->domain_hi[a] - w->domain_lo[a]);
-    if (e->radius > 0.5 * largest) {
+    if (e->shape.radius > 0.5 * largest) {
         member_path(field, sizeof field, object, "radius");
         fc_message_error_set(err, FC_ERR_BAD_VALUE, field,
                              "expected at most %g m (half the domain's largest extent), got %g", 0.5 * largest,
-                             e->radius);
+                             e->shape.radius);
         return -1;
     }
-    if (w->budget && e->rate > w->budget->limit.particles) {
+    if (w->budget && e->emitter.rate > w->budget->limit.particles) {
         char limit[32];
         member_path(field, sizeof field, object, "rate");
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, field,
                              "%g particles/s would not fit a second of emission into the server's budget of %s particles; "
-                             "give a rate of at most %.0f", e->rate, fc_format_count(w->budget->limit.particles, limit, sizeof limit),
+                             "give a rate of at most %.0f", e->emitter.rate, fc_format_count(w->budget->limit.particles, limit, sizeof limit),
                              w->budget->limit.particles);
         return -1;
     }
     return 0;
 }
 
-int fc_check_emitter(const fc_world *w, const fc_emitter *e, const char *object, fc_message_error *err)
+int fc_check_emitter(const fc_world *w, const fc_object *e, const char *object, fc_message_error *err)
 {
     const fc_emitter_fields every = {.has = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_FLUID,
-                                     .value = *e, .fluid = e->fluid};
+                                     .value = *e, .fluid = e->emitter.fluid};
     return check_emitter_fields(w, &every, object, err) || check_emitter_size(w, e, object, err) ? -1 : 0;
 }
 
 /* Copies the fields given onto e, the direction normalised (checked not zero). */
-static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
+static void merge_emitter_fields(fc_object *e, const fc_emitter_fields *f)
 {
     for (int i = 0; i < FC_EMITTER_MEMBER_COUNT; i++) {
         const fc_emitter_member *m = &fc_emitter_members[i];
@@ -203,32 +204,19 @@ static void merge_emitter_fields(fc_emitter *e, const fc_emitter_fields *f)
             memcpy(fc_emitter_slot(e, m), fc_emitter_field(&f->value, m), (size_t)m->components * sizeof(float));
     }
     if (f->has & FC_EMITTER_HAS_DIRECTION) {
-        double length = vector_length(e->direction);
-        for (int a = 0; a < 3; a++) e->direction[a] = (float)(e->direction[a] / length);
+        double length = vector_length(e->shape.normal);
+        for (int a = 0; a < 3; a++) e->shape.normal[a] = (float)(e->shape.normal[a] / length);
     }
-    if (f->has & FC_EMITTER_HAS_FLUID) e->fluid = f->fluid;
+    if (f->has & FC_EMITTER_HAS_FLUID) e->emitter.fluid = f->fluid;
 }
 
 /* A continuous jet: speed * pi * radius^2 / particle_spacing^3 particles per second. */
-static float default_rate(const fc_world *w, const fc_emitter *e)
+static float default_rate(const fc_world *w, const fc_object *e)
 {
     double s = w->params.particle_spacing;
-    return (float)((double)e->speed * PI * (double)e->radius * e->radius / (s * s * s));
+    return (float)((double)e->emitter.speed * PI * (double)e->shape.radius * e->shape.radius / (s * s * s));
 }
 
-static fc_emitter *find_emitter(fc_world *w, int id)
-{
-    for (size_t i = 0; i < w->emitter_count; i++)
-        if (w->emitters[i].id == id) return &w->emitters[i];
-    return NULL;
-}
-
-static void remove_emitter(fc_world *w, fc_emitter *e)
-{
-    size_t index = (size_t)(e - w->emitters);
-    memmove(e, e + 1, (w->emitter_count - index - 1) * sizeof *e);
-    w->emitter_count--;
-}
 
 static int unknown_emitter(int id, fc_message_error *err)
 {
@@ -237,11 +225,10 @@ static int unknown_emitter(int id, fc_message_error *err)
 }
 
 /* A sphere or box with this id; planes cannot be moved. */
-static fc_shape *find_movable_collider(fc_world *w, int id)
+static fc_object *find_movable_collider(fc_world *w, int id)
 {
-    for (size_t i = 0; i < w->collider_count; i++)
-        if (w->colliders[i].id == id && w->colliders[i].kind != FC_SHAPE_PLANE) return &w->colliders[i];
-    return NULL;
+    fc_object *o = fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER);
+    return o && o->shape.kind != FC_SHAPE_PLANE ? o : NULL;
 }
 
 /* ---- applying world-level commands ----------------------------------------------------------- */
@@ -280,19 +267,19 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
 static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *applied, fc_message_error *err)
 {
     if (check_required_emitter_fields(f, "emitter", err) || check_emitter_fields(w, f, "emitter", err)) return -1;
-    if (w->emitter_count >= FC_WORLD_MAX_EMITTERS) {
+    if (fc_objects_count(&w->objects, FC_OBJECT_EMITTER) >= FC_WORLD_MAX_EMITTERS) {
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL, "a world has at most %d emitters; remove one first",
                              FC_WORLD_MAX_EMITTERS);
         return -1;
     }
-    fc_emitter e = {0};
+    fc_object e = {.kind = FC_OBJECT_EMITTER, .shape = {.kind = FC_SHAPE_DISC}};
     merge_emitter_fields(&e, f);
-    if (!(f->has & FC_EMITTER_HAS_RATE)) e.rate = default_rate(w, &e);
+    if (!(f->has & FC_EMITTER_HAS_RATE)) e.emitter.rate = default_rate(w, &e);
     if (check_emitter_size(w, &e, "emitter", err)) return -1;
-    if (fc_world_add_emitter(w, &e) < 0) return fc_command_out_of_memory(err);
-    fc_emitter *added = &w->emitters[w->emitter_count - 1];
-    if (fc_json_attach(applied, "emitter", fc_json_emitter(added))) {
-        remove_emitter(w, added);
+    const int id = fc_world_add_object(w, &e);
+    if (id < 0) return fc_command_out_of_memory(err);
+    if (fc_json_attach(applied, "emitter", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_EMITTER)))) {
+        fc_world_remove_object(w, id);
         return fc_command_out_of_memory(err);
     }
     return 0;
@@ -301,23 +288,23 @@ static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *app
 static int apply_emitter_update(fc_world *w, int id, const fc_emitter_fields *changes, cJSON *applied,
                                 fc_message_error *err)
 {
-    fc_emitter *target = find_emitter(w, id);
+    fc_object *target = fc_objects_find(&w->objects, id, FC_OBJECT_EMITTER);
     if (!target) return unknown_emitter(id, err);
     if (check_emitter_fields(w, changes, "changes", err)) return -1;
-    fc_emitter e = *target;
+    fc_object e = *target;
     merge_emitter_fields(&e, changes);
     if (check_emitter_size(w, &e, "changes", err)) return -1;
-    if (fc_json_attach(applied, "emitter", fc_json_emitter(&e))) return fc_command_out_of_memory(err);
+    if (fc_json_attach(applied, "emitter", fc_json_object(&e))) return fc_command_out_of_memory(err);
     *target = e;
     return 0;
 }
 
 static int apply_emitter_remove(fc_world *w, int id, cJSON *applied, fc_message_error *err)
 {
-    fc_emitter *target = find_emitter(w, id);
+    fc_object *target = fc_objects_find(&w->objects, id, FC_OBJECT_EMITTER);
     if (!target) return unknown_emitter(id, err);
     if (fc_json_attach(applied, "emitter", cJSON_CreateNumber(id))) return fc_command_out_of_memory(err);
-    remove_emitter(w, target);
+    fc_world_remove_object(w, id);
     return 0;
 }
 
@@ -328,36 +315,64 @@ static int unknown_collider(int id, fc_message_error *err)
     return -1;
 }
 
+/* In a 2D world a rotation turns about z only: the shape stays a rectangle in the plane. */
+static int check_rotation(const fc_world *w, unsigned has_rotation, const float degrees[3], const char *field,
+                          fc_message_error *err)
+{
+    if (!has_rotation || w->dimensions != 2 || (degrees[0] == 0.0f && degrees[1] == 0.0f)) return 0;
+    fc_message_error_set(err, FC_ERR_BAD_VALUE, field,
+                         "a 2D world turns shapes about z only: expected [0, 0, degrees], got [%g, %g, %g]", degrees[0],
+                         degrees[1], degrees[2]);
+    return -1;
+}
+
+/* The box turned to `degrees` (x, then y, then z). */
+static void set_rotation(fc_shape *s, const float degrees[3])
+{
+    float q[4];
+    fc_quaternion_from_degrees(degrees, q);
+    fc_shape_set_orientation(s, q);
+}
+
 static int apply_collider_move(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const int id = cmd->u.collider_move.collider;
     const float *position = cmd->u.collider_move.position, *velocity = cmd->u.collider_move.velocity;
-    fc_shape *target = find_movable_collider(w, id);
+    const unsigned has = cmd->u.collider_move.has;
+    fc_object *target = find_movable_collider(w, id);
     if (!target) return unknown_collider(id, err);
     if (!inside_domain(w, position)) return outside_domain(w, "position", position, err);
+    if (check_rotation(w, has & FC_COLLIDER_HAS_ROTATION, cmd->u.collider_move.rotation, "rotation", err)) return -1;
+    if ((has & FC_COLLIDER_HAS_ROTATION) && target->shape.kind != FC_SHAPE_BOX) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "rotation", "a sphere has no rotation; only boxes turn");
+        return -1;
+    }
+    fc_shape moved = target->shape;
+    memcpy(moved.center, position, sizeof moved.center);
+    memcpy(moved.velocity, velocity, sizeof moved.velocity);
+    memcpy(moved.angular_velocity, cmd->u.collider_move.angular_velocity, sizeof moved.angular_velocity);
+    if (has & FC_COLLIDER_HAS_ROTATION) set_rotation(&moved, cmd->u.collider_move.rotation);
+    fc_world_shape_in_plane(w, &moved);
+    float degrees[3];
+    fc_shape_rotation_degrees(&moved, degrees);
     if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id)) ||
         fc_json_attach(applied, "position", fc_json_vector(position)) ||
-        fc_json_attach(applied, "velocity", fc_json_vector(velocity)))
+        fc_json_attach(applied, "velocity", fc_json_vector(velocity)) ||
+        ((has & FC_COLLIDER_HAS_ROTATION) && fc_json_attach(applied, "rotation", fc_json_vector(degrees))))
         return fc_command_out_of_memory(err);
-    memcpy(target->center, position, sizeof target->center);
-    memcpy(target->velocity, velocity, sizeof target->velocity);
-    fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
+    target->shape = moved;
+    fc_world_object_moved(w, target);
     return 0;
-}
-
-static size_t movable_colliders(const fc_world *w)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < w->collider_count; i++) n += w->colliders[i].kind != FC_SHAPE_PLANE;
-    return n;
 }
 
 /* The whole shape within the domain (with the scene format's slack of 1e-5 of the extent); in a 2D
  * world its section by the plane z = 0 (fc_world_shape_in_plane), so x and y. */
 static int check_collider_inside(const fc_world *w, const fc_shape *s, const char *size_field, fc_message_error *err)
 {
+    float extents[3];
+    fc_shape_extent(s, extents);
     for (int a = 0; a < (w->dimensions == 2 ? 2 : 3); a++) {
-        float extent = s->kind == FC_SHAPE_SPHERE ? s->radius : s->half[a];
+        float extent = extents[a];
         float slack = 1e-5f * (w->domain_hi[a] - w->domain_lo[a]);
         float lo = s->center[a] - extent, hi = s->center[a] + extent;
         if (lo >= w->domain_lo[a] - slack && hi <= w->domain_hi[a] + slack) continue;
@@ -412,21 +427,29 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
                              "a %s takes %s only", sphere ? "sphere" : "box", sphere ? "radius" : "half_extents");
         return -1;
     }
-    if (movable_colliders(w) >= FC_WORLD_MAX_COLLIDERS) {
+    if (fc_objects_movable_colliders(&w->objects) >= FC_WORLD_MAX_COLLIDERS) {
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL,
                              "a world has at most %d spheres and boxes (welcome.limits.max_colliders); remove one first",
                              FC_WORLD_MAX_COLLIDERS);
         return -1;
     }
-    if (fc_check_collider(w, s, "collider", err) || reserve_collider(w, s, size_field, err)) return -1;
+    const unsigned rotated = cmd->u.collider_add.has & FC_COLLIDER_HAS_ROTATION;
+    if (rotated && sphere) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "collider.rotation", "a sphere has no rotation; only boxes turn");
+        return -1;
+    }
+    if (check_rotation(w, rotated, cmd->u.collider_add.rotation, "collider.rotation", err)) return -1;
     fc_shape shape = {.kind = s->kind, .radius = sphere ? s->radius : 0.0f};
     memcpy(shape.center, s->center, sizeof shape.center);
     if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);
-    int id = fc_world_add_collider(w, &shape);
+    if (rotated) set_rotation(&shape, cmd->u.collider_add.rotation);
+    if (fc_check_collider(w, &shape, "collider", err) || reserve_collider(w, &shape, size_field, err)) return -1;
+    const fc_object row = fc_collider_row(&shape);
+    int id = fc_world_add_object(w, &row);
     if (id < 0) return fc_command_out_of_memory(err);
-    if (fc_json_attach(applied, "collider", fc_json_collider(&w->colliders[w->collider_count - 1])) ||
+    if (fc_json_attach(applied, "collider", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER))) ||
         fc_world_cut_away(w, &shape) < 0) { /* the fluid where it appears goes, as in a scene */
-        fc_world_remove_collider(w, id);
+        fc_world_remove_object(w, id);
         return fc_command_out_of_memory(err);
     }
     return 0;
@@ -436,7 +459,7 @@ static int apply_collider_remove(fc_world *w, int id, cJSON *applied, fc_message
 {
     if (!find_movable_collider(w, id)) return unknown_collider(id, err);
     if (fc_json_attach(applied, "collider", cJSON_CreateNumber(id))) return fc_command_out_of_memory(err);
-    fc_world_remove_collider(w, id);
+    fc_world_remove_object(w, id);
     return 0;
 }
 

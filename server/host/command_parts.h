@@ -26,7 +26,7 @@ void fc_command_note_request(const fc_command *cmd, fc_message_error *err);
 typedef struct fc_emitter_member {
     const char *name;
     unsigned bit;
-    size_t offset; /* into fc_emitter */
+    size_t offset; /* into an emitter's fc_object row */
     int components;
 } fc_emitter_member;
 enum { FC_EMITTER_MEMBER_COUNT = 5 };
@@ -35,12 +35,12 @@ enum {
     FC_EMITTER_REQUIRED = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS | FC_EMITTER_HAS_SPEED
 };
 
-static inline float *fc_emitter_slot(fc_emitter *e, const fc_emitter_member *m)
+static inline float *fc_emitter_slot(fc_object *e, const fc_emitter_member *m)
 {
     return (float *)((char *)e + m->offset);
 }
 
-static inline const float *fc_emitter_field(const fc_emitter *e, const fc_emitter_member *m)
+static inline const float *fc_emitter_field(const fc_object *e, const fc_emitter_member *m)
 {
     return (const float *)((const char *)e + m->offset);
 }

@@ -187,11 +187,11 @@ static int read_values(const cJSON *values, int live_only, fc_param_values *out,
 
 /* The float fields of an emitter that emitter_add and emitter_update carry. */
 const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT] = {
-    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_emitter, position), 3},
-    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_emitter, direction), 3},
-    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_emitter, radius), 1},
-    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_emitter, speed), 1},
-    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_emitter, rate), 1},
+    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_object, shape.center), 3},
+    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_object, shape.normal), 3},
+    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_object, shape.radius), 1},
+    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_object, emitter.speed), 1},
+    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_object, emitter.rate), 1},
 };
 
 static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
@@ -214,12 +214,15 @@ static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
 static void read_collider_fields(const cJSON *object, fc_command *cmd)
 {
     fc_shape *s = &cmd->u.collider_add.shape;
-    const cJSON *shape = member(object, "shape"), *radius = member(object, "radius"), *half = member(object, "half_extents");
+    const cJSON *shape = member(object, "shape"), *radius = member(object, "radius"), *half = member(object, "half_extents"),
+                *rotation = member(object, "rotation");
     s->kind = cJSON_IsString(shape) && strcmp(shape->valuestring, "box") == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
     read_floats(member(object, "position"), s->center, 3);
     read_floats(radius, &s->radius, 1);
     read_floats(half, s->half, 3);
-    cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u);
+    read_floats(rotation, cmd->u.collider_add.rotation, 3);
+    cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u) |
+                              (rotation ? FC_COLLIDER_HAS_ROTATION : 0u);
 }
 
 /* ---- building a command ---------------------------------------------------------------------- */
@@ -253,6 +256,9 @@ static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *
         cmd->u.collider_move.collider = (int)number_or(message, "collider", 0.0);
         read_floats(member(message, "position"), cmd->u.collider_move.position, 3);
         read_floats(member(message, "velocity"), cmd->u.collider_move.velocity, 3);
+        read_floats(member(message, "angular_velocity"), cmd->u.collider_move.angular_velocity, 3);
+        read_floats(member(message, "rotation"), cmd->u.collider_move.rotation, 3);
+        cmd->u.collider_move.has = member(message, "rotation") ? FC_COLLIDER_HAS_ROTATION : 0u;
         return 0;
     case FC_MSG_COLLIDER_ADD: read_collider_fields(member(message, "collider"), cmd); return 0;
     case FC_MSG_COLLIDER_REMOVE: cmd->u.collider_remove.collider = (int)number_or(message, "collider", 0.0); return 0;

@@ -49,22 +49,26 @@ static int check_scene_objects(const fc_scene *scene, fc_budget *budget, fc_mess
     memcpy(probe.domain_lo, scene->domain_min, sizeof probe.domain_lo);
     memcpy(probe.domain_hi, scene->domain_max, sizeof probe.domain_hi);
     probe.budget = budget;
-    if (scene->emitter_count > FC_WORLD_MAX_EMITTERS) {
+    const size_t emitters = fc_objects_count(&scene->objects, FC_OBJECT_EMITTER);
+    if (emitters > FC_WORLD_MAX_EMITTERS) {
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, "scene.emitters", "a world has at most %d emitters; the scene has %zu",
-                             FC_WORLD_MAX_EMITTERS, scene->emitter_count);
+                             FC_WORLD_MAX_EMITTERS, emitters);
         return -1;
     }
     char object[64];
-    for (size_t i = 0; i < scene->emitter_count; i++) {
-        snprintf(object, sizeof object, "scene.emitters[%zu]", i);
-        if (fc_check_emitter(&probe, &scene->emitters[i], object, err)) return -1;
+    size_t index[FC_OBJECT_KIND_COUNT] = {0}; /* the row's place in its scene list */
+    for (size_t i = 0; i < scene->objects.count; i++) {
+        const fc_object *o = &scene->objects.rows[i];
+        const size_t k = index[o->kind]++;
+        if (o->kind == FC_OBJECT_EMITTER) {
+            snprintf(object, sizeof object, "scene.emitters[%zu]", k);
+            if (fc_check_emitter(&probe, o, object, err)) return -1;
+        } else if (o->kind == FC_OBJECT_COLLIDER) {
+            snprintf(object, sizeof object, "scene.colliders[%zu]", k);
+            if (fc_check_collider(&probe, &o->shape, object, err)) return -1;
+        }
     }
-    size_t movable = 0;
-    for (size_t i = 0; i < scene->collider_count; i++) {
-        movable += scene->colliders[i].kind != FC_SHAPE_PLANE;
-        snprintf(object, sizeof object, "scene.colliders[%zu]", i);
-        if (fc_check_collider(&probe, &scene->colliders[i], object, err)) return -1;
-    }
+    const size_t movable = fc_objects_movable_colliders(&scene->objects);
     if (movable > FC_WORLD_MAX_COLLIDERS) {
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, "scene.colliders",
                              "a world has at most %d spheres and boxes (welcome.limits.max_colliders); the scene has %zu",

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "host/world_json.h"
 
+#include "core/colliders.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,18 +41,48 @@ cJSON *fc_json_vector(const float v[3])
     return list;
 }
 
-cJSON *fc_json_emitter(const fc_emitter *e)
+static cJSON *emitter_json(const fc_object *row)
 {
+    const fc_shape *disc = &row->shape;
+    const fc_emitter *e = &row->emitter;
     cJSON *o = cJSON_CreateObject();
-    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(e->id)) ||
-        fc_json_attach(o, "position", fc_json_vector(e->position)) ||
-        fc_json_attach(o, "direction", fc_json_vector(e->direction)) ||
-        fc_json_attach(o, "radius", fc_json_float(e->radius)) || fc_json_attach(o, "speed", fc_json_float(e->speed)) ||
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(row->id)) ||
+        fc_json_attach(o, "position", fc_json_vector(disc->center)) ||
+        fc_json_attach(o, "direction", fc_json_vector(disc->normal)) ||
+        fc_json_attach(o, "radius", fc_json_float(disc->radius)) || fc_json_attach(o, "speed", fc_json_float(e->speed)) ||
         fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(e->fluid))) {
         cJSON_Delete(o);
         return NULL;
     }
     return o;
+}
+
+/* A sphere or box collider: its shape, position and size, a rotated box's rotation (degrees about
+ * x, then y, then z). */
+static cJSON *collider_json(const fc_object *row)
+{
+    const fc_shape *s = &row->shape;
+    int sphere = s->kind == FC_SHAPE_SPHERE;
+    /* a 2D world's box reaches through the plane (FC_WORLD_THROUGH_PLANE): shown as deep as it is wide */
+    float half[3] = {s->half[0], s->half[1], s->half[2]}, degrees[3];
+    if (half[2] >= FC_WORLD_THROUGH_PLANE) half[2] = fmaxf(half[0], half[1]);
+    fc_shape_rotation_degrees(s, degrees);
+    cJSON *o = cJSON_CreateObject();
+    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(row->id)) ||
+        fc_json_attach(o, "shape", cJSON_CreateString(sphere ? "sphere" : "box")) ||
+        fc_json_attach(o, "position", fc_json_vector(s->center)) ||
+        (sphere ? fc_json_attach(o, "radius", fc_json_float(s->radius))
+                : fc_json_attach(o, "half_extents", fc_json_vector(half))) ||
+        (s->rotated && fc_json_attach(o, "rotation", fc_json_vector(degrees)))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *fc_json_object(const fc_object *row)
+{
+    return row->kind == FC_OBJECT_EMITTER ? emitter_json(row) : collider_json(row);
 }
 
 cJSON *fc_json_param_values(const fc_params *p)
@@ -127,43 +159,14 @@ static cJSON *domain_json(const fc_world *w)
     return o;
 }
 
-static cJSON *emitters_json(const fc_world *w)
+/* The world's objects of one kind a client sees (and can change): every emitter, the spheres and
+ * boxes among the colliders (planes are walls). */
+static cJSON *objects_json(const fc_world *w, fc_object_kind kind)
 {
     cJSON *list = cJSON_CreateArray();
-    for (size_t i = 0; list && i < w->emitter_count; i++)
-        if (fc_json_attach(list, NULL, fc_json_emitter(&w->emitters[i]))) {
-            cJSON_Delete(list);
-            return NULL;
-        }
-    return list;
-}
-
-cJSON *fc_json_collider(const fc_shape *s)
-{
-    int sphere = s->kind == FC_SHAPE_SPHERE;
-    /* a 2D world's box reaches through the plane (FC_WORLD_THROUGH_PLANE): shown as deep as it is wide */
-    float half[3] = {s->half[0], s->half[1], s->half[2]};
-    if (half[2] >= FC_WORLD_THROUGH_PLANE) half[2] = fmaxf(half[0], half[1]);
-    cJSON *o = cJSON_CreateObject();
-    if (!o || fc_json_attach(o, "id", cJSON_CreateNumber(s->id)) ||
-        fc_json_attach(o, "shape", cJSON_CreateString(sphere ? "sphere" : "box")) ||
-        fc_json_attach(o, "position", fc_json_vector(s->center)) ||
-        (sphere ? fc_json_attach(o, "radius", fc_json_float(s->radius))
-                : fc_json_attach(o, "half_extents", fc_json_vector(half)))) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
-}
-
-/* The colliders a client can move: spheres and boxes. */
-static cJSON *colliders_json(const fc_world *w)
-{
-    cJSON *list = cJSON_CreateArray();
-    for (size_t i = 0; list && i < w->collider_count; i++) {
-        const fc_shape *s = &w->colliders[i];
-        if (s->kind == FC_SHAPE_PLANE) continue;
-        if (fc_json_attach(list, NULL, fc_json_collider(s))) {
+    for (const fc_object *o = fc_objects_next(&w->objects, kind, NULL); list && o; o = fc_objects_next(&w->objects, kind, o)) {
+        if (o->shape.kind == FC_SHAPE_PLANE) continue;
+        if (fc_json_attach(list, NULL, fc_json_object(o))) {
             cJSON_Delete(list);
             return NULL;
         }
@@ -212,8 +215,8 @@ int fc_json_add_world_content(cJSON *state, const fc_world *w)
                    fc_json_attach(state, "dimensions", cJSON_CreateNumber(w->dimensions)) ||
                    fc_json_attach(state, "view", view_json(w)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
-                   fc_json_attach(state, "emitters", emitters_json(w)) ||
-                   fc_json_attach(state, "colliders", colliders_json(w))
+                   fc_json_attach(state, "emitters", objects_json(w, FC_OBJECT_EMITTER)) ||
+                   fc_json_attach(state, "colliders", objects_json(w, FC_OBJECT_COLLIDER))
                ? -1
                : 0;
 }

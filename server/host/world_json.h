@@ -17,11 +17,11 @@ cJSON *fc_json_float(float value);
 /* [x, y, z], each as fc_json_float. NULL when out of memory (as every builder below). */
 cJSON *fc_json_vector(const float v[3]);
 
-/* {"id", "position", "direction", "radius", "speed", "rate", "fluid"} (fluid: its index). */
-cJSON *fc_json_emitter(const fc_emitter *e);
-
-/* {"id", "shape": "sphere"|"box", "position", "radius" | "half_extents"} of a sphere or box. */
-cJSON *fc_json_collider(const fc_shape *s);
+/* An object as messages and the state show it: an emitter {"id", "position", "direction",
+ * "radius", "speed", "rate", "fluid"} (fluid: its index); a sphere or box collider {"id", "shape":
+ * "sphere"|"box", "position", "radius" | "half_extents", and a rotated box's "rotation" (degrees
+ * about x, then y, then z)}. */
+cJSON *fc_json_object(const fc_object *row);
 
 /* {name: value as stored, ...} for every parameter of the table. */
 cJSON *fc_json_param_values(const fc_params *p);

@@ -26,6 +26,8 @@
 
 typedef struct point_list {
     float *x, *y, *z;
+    uint32_t *owner;
+    uint32_t current_owner; /* the owner of the points pushed next */
     size_t count, capacity;
     int failed;
 } point_list;
@@ -44,9 +46,16 @@ static void push_point(point_list *l, const float p[3])
             }
             *arrays[a] = grown;
         }
+        uint32_t *owners = realloc(l->owner, cap * sizeof *owners);
+        if (!owners) {
+            l->failed = 1;
+            return;
+        }
+        l->owner = owners;
         l->capacity = cap;
     }
     l->x[l->count] = p[0], l->y[l->count] = p[1], l->z[l->count] = p[2];
+    l->owner[l->count] = l->current_owner;
     l->count++;
 }
 
@@ -94,6 +103,7 @@ static void sample_solid_skin(const fc_world *w, const fc_shape *shape, const fl
 void fc_boundary_free(fc_boundary *b)
 {
     free(b->x), free(b->y), free(b->z), free(b->volume);
+    free(b->owner), free(b->lx), free(b->ly), free(b->lz), free(b->owners);
     fc_grid_free(&b->grid);
     memset(b, 0, sizeof *b);
 }
@@ -124,6 +134,59 @@ static float *gather(const float *src, const uint32_t *order, size_t n)
     return dst;
 }
 
+static uint32_t *gather_owners(const uint32_t *src, const uint32_t *order, size_t n)
+{
+    uint32_t *dst = malloc((n ? n : 1) * sizeof *dst);
+    if (dst)
+        for (size_t i = 0; i < n; i++) dst[i] = src[order[i]];
+    return dst;
+}
+
+/* A point x of the solid posed as `pose` in that solid's frame, and back: local = R^T (x - c),
+ * x = c + R local (R = I for a shape that is not rotated; the container's frame is the world's). */
+static void to_local(const fc_shape *pose, const float x[3], float local[3])
+{
+    float rel[3] = {x[0] - pose->center[0], x[1] - pose->center[1], x[2] - pose->center[2]};
+    for (int a = 0; a < 3; a++) local[a] = pose->rotated ? fc_dot3(rel, pose->axes[a]) : rel[a];
+}
+
+static void to_world(const fc_shape *pose, const float local[3], float x[3])
+{
+    for (int a = 0; a < 3; a++)
+        x[a] = pose->center[a] + (pose->rotated ? local[0] * pose->axes[0][a] + local[1] * pose->axes[1][a] +
+                                                      local[2] * pose->axes[2][a]
+                                                : local[a]);
+}
+
+/* Each sample's place in its owner's frame (the container's samples keep their world place). */
+static void place_locally(fc_boundary *b)
+{
+    const long n = (long)b->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const float x[3] = {b->x[i], b->y[i], b->z[i]};
+        float local[3] = {x[0], x[1], x[2]};
+        if (b->owner[i] != 0) to_local(&b->owners[b->owner[i]].pose, x, local);
+        b->lx[i] = local[0], b->ly[i] = local[1], b->lz[i] = local[2];
+    }
+}
+
+/* The samples' volumes (Akinci et al. 2012, at most V0), of every sample or only those marked. */
+static void weigh_volumes(fc_boundary *b, const fc_world *w, const uint8_t *marked)
+{
+    const float h = (float)w->params.smoothing_radius; /* as the samples were laid out */
+    const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h, w->dimensions);
+    const double rest_volume = fc_sph_rest_volume(w);
+    const long n = (long)b->count, chunk = n / VOLUME_REPORTS + 1;
+    for (long first = 0; first < n; first += chunk) { /* reports between chunks, never inside the parallel loop */
+        fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, (double)first / (double)n);
+        const long end = first + chunk < n ? first + chunk : n;
+#pragma omp parallel for schedule(static)
+        for (long i = first; i < end; i++)
+            if (!marked || marked[i]) b->volume[i] = (float)fmin(sample_volume(b, i, h2, poly6), rest_volume);
+    }
+}
+
 int fc_boundary_build(fc_boundary *b, const fc_world *w)
 {
     fc_boundary_free(b);
@@ -131,13 +194,19 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     float lo[3], hi[3], shape_lo[3], shape_hi[3];
     for (int a = 0; a < 3; a++) lo[a] = w->domain_lo[a] - h, hi[a] = w->domain_hi[a] + h;
 
+    const size_t colliders = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
     point_list pts = {0};
-    const double parts = (double)w->collider_count + 4.0; /* the container as 4 colliders */
+    b->owners = calloc(colliders + 1, sizeof *b->owners);
+    if (!b->owners) return -1;
+    b->owner_count = 1; /* [0]: the container */
+    const double parts = (double)colliders + 4.0; /* the container as 4 */
     sample_solid_skin(w, NULL, lo, hi, h, &pts, 0.0, 4.0 / parts);
-    for (size_t c = 0; c < w->collider_count; c++) {
-        fc_shape_bounds(&w->colliders[c], lo, hi, shape_lo, shape_hi);
-        sample_solid_skin(w, &w->colliders[c], shape_lo, shape_hi, h, &pts, (4.0 + (double)c) / parts,
-                          (5.0 + (double)c) / parts);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, o) {
+        const double done = 3.0 + (double)b->owner_count;
+        b->owners[b->owner_count] = (fc_boundary_owner){.id = o->id, .pose = o->shape};
+        pts.current_owner = (uint32_t)b->owner_count++;
+        fc_shape_bounds(&o->shape, lo, hi, shape_lo, shape_hi);
+        sample_solid_skin(w, &o->shape, shape_lo, shape_hi, h, &pts, done / parts, (done + 1.0) / parts);
     }
 
     fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, 0.0);
@@ -148,21 +217,118 @@ int fc_boundary_build(fc_boundary *b, const fc_world *w)
     b->x = gather(pts.x, b->grid.order, b->count);
     b->y = gather(pts.y, b->grid.order, b->count);
     b->z = gather(pts.z, b->grid.order, b->count);
+    b->owner = gather_owners(pts.owner, b->grid.order, b->count);
     b->volume = malloc((b->count ? b->count : 1) * sizeof(float));
-    if (!b->x || !b->y || !b->z || !b->volume) goto done;
-
-    const double h2 = (double)h * h, poly6 = fc_poly6_coefficient(h, w->dimensions);
-    const double rest_volume = fc_sph_rest_volume(w);
-    const long n = (long)b->count, chunk = n / VOLUME_REPORTS + 1;
-    for (long first = 0; first < n; first += chunk) { /* reports between chunks, never inside the parallel loop */
-        fc_build_progress_report(w->build_progress, FC_BUILD_VOLUMES, (double)first / (double)n);
-        const long end = first + chunk < n ? first + chunk : n;
-#pragma omp parallel for schedule(static)
-        for (long i = first; i < end; i++) b->volume[i] = (float)fmin(sample_volume(b, i, h2, poly6), rest_volume);
-    }
+    b->lx = malloc((b->count ? b->count : 1) * sizeof(float));
+    b->ly = malloc((b->count ? b->count : 1) * sizeof(float));
+    b->lz = malloc((b->count ? b->count : 1) * sizeof(float));
+    if (!b->x || !b->y || !b->z || !b->owner || !b->volume || !b->lx || !b->ly || !b->lz) goto done;
+    place_locally(b);
+    weigh_volumes(b, w, NULL);
     rc = 0;
 done:
-    free(pts.x), free(pts.y), free(pts.z);
+    free(pts.x), free(pts.y), free(pts.z), free(pts.owner);
+    if (rc) fc_boundary_free(b);
+    return rc;
+}
+
+/* Whether two poses are of the same solid (kind and size), and whether it moved or turned. */
+static int same_solid(const fc_shape *a, const fc_shape *b)
+{
+    return a->kind == b->kind && a->radius == b->radius && !memcmp(a->half, b->half, sizeof a->half) &&
+           !memcmp(a->normal, b->normal, sizeof a->normal) && a->offset == b->offset;
+}
+
+static int same_pose(const fc_shape *a, const fc_shape *b)
+{
+    return !memcmp(a->center, b->center, sizeof a->center) && a->rotated == b->rotated &&
+           (!a->rotated || !memcmp(a->axes, b->axes, sizeof a->axes));
+}
+
+/* lo/hi grown to hold x. */
+static void grow_bounds(float lo[3], float hi[3], const float x[3])
+{
+    for (int a = 0; a < 3; a++) lo[a] = fminf(lo[a], x[a]), hi[a] = fmaxf(hi[a], x[a]);
+}
+
+/* Moves the samples of the owners marked in `moved` to their owners' poses in w; their bounds
+ * before and after, into lo/hi (per owner). */
+static void carry_samples(fc_boundary *b, const uint8_t *moved, float (*lo)[3], float (*hi)[3])
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const uint32_t k = b->owner[i];
+        if (!moved[k]) continue;
+        float x[3] = {b->x[i], b->y[i], b->z[i]};
+        grow_bounds(lo[k], hi[k], x);
+        const float local[3] = {b->lx[i], b->ly[i], b->lz[i]};
+        to_world(&b->owners[k].pose, local, x);
+        grow_bounds(lo[k], hi[k], x);
+        b->x[i] = x[0], b->y[i] = x[1], b->z[i] = x[2];
+    }
+}
+
+/* The arrays in the grid's new order (fc_grid_sort of the moved positions). 0 or -1. */
+static int reorder(fc_boundary *b)
+{
+    float **columns[7] = {&b->x, &b->y, &b->z, &b->volume, &b->lx, &b->ly, &b->lz};
+    for (int c = 0; c < 7; c++) {
+        float *sorted = gather(*columns[c], b->grid.order, b->count);
+        if (!sorted) return -1;
+        free(*columns[c]);
+        *columns[c] = sorted;
+    }
+    uint32_t *owners = gather_owners(b->owner, b->grid.order, b->count);
+    if (!owners) return -1;
+    free(b->owner);
+    b->owner = owners;
+    return 0;
+}
+
+int fc_boundary_update(fc_boundary *b, const fc_world *w)
+{
+    const size_t colliders = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
+    int same = b->owners && b->owner_count == colliders + 1;
+    size_t k = 1;
+    for (const fc_object *o = fc_objects_next(&w->objects, FC_OBJECT_COLLIDER, NULL); same && o;
+         o = fc_objects_next(&w->objects, FC_OBJECT_COLLIDER, o), k++)
+        same = b->owners[k].id == o->id && same_solid(&b->owners[k].pose, &o->shape);
+    if (!same) return fc_boundary_build(b, w) ? -1 : 1;
+
+    uint8_t *moved = calloc(b->owner_count, 1), *marked = NULL;
+    float(*lo)[3] = malloc(b->owner_count * sizeof *lo), (*hi)[3] = malloc(b->owner_count * sizeof *hi);
+    int rc = -1, any = 0;
+    if (!moved || !lo || !hi) goto done;
+    k = 1;
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, o) {
+        moved[k] = !same_pose(&b->owners[k].pose, &o->shape);
+        any |= moved[k];
+        b->owners[k].pose = o->shape;
+        for (int a = 0; a < 3; a++) lo[k][a] = INFINITY, hi[k][a] = -INFINITY;
+        k++;
+    }
+    if (!any) {
+        rc = 0;
+        goto done;
+    }
+    carry_samples(b, moved, lo, hi);
+    marked = malloc(b->count ? b->count : 1);
+    if (!marked || fc_grid_sort(&b->grid, b->x, b->y, b->z, b->count) || reorder(b)) goto done;
+    /* a volume changes where a moved sample was or is now within h */
+    const float h = (float)w->params.smoothing_radius;
+    const long n = (long)b->count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        const float x[3] = {b->x[i], b->y[i], b->z[i]};
+        int near = moved[b->owner[i]];
+        for (size_t o = 1; o < b->owner_count && !near; o++)
+            near = moved[o] && x[0] >= lo[o][0] - h && x[0] <= hi[o][0] + h && x[1] >= lo[o][1] - h &&
+                   x[1] <= hi[o][1] + h && x[2] >= lo[o][2] - h && x[2] <= hi[o][2] + h;
+        marked[i] = (uint8_t)near;
+    }
+    weigh_volumes(b, w, marked);
+    rc = 0;
+done:
+    free(moved), free(marked), free(lo), free(hi);
     if (rc) fc_boundary_free(b);
     return rc;
 }
@@ -199,6 +365,8 @@ static double skin_volume(const fc_shape *shape, const float domain_lo[3], const
         for (int a = 0; a < 3; a++) largest = fmax(largest, e[(a + 1) % 3] * e[(a + 2) % 3]);
         return sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) / fmax(fmax(e[0], e[1]), e[2]) * largest * h;
     }
+    case FC_SHAPE_DISC: /* no solid */
+        break;
     }
     return 0.0;
 }

@@ -36,8 +36,9 @@ double fc_sph_family_length_scale(const fc_params *p)
 }
 
 /* Measured on the dam break (bench/RESULTS.md, "Budgets"): the lists take about 9 bytes per
- * neighbour (PBF about 460 bytes per particle at 34 neighbours), a boundary sample about 64. */
-enum { BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 64 };
+ * neighbour (PBF about 460 bytes per particle at 34 neighbours), a boundary sample about 64, and
+ * 16 more for its owner and its place in the owner's frame (boundary.h). */
+enum { BYTES_PER_NEIGHBOUR = 9, BYTES_PER_BOUNDARY = 80 };
 #define PI 3.14159265358979323846
 
 /* Neighbours per particle within h at a smoothing ratio h / spacing (a full 3D neighbourhood). */
@@ -78,7 +79,7 @@ int fc_sph_solids_update(fc_world *w, fc_sph_solids *s)
 {
     if (s->version == w->solids_version) return 0;
     s->version = w->solids_version;
-    return fc_boundary_build(&s->boundary, w) ? -1 : 1;
+    return fc_boundary_update(&s->boundary, w) < 0 ? -1 : 1;
 }
 
 void fc_sph_solids_free(fc_sph_solids *s)

@@ -66,7 +66,8 @@ typedef struct fc_sph_solids {
 /* Samples them (reporting the build's boundary phases), then reports the solver phase. 0, or -1
  * out of memory. */
 int fc_sph_solids_init(fc_world *w, fc_sph_solids *s);
-/* Resamples them when the colliders changed since: 0 unchanged, 1 resampled, -1 out of memory. */
+/* Brings them up to date when the colliders changed since (fc_boundary_update: moved colliders
+ * carry their samples, others are sampled again): 0 unchanged, 1 changed, -1 out of memory. */
 int fc_sph_solids_update(fc_world *w, fc_sph_solids *s);
 void fc_sph_solids_free(fc_sph_solids *s);
 /* The boundary of a world stepping with a solver of the family (NULL otherwise, or not started). */

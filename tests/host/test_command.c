@@ -172,8 +172,8 @@ static void test_object_commands(void)
     CHECK(f->has == (FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS |
                      FC_EMITTER_HAS_SPEED | FC_EMITTER_HAS_FLUID),
           "emitter_add fields given: %#x", f->has);
-    CHECK(vec_equals(f->value.position, 0.1f, 0.2f, 0.3f) && vec_equals(f->value.direction, 0, -2, 0) &&
-              f->value.radius == 0.05f && f->value.speed == 1.5f && f->fluid == 0,
+    CHECK(vec_equals(f->value.shape.center, 0.1f, 0.2f, 0.3f) && vec_equals(f->value.shape.normal, 0, -2, 0) &&
+              f->value.shape.radius == 0.05f && f->value.emitter.speed == 1.5f && f->fluid == 0,
           "emitter_add values (direction as sent)");
 
     CHECK(command_of("{\"type\": \"emitter_update\", \"world\": 5, \"emitter\": 3, \"changes\": {\"speed\": 2, "
@@ -181,7 +181,7 @@ static void test_object_commands(void)
                      &cmd, &err) == 0 &&
               cmd.u.emitter_update.emitter == 3 &&
               cmd.u.emitter_update.changes.has == (FC_EMITTER_HAS_SPEED | FC_EMITTER_HAS_FLUID) &&
-              cmd.u.emitter_update.changes.value.speed == 2.0f && cmd.u.emitter_update.changes.fluid == 4,
+              cmd.u.emitter_update.changes.value.emitter.speed == 2.0f && cmd.u.emitter_update.changes.fluid == 4,
           "emitter_update: id and the changes only");
     CHECK(command_of("{\"type\": \"emitter_remove\", \"world\": 5, \"emitter\": 8}", &cmd, &err) == 0 &&
               cmd.type == FC_MSG_EMITTER_REMOVE && cmd.u.emitter_remove.emitter == 8,
@@ -210,6 +210,12 @@ static void test_object_commands(void)
     CHECK(command_of("{\"type\": \"subscribe\", \"world\": 9, \"bits\": 12}", &cmd, &err) == 0 &&
               cmd.type == FC_MSG_SUBSCRIBE && cmd.world == 9,
           "subscribe: type and world");
+    CHECK(command_of("{\"type\": \"collider_add\", \"world\": 2, \"collider\": {\"shape\": \"box\", \"position\": [1, 2, 3], "
+                     "\"half_extents\": [0.1, 0.2, 0.3], \"rotation\": [10, -20, 30]}}",
+                     &cmd, &err) == 0 &&
+              cmd.u.collider_add.has == (FC_COLLIDER_HAS_HALF_EXTENTS | FC_COLLIDER_HAS_ROTATION) &&
+              vec_equals(cmd.u.collider_add.rotation, 10, -20, 30),
+          "collider_add: a box's rotation in degrees");
     CHECK(command_of("{\"type\": \"hello\", \"client\": \"test\"}", &cmd, &err) == 0 && cmd.type == FC_MSG_HELLO &&
               cmd.world == 0,
           "hello: type");
@@ -371,18 +377,19 @@ static void test_apply_emitters(fc_world *w)
 {
     cJSON *applied;
     fc_message_error err;
-    const int expected_id = w->next_object_id;
+    const int expected_id = w->objects.next_id;
     int rc = apply_text(w, "{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.2, 0.3, 0.2], "
                            "\"direction\": [0, -2, 0], \"radius\": 0.05, \"speed\": 1.5}}",
                         &applied, &err);
-    CHECK(rc == 0 && w->emitter_count == 1, "emitter_add applies: %s", err.message);
-    if (w->emitter_count != 1) return cJSON_Delete(applied);
-    const fc_emitter *e = &w->emitters[0];
+    const fc_object *e = fc_objects_next(&w->objects, FC_OBJECT_EMITTER, NULL);
+    CHECK(rc == 0 && fc_objects_count(&w->objects, FC_OBJECT_EMITTER) == 1, "emitter_add applies: %s", err.message);
+    if (fc_objects_count(&w->objects, FC_OBJECT_EMITTER) != 1) return cJSON_Delete(applied);
     double rate = 1.5 * acos(-1.0) * 0.05 * 0.05 / pow(w->params.particle_spacing, 3);
     CHECK(e->id == expected_id, "the new id %d, expected %d", e->id, expected_id);
-    CHECK(vec_equals(e->direction, 0, -1, 0), "direction normalised: [%g, %g, %g]", e->direction[0], e->direction[1],
-          e->direction[2]);
-    CHECK(fabs(e->rate - rate) < 1e-4 * rate, "default rate %g, expected speed pi r^2 / s^3 = %g", e->rate, rate);
+    CHECK(vec_equals(e->shape.normal, 0, -1, 0), "direction normalised: [%g, %g, %g]", e->shape.normal[0],
+          e->shape.normal[1], e->shape.normal[2]);
+    CHECK(fabs(e->emitter.rate - rate) < 1e-4 * rate, "default rate %g, expected speed pi r^2 / s^3 = %g", e->emitter.rate,
+          rate);
     const cJSON *json = cJSON_GetObjectItemCaseSensitive(applied, "emitter");
     CHECK(number_at(json, "id") == expected_id && number_at(json, "fluid") == 0 &&
               fabs(number_at(json, "rate") - rate) < 1e-4 * rate && number_at(json, "radius") == 0.05 &&
@@ -411,14 +418,14 @@ static void test_apply_emitters(fc_world *w)
         {"{\"type\": \"emitter_remove\", \"world\": 1, \"emitter\": 1}", FC_ERR_UNKNOWN_EMITTER, "emitter"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        const fc_emitter kept = w->emitters[0];
-        const int next_id = w->next_object_id;
+        const fc_object kept = *e;
+        const int next_id = w->objects.next_id;
         rc = apply_text(w, refused[i].text, &applied, &err);
         CHECK(rc == -1 && err.code == refused[i].code && strcmp(err.field, refused[i].field) == 0,
               "refused %zu: %s '%s', expected %s '%s'", i, fc_error_code_name(err.code), err.field,
               fc_error_code_name(refused[i].code), refused[i].field);
-        CHECK(w->emitter_count == 1 && memcmp(&kept, &w->emitters[0], sizeof kept) == 0 &&
-                  w->next_object_id == next_id,
+        CHECK(fc_objects_count(&w->objects, FC_OBJECT_EMITTER) == 1 && memcmp(&kept, e, sizeof kept) == 0 &&
+                  w->objects.next_id == next_id,
               "refused %zu changes nothing", i);
         cJSON_Delete(applied);
     }
@@ -428,10 +435,10 @@ static void test_apply_emitters(fc_world *w)
              "{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": %d, \"changes\": {\"speed\": 2, \"direction\": "
              "[3, 0, 4]}}",
              expected_id);
-    const float rate_before = w->emitters[0].rate;
+    const float rate_before = e->emitter.rate;
     rc = apply_text(w, text, &applied, &err);
-    CHECK(rc == 0 && w->emitters[0].speed == 2.0f && vec_equals(w->emitters[0].direction, 0.6f, 0, 0.8f) &&
-              vec_equals(w->emitters[0].position, 0.2f, 0.3f, 0.2f) && w->emitters[0].rate == rate_before,
+    CHECK(rc == 0 && e->emitter.speed == 2.0f && vec_equals(e->shape.normal, 0.6f, 0, 0.8f) &&
+              vec_equals(e->shape.center, 0.2f, 0.3f, 0.2f) && e->emitter.rate == rate_before,
           "emitter_update changes speed and direction only: %s", err.message);
     json = cJSON_GetObjectItemCaseSensitive(applied, "emitter");
     CHECK(number_at(json, "speed") == 2 && number_at(json, "id") == expected_id &&
@@ -442,7 +449,7 @@ static void test_apply_emitters(fc_world *w)
     const size_t particles = w->particles.count;
     snprintf(text, sizeof text, "{\"type\": \"emitter_remove\", \"world\": 1, \"emitter\": %d}", expected_id);
     rc = apply_text(w, text, &applied, &err);
-    CHECK(rc == 0 && w->emitter_count == 0 && w->particles.count == particles &&
+    CHECK(rc == 0 && fc_objects_count(&w->objects, FC_OBJECT_EMITTER) == 0 && w->particles.count == particles &&
               number_at(applied, "emitter") == expected_id,
           "emitter_remove removes it, particles stay, applied.emitter is the id");
     cJSON_Delete(applied);
@@ -453,9 +460,8 @@ static void test_apply_emitters(fc_world *w)
 
 static const fc_shape *collider_by_id(const fc_world *w, int id)
 {
-    for (size_t i = 0; i < w->collider_count; i++)
-        if (w->colliders[i].id == id) return &w->colliders[i];
-    return NULL;
+    const fc_object *o = fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER);
+    return o ? &o->shape : NULL;
 }
 
 static void test_apply_collider_move(test_world *t)
@@ -506,6 +512,41 @@ static void test_apply_collider_move(test_world *t)
               "refused %zu leaves the sphere where it was", i);
         cJSON_Delete(applied);
     }
+
+    /* a box turns: collider_move's rotation (degrees about x, then y, then z), kept by a later move
+     * without one; a sphere takes none */
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [0.1, 0.25, 0.1], "
+             "\"rotation\": [0, 0, 30], \"angular_velocity\": [0, 0, 2]}",
+             t->box);
+    rc = apply_text(w, text, &applied, &err);
+    const fc_shape *box = collider_by_id(w, t->box);
+    float degrees[3];
+    fc_shape_rotation_degrees(box, degrees);
+    const cJSON *turned = cJSON_GetObjectItemCaseSensitive(applied, "rotation");
+    CHECK(rc == 0 && box->rotated && fabsf(degrees[2] - 30.0f) < 1e-3f && fabsf(degrees[0]) < 1e-4f &&
+              box->angular_velocity[2] == 2.0f && cJSON_GetArraySize(turned) == 3 &&
+              fabs(cJSON_GetArrayItem(turned, 2)->valuedouble - 30.0) < 1e-3,
+          "collider_move turns the box 30 degrees about z and sets its spin: %s (%g %g %g)", err.message, degrees[0],
+          degrees[1], degrees[2]);
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [0.12, 0.25, 0.1]}", t->box);
+    rc = apply_text(w, text, &applied, &err);
+    fc_shape_rotation_degrees(collider_by_id(w, t->box), degrees);
+    CHECK(rc == 0 && fabsf(degrees[2] - 30.0f) < 1e-3f && collider_by_id(w, t->box)->angular_velocity[2] == 0.0f,
+          "a move without a rotation keeps it; the spin is the message's (none)");
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text,
+             "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [0.25, 0.3, 0.2], "
+             "\"rotation\": [10, 0, 0]}",
+             t->sphere);
+    const fc_shape sphere_now = *collider_by_id(w, t->sphere);
+    rc = apply_text(w, text, &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "rotation") == 0 &&
+              memcmp(&sphere_now, collider_by_id(w, t->sphere), sizeof sphere_now) == 0,
+          "a sphere's rotation is refused on rotation, nothing changed: %s '%s'", fc_error_code_name(err.code), err.field);
+    cJSON_Delete(applied);
 
     rc = apply_text(w, "{\"type\": \"pause\", \"id\": 5, \"world\": 1}", &applied, &err);
     CHECK(rc == -1 && err.code == FC_ERR_INTERNAL && strcmp(err.id, "5") == 0 && strcmp(err.request, "pause") == 0,

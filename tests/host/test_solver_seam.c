@@ -261,9 +261,8 @@ static void test_sync(fc_world *w)
 
 static void test_emit_and_sink(fc_world *w)
 {
-    fc_emitter e = {.position = {0.7f, 0.5f, 0.5f}, .direction = {0, -1, 0}, .speed = 1.0f, .rate = 20000.0f,
-                    .radius = 0.05f};
-    fc_world_add_emitter(w, &e);
+    const fc_object e = fc_emitter_row((float[]){0.7f, 0.5f, 0.5f}, (float[]){0, -1, 0}, 0.05f, 1.0f, 20000.0f, 0);
+    const int emitter = fc_world_add_object(w, &e);
     take_changes(w);
     const size_t before = w->particles.count;
     const float x0 = mirror(w)->field[0][0], vx0 = mirror(w)->field[3][0]; /* gravity is along y */
@@ -273,15 +272,15 @@ static void test_emit_and_sink(fc_world *w)
     CHECK(w->particles.count > before && (take_changes(w) & FC_CHANGED_ADDED), "emitted particles are told: %zu",
           w->particles.count);
     CHECK(mirror(w)->count == w->particles.count, "the copy has them");
-    w->emitter_count = 0;
+    fc_world_remove_object(w, emitter);
 
-    fc_sink sink = {.shape = {.kind = FC_SHAPE_BOX, .center = {0.7f, 0.5f, 0.5f}, .half = {0.1f, 0.2f, 0.1f}}};
-    fc_world_add_sink(w, &sink);
+    const fc_object sink = fc_sink_row(&(fc_shape){.kind = FC_SHAPE_BOX, .center = {0.7f, 0.5f, 0.5f}, .half = {0.1f, 0.2f, 0.1f}});
+    const int sink_id = fc_world_add_object(w, &sink);
     const size_t full = w->particles.count;
     CHECK(fc_world_step(w) == FC_STEP_DONE, "a step with a sink");
     CHECK(w->particles.count < full && (take_changes(w) & FC_CHANGED_REMOVED) && host_matches_copy(w),
           "the sink's removal is told: %zu of %zu left", w->particles.count, full);
-    w->sink_count = 0;
+    fc_world_remove_object(w, sink_id);
 }
 
 static void test_commands(fc_world *w)
@@ -305,7 +304,7 @@ static void test_commands(fc_world *w)
           "the collider and the fluid it cut away are told (%zu of %zu left)", w->particles.count, before);
     snprintf(text, sizeof text,
              "{\"type\": \"collider_move\", \"world\": 1, \"collider\": %d, \"position\": [0.8, 0.8, 0.8]}",
-             w->colliders[w->collider_count - 1].id);
+             w->objects.rows[w->objects.count - 1].id);
     CHECK(apply_text(w, text) == 0 && (take_changes(w) & FC_CHANGED_COLLIDERS), "a collider's move is told");
 }
 

@@ -41,9 +41,9 @@ static void test_numbers(void)
     expect_json(fc_json_float(-9.81f), "-9.81", "negative");
     const float v[3] = {0.2f, -1.5f, 3e-7f};
     expect_json(fc_json_vector(v), "[0.2,-1.5,3e-07]", "a vector");
-    fc_emitter e = {.id = 4, .position = {0.1f, 0.2f, 0.3f}, .direction = {0, -1, 0}, .speed = 1.5f, .rate = 250.0f,
-                    .radius = 0.05f, .pending = 0.7};
-    expect_json(fc_json_emitter(&e),
+    fc_object e = fc_emitter_row((float[]){0.1f, 0.2f, 0.3f}, (float[]){0, -1, 0}, 0.05f, 1.5f, 250.0f, 0);
+    e.id = 4, e.emitter.pending = 0.7;
+    expect_json(fc_json_object(&e),
                 "{\"id\":4,\"position\":[0.1,0.2,0.3],\"direction\":[0,-1,0],\"radius\":0.05,\"speed\":1.5,"
                 "\"rate\":250,\"fluid\":0}",
                 "an emitter");
@@ -126,11 +126,13 @@ static void test_world_content(void)
     fc_shape plane = {.kind = FC_SHAPE_PLANE, .normal = {0, 1, 0}};
     fc_shape sphere = {.kind = FC_SHAPE_SPHERE, .center = {0.5f, 0.5f, 0.5f}, .radius = 0.1f};
     fc_shape box = {.kind = FC_SHAPE_BOX, .center = {1.5f, 0.2f, 0.5f}, .half = {0.1f, 0.2f, 0.3f}};
-    fc_emitter e = {.position = {1, 0.8f, 0.5f}, .direction = {1, 0, 0}, .speed = 2, .rate = 10, .radius = 0.05f};
+    const fc_object e = fc_emitter_row((float[]){1, 0.8f, 0.5f}, (float[]){1, 0, 0}, 0.05f, 2, 10, 0);
     int ids[4] = {fc_world_add_collider(&w, &plane), fc_world_add_collider(&w, &sphere),
-                  fc_world_add_emitter(&w, &e), fc_world_add_collider(&w, &box)};
+                  fc_world_add_object(&w, &e), fc_world_add_collider(&w, &box)};
     CHECK(ids[0] == 1 && ids[1] == 2 && ids[2] == 3 && ids[3] == 4, "ids shared between colliders and emitters");
-    CHECK(w.colliders[1].id == 2 && w.colliders[2].id == 4, "colliders keep their ids");
+    CHECK(fc_objects_find(&w.objects, 2, FC_OBJECT_COLLIDER) && fc_objects_find(&w.objects, 4, FC_OBJECT_COLLIDER) &&
+              fc_objects_find(&w.objects, 3, FC_OBJECT_EMITTER),
+          "colliders and emitters keep their ids in the one table");
     cJSON *state = cJSON_CreateObject();
     CHECK(fc_json_add_world_content(state, &w) == 0, "world content built");
     expect_json(cJSON_DetachItemFromObject(state, "domain"), "{\"min\":[0,0,0],\"max\":[2,1,1]}", "domain");

@@ -45,6 +45,18 @@ describe('colliderHit', () => {
     close(hit.normal, [0, 1, 0]);
     expect(colliderHit(ray([3, 2, 0.3], [0, -1, 0]), box)).toBeNull();
   });
+
+  it('enters a box turned 45 degrees about z on a turned face, with that face normal outward', () => {
+    // half extents 0.1 x 0.1: the turned square's top corner is 0.1 sqrt(2) above the centre
+    const box = { id: 3, shape: 'box', position: [1, 0.2, 0.3], half_extents: [0.1, 0.1, 0.1], rotation: [0, 0, 45] };
+    const hit = colliderHit(ray([1.02, 2, 0.3], [0, -1, 0]), box);
+    close(hit.point, [1.02, 0.2 + 0.1 * Math.SQRT2 - 0.02, 0.3]);
+    close(hit.normal, [Math.SQRT1_2, Math.SQRT1_2, 0]);
+    // the turned square reaches 0.1 sqrt(2) to the side, the axis-aligned one 0.1
+    expect(colliderHit(ray([1.12, 2, 0.3], [0, -1, 0]), box)).not.toBeNull();
+    expect(colliderHit(ray([1.12, 2, 0.3], [0, -1, 0]), { ...box, rotation: undefined })).toBeNull();
+    expect(colliderHit(ray([1.15, 2, 0.3], [0, -1, 0]), box)).toBeNull();
+  });
 });
 
 describe('surfaceHit and emitter placement', () => {

@@ -1,5 +1,6 @@
 // Where a pointer ray meets the scene's solid surfaces: the tank's inner walls and the colliders, with the normal into the fluid.
-import { Box3, Vector3 } from 'three';
+import { Box3, Quaternion, Ray, Vector3 } from 'three';
+import { colliderRotation } from '../util/pose.js';
 
 const EPSILON = 1e-9;
 
@@ -55,14 +56,19 @@ export function colliderHit(ray, collider) {
     point = ray.at(t, new Vector3());
     normal = point.clone().sub(centre).normalize();
   } else if (collider.shape === 'box') {
+    // in the box's own frame (turned by its rotation), where it is axis-aligned about the origin
+    const turn = new Quaternion().setFromEuler(colliderRotation(collider));
+    const back = turn.clone().invert();
+    const localRay = new Ray(ray.origin.clone().sub(centre).applyQuaternion(back), ray.direction.clone().applyQuaternion(back));
     const half = new Vector3().fromArray(collider.half_extents);
-    const box = new Box3(centre.clone().sub(half), centre.clone().add(half));
-    point = ray.intersectBox(box, new Vector3());
-    if (!point) return null;
-    const local = point.clone().sub(centre).divide(half); // on the face: one component is ±1
-    const axis = [0, 1, 2].reduce((best, a) => (Math.abs(local.getComponent(a)) > Math.abs(local.getComponent(best)) ? a : best), 0);
+    const localPoint = localRay.intersectBox(new Box3(half.clone().negate(), half), new Vector3());
+    if (!localPoint) return null;
+    const onFace = localPoint.clone().divide(half); // on the face: one component is ±1
+    const axis = [0, 1, 2].reduce((best, a) => (Math.abs(onFace.getComponent(a)) > Math.abs(onFace.getComponent(best)) ? a : best), 0);
     normal = new Vector3();
-    normal.setComponent(axis, Math.sign(local.getComponent(axis)));
+    normal.setComponent(axis, Math.sign(onFace.getComponent(axis)));
+    normal.applyQuaternion(turn);
+    point = localPoint.applyQuaternion(turn).add(centre);
   } else {
     return null;
   }

@@ -3,6 +3,7 @@ import {
   BoxGeometry, CircleGeometry, ConeGeometry, DoubleSide, Group, Mesh, MeshBasicMaterial, MeshStandardMaterial,
   Quaternion, SphereGeometry, Vector3,
 } from 'three';
+import { colliderRotation } from '../util/pose.js';
 
 const UP = new Vector3(0, 1, 0);
 const COLLIDER_MATERIAL = new MeshStandardMaterial({ color: '#d9a05b', roughness: 0.45, metalness: 0.1 });
@@ -41,6 +42,7 @@ export class SceneObjects {
 
   sync(colliders = [], emitters = []) {
     this.syncKind(this.colliders, colliders, 'collider', (c) => `${c.shape}:${c.radius}:${c.half_extents}`, colliderMesh);
+    for (const collider of colliders) this.colliders.get(collider.id).mesh.rotation.copy(colliderRotation(collider));
     this.syncKind(this.emitters, emitters, 'emitter', (e) => `${e.radius}:${this.markerSize}`, (e) => emitterMarker(e, this.markerSize));
     for (const emitter of emitters) {
       const object = this.emitters.get(emitter.id).mesh;

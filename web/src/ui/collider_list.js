@@ -13,7 +13,9 @@ export function defaultCollider(domain, shape) {
 function describe(collider) {
   const p = collider.position.map((x) => x.toFixed(2)).join(', ');
   if (collider.shape === 'sphere') return `sphere r ${collider.radius.toFixed(3)} m at (${p})`;
-  return `box ${collider.half_extents.map((x) => (2 * x).toFixed(2)).join('×')} m at (${p})`;
+  const turned = collider.rotation && collider.rotation.some((d) => Math.abs(d) > 0.05)
+    ? `, turned ${collider.rotation.map((d) => `${d.toFixed(0)}°`).join(' ')}` : '';
+  return `box ${collider.half_extents.map((x) => (2 * x).toFixed(2)).join('×')} m at (${p})${turned}`;
 }
 
 export class ColliderList {

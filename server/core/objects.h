@@ -1,0 +1,69 @@
+/* The world's objects in one table: colliders, sinks and emitters as rows of a kind, a posed shape and the kind's properties. */
+#ifndef FC_OBJECTS_H
+#define FC_OBJECTS_H
+
+#include <stddef.h>
+
+#include "core/shape.h"
+
+/* What an object is. The kinds run their step hooks in this order after a solver's step
+ * (fc_objects_step, core/sources.c): sinks take particles, then emitters add theirs. Heat
+ * sources and rigid bodies come next as kinds of their own. */
+typedef enum { FC_OBJECT_COLLIDER, FC_OBJECT_SINK, FC_OBJECT_EMITTER, FC_OBJECT_KIND_COUNT } fc_object_kind;
+
+/* Objects one world may have at once: movable colliders (spheres and boxes; planes are walls) and
+ * emitters; a request for more is refused with over_budget. */
+enum { FC_WORLD_MAX_EMITTERS = 64, FC_WORLD_MAX_COLLIDERS = 16 };
+
+/* An emitter's flow: layers of particles shot from its disc (the row's shape: centre, radius,
+ * and normal, the unit direction; in 2D a segment in the plane). */
+typedef struct fc_emitter {
+    float speed;    /* m/s */
+    float rate;     /* particles per second */
+    double pending; /* particles owed but not yet emitted */
+    int fluid;      /* index of the fluid emitted in the world's fluids */
+} fc_emitter;
+
+/* One object: its id in the world, its kind, its posed shape (position, orientation, linear and
+ * angular velocity, core/shape.h) and the kind's properties. */
+typedef struct fc_object {
+    int id;
+    fc_object_kind kind;
+    fc_shape shape;
+    fc_emitter emitter; /* FC_OBJECT_EMITTER */
+} fc_object;
+
+/* The rows in the order they were added (the collision code and the boundary sampling meet the
+ * colliders in that order), ids from one counter. */
+typedef struct fc_objects {
+    fc_object *rows;
+    size_t count;
+    int next_id;
+} fc_objects;
+
+/* The kind's name in scenes, messages and state ("collider", "sink", "emitter"). */
+const char *fc_object_kind_name(fc_object_kind kind);
+
+/* Appends a copy of row with a fresh id; returns the id, or -1 when out of memory. */
+int fc_objects_add(fc_objects *t, const fc_object *row);
+/* Removes the row with this id; 0, or -1 when there is none. */
+int fc_objects_remove(fc_objects *t, int id);
+/* The row with this id and kind, or NULL. */
+fc_object *fc_objects_find(const fc_objects *t, int id, fc_object_kind kind);
+/* The next row of this kind after `after` (NULL: the first), or NULL. */
+fc_object *fc_objects_next(const fc_objects *t, fc_object_kind kind, const fc_object *after);
+/* Rows of this kind. */
+size_t fc_objects_count(const fc_objects *t, fc_object_kind kind);
+/* Colliders a client may move and remove: spheres and boxes. */
+size_t fc_objects_movable_colliders(const fc_objects *t);
+/* dst becomes a copy of src (its memory reused); 0, or -1 when out of memory (dst unchanged). */
+int fc_objects_copy(fc_objects *dst, const fc_objects *src);
+/* The shapes of up to max rows of this kind into out, in row order; returns how many. */
+size_t fc_objects_shapes(const fc_objects *t, fc_object_kind kind, fc_shape *out, size_t max);
+void fc_objects_free(fc_objects *t);
+
+/* Each row of `kind` in t, as o (an fc_object pointer declared by the loop). */
+#define FC_FOR_EACH_OBJECT(t, kind, o) \
+    for (fc_object *o = fc_objects_next((t), (kind), NULL); o; o = fc_objects_next((t), (kind), o))
+
+#endif
