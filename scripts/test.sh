@@ -8,15 +8,17 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+started=$SECONDS
+stage() { echo "== [$((SECONDS - started)) s] $*"; } # each stage says when it starts
 bash scripts/setup.sh
 jobs=$(nproc)
 
-echo "== Release build and tests"
+stage "Release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== ASan + UBSan build and tests (the 2000-step dam break and the shipped scenes' 3 s runs, label long,"
+stage "ASan + UBSan build and tests (the 2000-step dam break and the shipped scenes' 3 s runs, label long,"
 echo "   run in the Release build only); this"
 echo "   build is also the cuda-host build: the CUDA sources through the host shim, their kernels run on"
 echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md)"
@@ -25,18 +27,19 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break -LE long
 
-echo "== ThreadSanitizer build and the server's tests (world threads, network thread; OpenMP is off"
+stage "ThreadSanitizer build and the server's tests (world threads, network thread; OpenMP is off"
 echo "   in this build because libgomp is not instrumented)"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_TSAN=ON -DFLUIDCAST_CUDA=OFF
 cmake --build build-tsan -j"$jobs"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L server
 
-echo "== JavaScript decoder tests (Vitest, protocol/js)"
+stage "JavaScript decoder tests (Vitest, protocol/js)"
 bash scripts/test_js.sh
 
-echo "== Browser end-to-end tests of the viewer (playwright-core, Debian's Chromium, a real server)"
+stage "Browser end-to-end tests of the viewer (playwright-core, Debian's Chromium, a real server)"
 FLUIDCAST_BIN="$root/build/fluidcast" bash scripts/test_e2e.sh
 
-echo "== Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
+stage "Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+echo "== all stages passed in $((SECONDS - started)) s"
