@@ -215,61 +215,61 @@ static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
 
 /* ---- worlds ------------------------------------------------------------------------------------ */
 
-static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+/* What create_world asks checked on the network thread before a thread starts: a free world slot,
+ * a shipped scene (or a document), a known solver and a backend that can be used (into
+ * spec->backend). 0, or -1 with err set. */
+static int check_world_request(fc_server *s, const fc_command *cmd, fc_world_spec *spec, fc_message_error *err)
 {
-    fc_server *s = c->server;
-    fc_command *cmd = calloc(1, sizeof *cmd);
-    if (!cmd) {
-        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
-        fc_requests_error(c, err);
-        return;
-    }
-    fc_world_spec spec;
-    memset(&spec, 0, sizeof spec);
-    int failed = fc_command_from_message(msg, c->id, cmd, err);
-    if (!failed && fc_server_world_slots_used(s) >= s->options.max_worlds) {
+    char why[300];
+    if (fc_server_world_slots_used(s) >= s->options.max_worlds) {
         fc_message_error_set(err, FC_ERR_WORLD_LIMIT, NULL,
                              "the server runs its maximum of %d worlds (closed ones count until their step ends); "
                              "close one first", s->options.max_worlds);
-        failed = 1;
+        return -1;
     }
-    if (!failed && !cmd->u.load.document && fc_scene_find_shipped(cmd->u.load.scene, spec.scene_path, sizeof spec.scene_path)) {
+    if (!cmd->u.load.document && fc_scene_find_shipped(cmd->u.load.scene, spec->scene_path, sizeof spec->scene_path)) {
         char near[300];
         fc_message_error_set(err, FC_ERR_UNKNOWN_SCENE, "scene", "no shipped scene is named '%s'%s (welcome.scenes lists them)",
                              cmd->u.load.scene, fc_scene_did_you_mean(cmd->u.load.scene, near, sizeof near));
-        failed = 1;
+        return -1;
     }
-    char why[300];
-    if (!failed && cmd->u.load.solver[0] && !fc_solver_lookup(cmd->u.load.solver, why, sizeof why)) {
+    if (cmd->u.load.solver[0] && !fc_solver_lookup(cmd->u.load.solver, why, sizeof why)) {
         fc_message_error_set(err, FC_ERR_UNKNOWN_SOLVER, "solver", "%s", why);
-        failed = 1;
+        return -1;
     }
-    spec.backend = s->options.backend; /* the server's --backend, unless the request names one */
-    if (!failed && cmd->u.load.backend[0]) {
-        fc_backend asked;
-        if (fc_backend_parse(cmd->u.load.backend, &asked, why, sizeof why)) {
-            fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "%s", why);
-            failed = 1;
-        } else if (fc_backend_resolve(asked, &spec.backend)) {
-            fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "cuda cannot be used: %s", spec.backend.why);
-            failed = 1;
-        }
+    spec->backend = s->options.backend; /* the server's --backend, unless the request names one */
+    if (!cmd->u.load.backend[0]) return 0;
+    fc_backend asked;
+    if (fc_backend_parse(cmd->u.load.backend, &asked, why, sizeof why)) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "%s", why);
+        return -1;
     }
-    if (failed) {
-        fc_requests_error(c, err);
-        fc_command_free(cmd);
-        return;
+    if (fc_backend_resolve(asked, &spec->backend)) {
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, "backend", "cuda cannot be used: %s", spec->backend.why);
+        return -1;
     }
-    snprintf(spec.scene, sizeof spec.scene, "%s", cmd->u.load.scene);
-    snprintf(spec.name, sizeof spec.name, "%s", cmd->u.load.name);
-    snprintf(spec.solver, sizeof spec.solver, "%s", cmd->u.load.solver);
-    spec.realtime = cmd->u.load.realtime;
-    spec.fps = s->options.fps;
-    spec.values = cmd->u.load.values;
-    spec.budget = &s->budget;
-    spec.document = cmd->u.load.document; /* copied by the host */
-    fc_world_host *host = fc_world_host_start(s->next_world_id, &spec, 1, &s->mailbox, c->id, err->id);
-    fc_command_free(cmd);
+    return 0;
+}
+
+/* The rest of the world's spec from the request and the server's options. */
+static void fill_world_spec(fc_server *s, const fc_command *cmd, fc_world_spec *spec)
+{
+    snprintf(spec->scene, sizeof spec->scene, "%s", cmd->u.load.scene);
+    snprintf(spec->name, sizeof spec->name, "%s", cmd->u.load.name);
+    snprintf(spec->solver, sizeof spec->solver, "%s", cmd->u.load.solver);
+    spec->realtime = cmd->u.load.realtime;
+    spec->fps = s->options.fps;
+    spec->values = cmd->u.load.values;
+    spec->budget = &s->budget;
+    spec->document = cmd->u.load.document; /* copied by the host */
+}
+
+/* A new world's thread, started: it builds the world and answers c (the ack or the error comes
+ * from it through the mailbox). */
+static void start_world(fc_session *c, const fc_world_spec *spec, fc_message_error *err)
+{
+    fc_server *s = c->server;
+    fc_world_host *host = fc_world_host_start(s->next_world_id, spec, 1, &s->mailbox, c->id, err->id);
     if (!host) {
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
         fc_requests_error(c, err);
@@ -278,6 +278,27 @@ static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     s->next_world_id++;
     s->starting[s->starting_count++] = host;
     fc_session_expect(c, host, err->id, "create_world");
+}
+
+/* create_world: the request read and checked here, the world built on its own thread. */
+static void create_world(fc_session *c, const cJSON *msg, fc_message_error *err)
+{
+    fc_command *cmd = calloc(1, sizeof *cmd);
+    if (!cmd) {
+        fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "out of memory");
+        fc_requests_error(c, err);
+        return;
+    }
+    fc_world_spec spec;
+    memset(&spec, 0, sizeof spec);
+    if (fc_command_from_message(msg, c->id, cmd, err) || check_world_request(c->server, cmd, &spec, err)) {
+        fc_requests_error(c, err);
+        fc_command_free(cmd);
+        return;
+    }
+    fill_world_spec(c->server, cmd, &spec);
+    start_world(c, &spec, err);
+    fc_command_free(cmd);
 }
 
 static void close_world(fc_session *c, const cJSON *msg, fc_message_error *err)

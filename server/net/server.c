@@ -433,8 +433,10 @@ static int shut_down(fc_server *s, double deadline)
     }
 }
 
-/* The server's life in s (zeroed): start, serve until a signal, shut down; the exit status. */
-static int run(fc_server *s, const fc_server_options *options)
+/* What serving needs before any world: the message checks, the signals (blocked in every thread
+ * started from here, taken by the signal thread), the mailbox, the budget and the scenes list.
+ * 0, or -1 after saying why. */
+static int prepare(fc_server *s, const fc_server_options *options, signal_watch *watch)
 {
     s->options = *options;
     s->next_world_id = 1;
@@ -442,25 +444,25 @@ static int run(fc_server *s, const fc_server_options *options)
     char err[256];
     if (fc_message_init(err, sizeof err)) {
         fprintf(stderr, "fluidcast serve: %s\n", err);
-        return 1;
+        return -1;
     }
-    signal_watch watch = {.server = s};
-    sigemptyset(&watch.set);
-    sigaddset(&watch.set, SIGINT);
-    sigaddset(&watch.set, SIGTERM);
-    sigaddset(&watch.set, SIGUSR1);
-    pthread_sigmask(SIG_BLOCK, &watch.set, NULL); /* every thread started from here blocks them */
+    sigemptyset(&watch->set);
+    sigaddset(&watch->set, SIGINT);
+    sigaddset(&watch->set, SIGTERM);
+    sigaddset(&watch->set, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &watch->set, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (fc_mailbox_init(&s->mailbox)) return 1;
-    if (fc_budget_init(&s->budget, (double)options->max_particles, options->max_bytes)) return 1;
+    if (fc_mailbox_init(&s->mailbox)) return -1;
+    if (fc_budget_init(&s->budget, (double)options->max_particles, options->max_bytes)) return -1;
     s->scenes_json = fc_json_scenes();
-    int status = 1;
-    if (fc_listen_check(options->bind, options->port, err, sizeof err)) { /* before the world is built */
-        fprintf(stderr, "fluidcast serve: %s\n", err);
-        goto out;
-    }
-    if (start_default_world(s)) goto out;
+    return 0;
+}
 
+/* The libwebsockets context in s->context, listening: the port it listens on, or -1 after saying
+ * in one line why it cannot. */
+static int start_listening(fc_server *s)
+{
+    const fc_server_options *options = &s->options;
     creating_context = s;
     lws_set_log_level(LLL_ERR, keep_lws_line); /* while listening starts: its failure is said in one line */
     struct lws_context_creation_info info;
@@ -492,14 +494,20 @@ static int run(fc_server *s, const fc_server_options *options)
                 options->bind, options->port, s->lws_first_line[0] ? s->lws_first_line : "libwebsockets gave no reason");
         if (s->context) lws_context_destroy(s->context);
         s->context = NULL;
-        goto out;
+        return -1;
     }
     struct lws_vhost *vhost = lws_get_vhost_by_name(s->context, "default");
-    int port = vhost ? lws_get_vhost_listen_port(vhost) : options->port;
+    return vhost ? lws_get_vhost_listen_port(vhost) : options->port;
+}
+
+/* Serves on port until a signal, then stops the worlds and the context: the exit status. Does not
+ * return when a world is left mid-step (its thread still uses what it holds). */
+static int serve(fc_server *s, signal_watch *watch, int port)
+{
     fc_mailbox_set_wake(&s->mailbox, wake_network, s->context);
     pthread_t watcher;
-    int watching = pthread_create(&watcher, NULL, signal_thread, &watch) == 0;
-    s->room_source = fc_room_url(options->public_url, options->bind, port, s->room_url, sizeof s->room_url);
+    int watching = pthread_create(&watcher, NULL, signal_thread, watch) == 0;
+    s->room_source = fc_room_url(s->options.public_url, s->options.bind, port, s->room_url, sizeof s->room_url);
     new_instance(s->instance, sizeof s->instance);
     print_banner(s, port);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
@@ -519,9 +527,13 @@ static int run(fc_server *s, const fc_server_options *options)
         fflush(NULL);
         _exit(0);
     }
-    status = 0;
     printf("fluidcast: stopped\n");
-out:
+    return 0;
+}
+
+/* What prepare and the worlds hold, given back. */
+static void release(fc_server *s)
+{
     shut_down(s, INFINITY);
     for (fc_post *p = fc_mailbox_take(&s->mailbox, 0), *next; p; p = next) {
         next = p->next;
@@ -532,6 +544,23 @@ out:
     fc_slots_free(s);
     cJSON_Delete(s->scenes_json);
     fc_message_cleanup();
+}
+
+/* The server's life in s (zeroed): prepare, check the port, build the first world, listen, serve
+ * until a signal, release; the exit status. */
+static int run(fc_server *s, const fc_server_options *options)
+{
+    signal_watch watch = {.server = s};
+    if (prepare(s, options, &watch)) return 1;
+    int status = 1;
+    char err[256];
+    if (fc_listen_check(options->bind, options->port, err, sizeof err)) { /* before the world is built */
+        fprintf(stderr, "fluidcast serve: %s\n", err);
+    } else if (start_default_world(s) == 0) {
+        const int port = start_listening(s);
+        if (port >= 0) status = serve(s, &watch, port);
+    }
+    release(s);
     return status;
 }
 
