@@ -368,6 +368,38 @@ static void sync_brings_what_is_asked(void)
     fc_world_free(&w);
 }
 
+/* A per-particle flag in a registry column removes exactly the flagged particles in the CUDA store as
+ * on the host (fc_world_remove_flagged): two_fluids with every honey particle flagged by its fluid
+ * column leaves the same water particles, in the same order, on both; both step on. */
+static void removal_by_flag(void)
+{
+    fc_world w[2];
+    const fc_backend backends[2] = {FC_BACKEND_CPU, FC_BACKEND_CUDA};
+    for (int b = 0; b < 2; b++)
+        if (build("two_fluids", backends[b], &w[b])) {
+            if (b) fc_world_free(&w[0]);
+            return;
+        }
+    size_t honey = 0;
+    for (size_t i = 0; i < w[0].particles.count; i++) honey += w[0].particles.u8[FC_FLUID][i] != 0;
+    const size_t n = w[0].particles.count;
+    long removed[2];
+    for (int b = 0; b < 2; b++) removed[b] = fc_world_remove_flagged(&w[b], FC_FLUID);
+    fc_world_sync_to_host(&w[1], FC_SYNC_ALL);
+    int same = w[0].particles.count == w[1].particles.count, water = 1;
+    for (size_t i = 0; same && i < w[0].particles.count; i++) {
+        same &= w[0].particles.id[i] == w[1].particles.id[i];
+        water &= w[1].particles.u8[FC_FLUID][i] == 0;
+    }
+    printf("%s flagged removal: %ld on the host, %ld on the device, of %zu honey particles in %zu\n", solver_now,
+           removed[0], removed[1], honey, n);
+    CHECK(honey > 0 && removed[0] == (long)honey && removed[1] == (long)honey,
+          "every flagged particle goes, on the host (%ld) and the device (%ld), of %zu", removed[0], removed[1], honey);
+    CHECK(same && water && bad_ids(&w[1], n) == 0, "the same water particles stay in the same order on both");
+    for (int b = 0; b < 2; b++) CHECK(fc_world_step(&w[b]) == FC_STEP_DONE, "the world steps on after the removal");
+    fc_world_free(&w[0]), fc_world_free(&w[1]);
+}
+
 /* Water falling onto a box turned about two axes (tests/scenes/rotated_box.json) in the CUDA store:
  * the device's collision keeps every particle centre out of the box, as the CPU's does
  * (test_objects). */
@@ -423,6 +455,7 @@ int main(int argc, char **argv)
         emitter_fills_empty_world();
         sync_brings_what_is_asked();
         rotated_box_on_device();
+        removal_by_flag();
     }
     return check_summary("test_cuda_solvers");
 }

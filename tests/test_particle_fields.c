@@ -82,6 +82,29 @@ static void test_moves_with_particles(fc_world *w)
           "a checkpoint put back brings the removed particles back with their tags");
     fc_checkpoint_free(&c);
 
+    /* a per-particle flag in a registry column (a method's: air deletion, FLIP reseeding) removes
+     * exactly the flagged particles; the others keep their order and tags */
+    CHECK(fc_checkpoint_take(&c, w) == 0, "checkpoint taken again");
+    uint32_t *kept_ids = malloc(p->count * sizeof *kept_ids);
+    size_t kept_count = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        p->field[FC_TEST_TAG][i] = p->id[i] % 3u == 0 ? 1.0f : 0.0f;
+        if (p->id[i] % 3u != 0) kept_ids[kept_count++] = p->id[i];
+    }
+    const uint64_t removed_before = w->removed_total;
+    const long flagged = fc_world_remove_flagged(w, FC_TEST_TAG);
+    int unflagged_left = p->count == kept_count, in_order = 1;
+    for (size_t i = 0; i < p->count && unflagged_left; i++) {
+        unflagged_left &= p->field[FC_TEST_TAG][i] == 0.0f;
+        in_order &= p->id[i] == kept_ids[i];
+    }
+    free(kept_ids);
+    CHECK(flagged == (long)removed && p->count == before - removed && unflagged_left && in_order &&
+              w->removed_total == removed_before + removed,
+          "fc_world_remove_flagged takes the %ld flagged particles (%zu expected), the rest stay", flagged, removed);
+    CHECK(fc_checkpoint_restore(&c, w) == 0 && p->count == before && tags_follow_ids(p), "and the checkpoint puts them back");
+    fc_checkpoint_free(&c);
+
     const fc_object e = fc_emitter_row((float[]){0.15f, 0.25f, 0.15f}, (float[]){0, -1, 0}, 0.03f, 0.5f, 1e5f, 0);
     fc_world_add_object(w, &e);
     size_t added = fc_emitters_step(w, 1e-3);

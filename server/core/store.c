@@ -2,6 +2,9 @@
  * steps for a world, and the host's changes and syncs passed to the store. */
 #include "core/store.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "core/solver.h"
 
 const fc_store_kind *fc_store_for(fc_backend backend)
@@ -39,4 +42,37 @@ void fc_sync_columns(unsigned fields, unsigned char columns[FC_COLUMN_COUNT])
         else if (c == FC_FLUID) flag = FC_SYNC_FLUID;
         columns[c] = (fields & flag) != 0;
     }
+}
+
+/* Whether the element i of column c has a bit set. */
+static int flagged(const fc_particles *p, int c, size_t i)
+{
+    const size_t size = fc_column_size(c);
+    const unsigned char *bytes = (const unsigned char *)fc_particles_column(p, c) + i * size;
+    for (size_t b = 0; b < size; b++)
+        if (bytes[b]) return 1;
+    return 0;
+}
+
+long fc_world_remove_flagged(fc_world *w, int column)
+{
+    fc_particles *p = &w->particles;
+    long removed = -1;
+    if (p->count == 0) return 0;
+    if (w->store_state && w->store->remove_flagged) removed = w->store->remove_flagged(w, w->store_state, column);
+    if (removed >= 0) {
+        p->count -= (size_t)removed;
+        w->removed_total += (uint64_t)removed;
+        return removed;
+    }
+    fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
+    uint8_t *keep = malloc(p->count);
+    if (!keep) return -1;
+    removed = 0;
+    for (size_t i = 0; i < p->count; i++) removed += !(keep[i] = (uint8_t)!flagged(p, column, i));
+    if (removed) fc_particles_compact(p, keep);
+    free(keep);
+    w->removed_total += (uint64_t)removed;
+    if (removed) fc_world_host_changed(w, FC_CHANGED_REMOVED);
+    return removed;
 }

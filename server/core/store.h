@@ -45,6 +45,11 @@ typedef struct fc_store_kind {
      * how many went (the world then lowers its count; the host arrays come up to date at the next
      * sync_to_host), or -1 (the host then syncs and removes them). May be NULL. */
     long (*remove_inside)(fc_world *w, void *state, const fc_shape *shapes, size_t count);
+
+    /* Removes the particles whose registry column `column` has a bit set, a method's per-particle
+     * flag (air deletion and FLIP reseeding mark particles so), in the store: how many went, or -1
+     * (the host then syncs and removes them). May be NULL. */
+    long (*remove_flagged)(fc_world *w, void *state, int column);
 } fc_store_kind;
 
 /* The store of a backend: NULL for the CPU (the host arrays are the store), the CUDA store for a

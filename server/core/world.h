@@ -262,6 +262,11 @@ void fc_world_sync_to_host(fc_world *w, unsigned fields);
  * sample the solids resample them before their next step. */
 void fc_world_host_changed(fc_world *w, unsigned what);
 
+/* Removes the particles whose registry column `column` has a bit set (a per-particle flag a method
+ * wrote), in the store when it can (fc_store_kind.remove_flagged), else on the host; the rest keep
+ * their order and ids. Returns how many went, or -1 when out of memory (nothing removed). */
+long fc_world_remove_flagged(fc_world *w, int column);
+
 /* The steps of w's method where its particles live (fc_solver.on_host, or on_device in a store). */
 struct fc_method_steps;
 const struct fc_method_steps *fc_world_steps(const fc_world *w);

@@ -194,6 +194,22 @@ static long store_remove_inside(fc_world *w, void *state, const fc_shape *shapes
     return (long)removed;
 }
 
+/* A per-particle flag on the device: the flagged particles go, the rest are compacted there. */
+static long store_remove_flagged(fc_world *w, void *state, int column)
+{
+    cuda_store *st = state;
+    char err[512];
+    size_t removed = 0;
+    if (st->failed) return -1;
+    if (fc_cuda_world_remove_flagged(st->device, column, &removed, err, sizeof err)) {
+        fc_cuda_store_report(w, "flagged removal", err);
+        st->failed = 1;
+        return -1;
+    }
+    if (removed) device_moved(st), st->id_stamp = new_stamp();
+    return (long)removed;
+}
+
 const fc_store_kind fc_store_cuda = {
     .name = "cuda",
     .create = store_create,
@@ -204,4 +220,5 @@ const fc_store_kind fc_store_cuda = {
     .frame_snapshot = store_frame_snapshot,
     .emit = store_emit,
     .remove_inside = store_remove_inside,
+    .remove_flagged = store_remove_flagged,
 };

@@ -111,6 +111,22 @@ __global__ void fc_k_mark_outside(size_t n, const float *__restrict__ x, const f
     }
 }
 
+/* keep[i] = 0 for the particles whose flag (an element of `size` bytes of a registry column) has a
+ * bit set, 1 for the others; keep[n] = 0. */
+__global__ void fc_k_mark_unflagged(size_t n, const unsigned char *__restrict__ flag, size_t size,
+                                    uint32_t *__restrict__ keep)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += (size_t)gridDim.x * blockDim.x) {
+        if (i == n) {
+            keep[n] = 0;
+            continue;
+        }
+        uint32_t clear = 1;
+        for (size_t b = 0; b < size; b++) clear &= flag[i * size + b] == 0;
+        keep[i] = clear;
+    }
+}
+
 /* The statistics in two plain passes (no shared memory, so that the shim runs them): each of
  * STATS_THREADS threads adds up its grid-stride share of the particles, then each of STATS_GROUPS
  * threads adds up STATS_THREADS / STATS_GROUPS of those; the host adds the last STATS_GROUPS. The
@@ -524,11 +540,28 @@ fail:
     return -1;
 }
 
+/* The particles compacted by the keep marks a kernel wrote into s->d_keep (keep[n] = 0): how many
+ * went into *removed. */
+static int compact_marked(fc_cuda_world *s, size_t n, size_t *removed, char *err, size_t errlen)
+{
+    uint32_t kept = 0;
+    FC_CU(cub::DeviceScan::ExclusiveSum(s->d_keep_tmp, s->keep_tmp_bytes, s->d_keep, s->d_kept, (int)(n + 1), s->stream));
+    FC_CU(cudaMemcpyAsync(&kept, s->d_kept + n, sizeof kept, cudaMemcpyDeviceToHost, s->stream));
+    FC_CU(cudaStreamSynchronize(s->stream)); /* also: what the host passed to the marker is no longer read */
+    if (kept < n) {
+        if (fc_cuda_particles_compact(&s->particles, s->d_keep, s->d_kept, kept, s->stream, err, errlen)) return -1;
+        FC_CU(cudaStreamSynchronize(s->stream));
+    }
+    *removed = n - kept;
+    return 0;
+fail:
+    return -1;
+}
+
 extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed,
                                            char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
-    uint32_t kept = 0;
     *removed = 0;
     if (n == 0 || count == 0) return 0;
     if (reserve_keep(s, n, err, errlen)) return -1;
@@ -543,15 +576,21 @@ extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *sha
     FC_LAUNCH(fc_k_mark_outside, fc_cuda_blocks_for(n + 1), FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), s->d_shapes, count, s->d_keep);
     FC_CU(cudaGetLastError());
-    FC_CU(cub::DeviceScan::ExclusiveSum(s->d_keep_tmp, s->keep_tmp_bytes, s->d_keep, s->d_kept, (int)(n + 1), s->stream));
-    FC_CU(cudaMemcpyAsync(&kept, s->d_kept + n, sizeof kept, cudaMemcpyDeviceToHost, s->stream));
-    FC_CU(cudaStreamSynchronize(s->stream)); /* also: the host's shapes are no longer read */
-    if (kept < n) {
-        if (fc_cuda_particles_compact(&s->particles, s->d_keep, s->d_kept, kept, s->stream, err, errlen)) return -1;
-        FC_CU(cudaStreamSynchronize(s->stream));
-    }
-    *removed = n - kept;
-    return 0;
+    return compact_marked(s, n, removed, err, errlen);
+fail:
+    return -1;
+}
+
+extern "C" int fc_cuda_world_remove_flagged(fc_cuda_world *s, int column, size_t *removed, char *err, size_t errlen)
+{
+    const size_t n = s->particles.count;
+    *removed = 0;
+    if (n == 0) return 0;
+    if (reserve_keep(s, n, err, errlen)) return -1;
+    FC_LAUNCH(fc_k_mark_unflagged, fc_cuda_blocks_for(n + 1), FC_CUDA_BLOCK, s->stream, n,
+              (const unsigned char *)s->particles.d_column[column], fc_column_size(column), s->d_keep);
+    FC_CU(cudaGetLastError());
+    return compact_marked(s, n, removed, err, errlen);
 fail:
     return -1;
 }

@@ -92,6 +92,9 @@ int fc_cuda_world_emit(fc_cuda_world *s, const fc_emission *e, char *err, size_t
  * the device, compacting the rest in order; *removed gets how many went. Synchronous. */
 int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed, char *err,
                                 size_t errlen);
+/* Removes the particles whose registry column `column` has a bit set (a per-particle flag) and
+ * compacts the rest in their order; how many went into *removed. Synchronous. */
+int fc_cuda_world_remove_flagged(fc_cuda_world *s, int column, size_t *removed, char *err, size_t errlen);
 
 /* A frame's snapshot (core/frame_request.h): the particles sorted by id and quantized on the device,
  * then only the quantized values, and the ids when with_ids, copied to the host arrays of req
