@@ -240,9 +240,11 @@ extern "C" fc_cuda_world *fc_cuda_world_create(const fc_grid_geom *geom, char *e
     }
     s->geom = *geom;
     FC_CU(cudaStreamCreate(&s->stream));
-    if (fc_cuda_grid_init(&s->grid, geom, err, errlen)) goto fail;
-    FC_CU(cudaMalloc((void **)&s->d_bcell_start, sizeof(uint32_t) * ((size_t)geom->ncells + 1)));
-    FC_CU(cudaMemsetAsync(s->d_bcell_start, 0, sizeof(uint32_t) * ((size_t)geom->ncells + 1), s->stream));
+    if (geom->ncells > 0) { /* a world whose method needs no grid (FC_NEEDS_GRID) has none: nor does its store */
+        if (fc_cuda_grid_init(&s->grid, geom, err, errlen)) goto fail;
+        FC_CU(cudaMalloc((void **)&s->d_bcell_start, sizeof(uint32_t) * ((size_t)geom->ncells + 1)));
+        FC_CU(cudaMemsetAsync(s->d_bcell_start, 0, sizeof(uint32_t) * ((size_t)geom->ncells + 1), s->stream));
+    }
     FC_CU(cudaMalloc((void **)&s->d_word, sizeof(unsigned)));
     return s;
 fail:
@@ -577,6 +579,40 @@ extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *sha
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), s->d_shapes, count, s->d_keep);
     FC_CU(cudaGetLastError());
     return compact_marked(s, n, removed, err, errlen);
+fail:
+    return -1;
+}
+
+/* Free flight of every particle: v += g dt, x += v dt, then the shared collision response. */
+__global__ void fc_k_fall(size_t n, float *__restrict__ x, float *__restrict__ y, float *__restrict__ z,
+                          float *__restrict__ vx, float *__restrict__ vy, float *__restrict__ vz, float gx, float gy,
+                          float gz, float dt, fc_collision c)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v[3] = {vx[i] + gx * dt, vy[i] + gy * dt, vz[i] + gz * dt};
+        float p[3] = {x[i] + v[0] * dt, y[i] + v[1] * dt, z[i] + v[2] * dt};
+        fc_collide_point(&c, p, v);
+        x[i] = p[0], y[i] = p[1], z[i] = p[2];
+        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+    }
+}
+
+extern "C" int fc_cuda_world_fall(fc_cuda_world *s, const float g[3], float dt, const fc_collision *collision, char *err,
+                                  size_t errlen)
+{
+    const size_t n = s->particles.count;
+    if (n == 0) return 0;
+    fc_cuda_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.collision = *collision;
+    fc_collision c;
+    if (fc_cuda_device_collision(s, &setup, &c, err, errlen)) return -1;
+    FC_LAUNCH(fc_k_fall, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
+              fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
+              fc_cuda_column(s, FC_VZ), g[0], g[1], g[2], dt, c);
+    FC_CU(cudaGetLastError());
+    FC_CU(cudaStreamSynchronize(s->stream));
+    return 0;
 fail:
     return -1;
 }

@@ -52,7 +52,8 @@ typedef struct fc_cuda_pbf_setup {
     int scorr_n, iterations;
 } fc_cuda_pbf_setup;
 
-/* A device world for the grid geometry `geom` (the world's), on a new stream of the current device. */
+/* A device world for the grid geometry `geom` (the world's; none, ncells 0, for a method that needs no
+ * grid), on a new stream of the current device. */
 fc_cuda_world *fc_cuda_world_create(const fc_grid_geom *geom, char *err, size_t errlen);
 void fc_cuda_world_destroy(fc_cuda_world *s);
 
@@ -92,6 +93,11 @@ int fc_cuda_world_emit(fc_cuda_world *s, const fc_emission *e, char *err, size_t
  * the device, compacting the rest in order; *removed gets how many went. Synchronous. */
 int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed, char *err,
                                 size_t errlen);
+/* Free flight of every particle for dt: v += g dt, x += v dt, then the shared collision response
+ * (collision's objects are host memory: copied to the device). A primitive for methods without
+ * forces between particles (the ballistic test method of test_solver_seam). Synchronous. */
+int fc_cuda_world_fall(fc_cuda_world *s, const float g[3], float dt, const fc_collision *collision, char *err,
+                       size_t errlen);
 /* Removes the particles whose registry column `column` has a bit set (a per-particle flag) and
  * compacts the rest in their order; how many went into *removed. Synchronous. */
 int fc_cuda_world_remove_flagged(fc_cuda_world *s, int column, size_t *removed, char *err, size_t errlen);

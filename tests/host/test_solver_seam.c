@@ -4,7 +4,8 @@
  * length scale. It steps on the host arrays, and in a store that keeps a private copy of the
  * particles as a device would: the host sees that copy only after fc_world_sync_to_host, and the
  * store sees every change the host makes (emitters, sinks, a checkpoint put back, a rebuilt world,
- * commands). */
+ * commands). With a CUDA device (or the host shim, CI's cuda-host build) it also steps in the CUDA
+ * store, on the device primitive fc_cuda_world_fall, and lands where the host arrays' run does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,12 @@
 #include "core/store.h"
 #include "host/command.h"
 #include "solvers/sph_family.h"
+#ifdef FLUIDCAST_HAVE_CUDA
+#include "core/colliders.h"
+#include "cuda/device.h"
+#include "cuda/store.h"
+#include "cuda/world_cuda.h"
+#endif
 
 /* ---- the mirror store: positions and velocities of every particle, in the host's order ---- */
 
@@ -131,10 +138,32 @@ static int ballistic_step_on_host(fc_world *w, void *state, double dt)
     return FC_STEP_DONE;
 }
 
-/* In the mirror store's copy only (no collisions there); fails when the copy lost count. */
+/* In the CUDA store: the device's free flight with the shared collision response. */
+static int ballistic_step_on_cuda(fc_world *w, double dt)
+{
+#ifdef FLUIDCAST_HAVE_CUDA
+    char err[512] = "";
+    float g[3];
+    fc_collision c;
+    fc_world_gravity(w, g);
+    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1); /* as fc_collide_particles */
+    fc_cuda_world *device = fc_cuda_store_device(w);
+    if (!device) return FC_STEP_FAILED;
+    const int failed = fc_cuda_world_fall(device, g, (float)dt, &c, err, sizeof err);
+    fc_cuda_store_stepped(w, failed, "ballistic step", err);
+    return failed ? FC_STEP_FAILED : FC_STEP_DONE;
+#else
+    (void)w, (void)dt;
+    return FC_STEP_FAILED;
+#endif
+}
+
+/* In the store it runs in: the CUDA store's device, or the mirror store's copy only (no
+ * collisions there; fails when the copy lost count). */
 static int ballistic_step_in_store(fc_world *w, void *state, double dt)
 {
     (void)state;
+    if (w->store != &mirror_store) return ballistic_step_on_cuda(w, dt);
     mirror_state *st = w->store_state;
     if (st->count != w->particles.count) return FC_STEP_FAILED;
     fall(w, st->field, st->field + 3, st->count, (float)dt);
@@ -371,6 +400,52 @@ static void test_on_host_arrays(void)
     fc_world_free(&w);
 }
 
+/* The same block on the CUDA store (a device, or the host shim): it starts there with the method's
+ * device steps, and after 1.1 s of falling and landing every particle is where the host arrays'
+ * run put it (the same formula and collision code, float rounding apart); budgeted alone. */
+static void test_on_cuda_store(void)
+{
+#ifdef FLUIDCAST_HAVE_CUDA
+    if (fc_cuda_device_count() <= 0) {
+        printf("the CUDA store: skipped (no CUDA device)\n");
+        return;
+    }
+    fc_world host, device;
+    const float lo[3] = {0.4f, 0.6f, 0.4f}, hi[3] = {0.5f, 0.7f, 0.5f};
+    if (start_on_host(&host, lo, hi)) return;
+    char err[256] = "";
+    const float v[3] = {0.5f, 0.0f, -0.3f};
+    fc_world_init(&device);
+    device.solver = &ballistic_solver;
+    device.backend = FC_BACKEND_CUDA;
+    device.params.particle_spacing = 0.02;
+    device.params.time_step = 5e-4;
+    const int ok = fc_world_fill_box(&device, lo, hi, v, 0) > 0 && fc_world_start(&device, err, sizeof err) == 0;
+    CHECK(ok && device.store == &fc_store_cuda && fc_world_steps(&device) == &ballistic_in_store,
+          "a ballistic world starts in the CUDA store with the method's device steps: %s", err);
+    for (size_t i = 0; ok && i < host.particles.count; i++) /* the same sideways push on the host */
+        host.particles.field[FC_VX][i] = v[0], host.particles.field[FC_VZ][i] = v[2];
+    int failed = !ok;
+    for (int i = 0; i < 2200 && !failed; i++) failed = fc_world_step(&host) != FC_STEP_DONE || fc_world_step(&device) != FC_STEP_DONE;
+    CHECK(!failed, "2200 steps on both");
+    fc_world_sync_to_host(&device, FC_SYNC_ALL);
+    double worst = 0.0;
+    int same_ids = device.particles.count == host.particles.count;
+    for (size_t i = 0; same_ids && i < host.particles.count; i++) {
+        same_ids &= device.particles.id[i] == host.particles.id[i];
+        for (int a = 0; a < 3; a++)
+            worst = fmax(worst, fabs(device.particles.field[FC_PX + a][i] - host.particles.field[FC_PX + a][i]));
+    }
+    printf("ballistic on the CUDA store: %zu particles, worst position difference from the host arrays' run %.2e m\n",
+           device.particles.count, worst);
+    CHECK(same_ids && worst < 1e-4, "the device's run lands where the host's does (worst %g m)", worst);
+    fc_cost alone = fc_world_cost(&device, (double)device.particles.count);
+    CHECK(alone.particles == (double)device.particles.count, "budgeted as its particles alone (%g)", alone.particles);
+    fc_world_free(&device);
+    fc_world_free(&host);
+#endif
+}
+
 /* The stability watch measures a step against the method's length scale (0.05 m), not the spacing
  * (0.02 m) or a smoothing radius: 60 m/s crosses 0.6 of it per 0.5 ms step, 120 m/s 1.2. */
 static void test_watched_with_its_length_scale(void)
@@ -397,6 +472,7 @@ static void test_watched_with_its_length_scale(void)
 int main(void)
 {
     test_on_host_arrays();
+    test_on_cuda_store();
     test_watched_with_its_length_scale();
     fc_world w;
     if (start_world(&w) == 0) {
