@@ -18,8 +18,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-stage "ASan + UBSan build and tests (the 2000-step dam break and the shipped scenes' 3 s runs, label long,"
-echo "   run in the Release build only); this"
+stage "ASan + UBSan build and tests (the 2000-step dam break, the shipped scenes' 3 s runs and the"
+echo "   physics tests, label long, run in the Release build only; the long tests' short variants here); this"
 echo "   build is also the cuda-host build: the CUDA sources through the host shim, their kernels run on"
 echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=HOST
@@ -40,6 +40,6 @@ bash scripts/test_js.sh
 stage "Browser end-to-end tests of the viewer (playwright-core, Debian's Chromium, a real server)"
 FLUIDCAST_BIN="$root/build/fluidcast" bash scripts/test_e2e.sh
 
-stage "Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+stage "Fuzzing the frame decoder (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-30} s)"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 echo "== all stages passed in $((SECONDS - started)) s"
