@@ -554,6 +554,47 @@ static void test_apply_collider_move(test_world *t)
     cJSON_Delete(applied);
 }
 
+/* A turned box is checked as turned: its corners must stay in the domain, and a 2D world turns
+ * shapes about z only; a refused one adds nothing. */
+static void test_rotated_collider_refusals(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    for (int a = 0; a < 3; a++) w.domain_hi[a] = 0.4f;
+    cJSON *applied;
+    fc_message_error err;
+    /* half extents 0.15 x 0.02: axis-aligned it fits at x 0.2 +- 0.15; turned 90 degrees about z it
+     * reaches 0.15 up and down from y 0.1, below the floor */
+    int rc = apply_text(&w, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"box\", \"position\": "
+                            "[0.2, 0.1, 0.2], \"half_extents\": [0.15, 0.02, 0.05], \"rotation\": [0, 0, 90]}}",
+                        &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "collider.half_extents") == 0 &&
+              w.objects.count == 0,
+          "a turned box reaching below the floor is refused on its size, nothing added: %s '%s' %s",
+          fc_error_code_name(err.code), err.field, err.message);
+    cJSON_Delete(applied);
+    fc_world_free(&w);
+
+    fc_world_init(&w);
+    w.dimensions = 2;
+    w.domain_hi[0] = 1.0f, w.domain_hi[1] = 1.0f, w.domain_hi[2] = 0.0f;
+    rc = apply_text(&w, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"box\", \"position\": "
+                        "[0.5, 0.5, 0], \"half_extents\": [0.1, 0.1, 0.1], \"rotation\": [20, 0, 30]}}",
+                    &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "collider.rotation") == 0 &&
+              strstr(err.message, "about z only") && w.objects.count == 0,
+          "a 2D world refuses a turn about x on collider.rotation, nothing added: %s '%s' %s",
+          fc_error_code_name(err.code), err.field, err.message);
+    cJSON_Delete(applied);
+    rc = apply_text(&w, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"box\", \"position\": "
+                        "[0.5, 0.5, 0], \"half_extents\": [0.1, 0.1, 0.1], \"rotation\": [0, 0, 30]}}",
+                    &applied, &err);
+    CHECK(rc == 0 && w.objects.count == 1 && w.objects.rows[0].shape.rotated, "and takes a turn about z: %s",
+          err.message);
+    cJSON_Delete(applied);
+    fc_world_free(&w);
+}
+
 static void test_apply_to_world(void)
 {
     test_world t;
@@ -562,6 +603,7 @@ static void test_apply_to_world(void)
     test_apply_set_fluid(&t.w);
     test_apply_emitters(&t.w);
     test_apply_collider_move(&t);
+    test_rotated_collider_refusals();
     char err[256];
     CHECK(fc_world_step(&t.w) == 0, "the world still steps after the changes");
     CHECK(fc_params_check(&t.w.params, err, sizeof err) == 0, "its parameters are consistent: %s", err);
