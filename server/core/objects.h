@@ -41,6 +41,14 @@ typedef struct fc_objects {
     int next_id;
 } fc_objects;
 
+/* The fluid's force on one solid (id: an object's, or 0 for the container's walls) and its torque
+ * about the solid's centre (the container's: the origin): N and N m, in a 2D world per metre of
+ * depth. What a method sums on the solid's surface (fc_solver.object_loads), for rigid bodies. */
+typedef struct fc_object_load {
+    int id;
+    double force[3], torque[3];
+} fc_object_load;
+
 /* The kind's name in scenes, messages and state ("collider", "sink", "emitter"). */
 const char *fc_object_kind_name(fc_object_kind kind);
 

@@ -112,6 +112,10 @@ typedef struct fc_solver {
      * and message filled when the state is unsound for this method, else 0. May be NULL. */
     int (*check_stability)(const fc_world *w, const fc_world_stats *s, struct fc_instability *r);
 
+    /* The fluid's force and torque on each solid (the container's walls first, then the colliders in
+     * the table's order) into loads (at most max); returns how many, or -1 out of memory. The world
+     * syncs positions and densities first (fc_world_object_loads). NULL: the method cannot say. */
+    int (*object_loads)(const fc_world *w, fc_object_load *loads, size_t max);
     /* The speed of sound of its equation of state (weakly compressible solvers; NULL for others):
      * the stability checks compare the flow with it (core/stability.h). */
     double (*sound_speed)(const fc_params *p);

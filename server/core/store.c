@@ -76,3 +76,10 @@ long fc_world_remove_flagged(fc_world *w, int column)
     if (removed) fc_world_host_changed(w, FC_CHANGED_REMOVED);
     return removed;
 }
+
+int fc_world_object_loads(fc_world *w, fc_object_load *loads, size_t max)
+{
+    if (!w->solver || !w->solver->object_loads || !w->solver_state) return -2;
+    fc_world_sync_to_host(w, FC_SYNC_POSITION | FC_SYNC_DENSITY | FC_SYNC_FLUID);
+    return w->solver->object_loads(w, loads, max);
+}

@@ -262,6 +262,11 @@ void fc_world_sync_to_host(fc_world *w, unsigned fields);
  * sample the solids resample them before their next step. */
 void fc_world_host_changed(fc_world *w, unsigned what);
 
+/* The fluid's force and torque on each solid now (fc_solver.object_loads, after syncing positions
+ * and densities from the store): how many loads, -1 out of memory, or -2 when the world's method
+ * cannot say. */
+int fc_world_object_loads(fc_world *w, fc_object_load *loads, size_t max);
+
 /* Removes the particles whose registry column `column` has a bit set (a per-particle flag a method
  * wrote), in the store when it can (fc_store_kind.remove_flagged), else on the host; the rest keep
  * their order and ids. Returns how many went, or -1 when out of memory (nothing removed). */

@@ -80,6 +80,13 @@ void fc_streams_newest(fc_streams *s, unsigned bits, unsigned tier, fc_blob **ne
     pthread_mutex_unlock(&s->lock);
 }
 
+int fc_streams_watched(fc_streams *s)
+{
+    uint32_t attributes, bits;
+    fc_streams_wanted(s, &attributes, &bits);
+    return bits != 0;
+}
+
 int fc_streams_key_wanted(fc_streams *s)
 {
     pthread_mutex_lock(&s->lock);

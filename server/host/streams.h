@@ -77,6 +77,8 @@ void fc_streams_newest(fc_streams *s, unsigned bits, unsigned tier, fc_blob **ne
 
 /* ---- the world thread ---- */
 
+/* 1 when some stream has subscribers. */
+int fc_streams_watched(fc_streams *s);
 /* 1 when a client waits for a key frame. */
 int fc_streams_key_wanted(fc_streams *s);
 /* What the streams with subscribers want of a snapshot: the attributes they carry (snapshots need

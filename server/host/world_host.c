@@ -181,6 +181,7 @@ static void *world_thread(void *arg)
 {
     fc_world_host *h = arg;
     run_world(h);
+    fc_products_stop(&h->products);
     pthread_mutex_lock(&h->lock);
     h->budget_given = 1;
     const int counted = h->closing_counted;
@@ -221,7 +222,7 @@ fc_world_host *fc_world_host_start(uint32_t id, const fc_world_spec *spec, int t
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    int failed = fc_streams_init(&h->streams) || pthread_mutex_init(&h->lock, NULL) ||
+    int failed = fc_streams_init(&h->streams) || fc_products_init(&h->products, mailbox) || pthread_mutex_init(&h->lock, NULL) ||
                  pthread_cond_init(&h->wake, &attr);
     pthread_condattr_destroy(&attr);
     h->info.realtime = spec->realtime;
@@ -277,6 +278,7 @@ void fc_world_host_free(fc_world_host *h)
     fc_blob_unref(h->net.camera);
     fc_blob_unref(h->net.camera_pending);
     fc_streams_free(&h->streams);
+    fc_products_free(&h->products);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->lock);
     free(h);

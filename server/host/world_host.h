@@ -1,5 +1,5 @@
 /* A world on its own thread: applies queued commands between steps, steps (as fast as allowed
- * or following the wall clock), and publishes snapshots into its frame streams and its state. */
+ * or following the wall clock), and publishes its products (frame streams and the others) and its state. */
 #ifndef FC_WORLD_HOST_H
 #define FC_WORLD_HOST_H
 
@@ -12,6 +12,7 @@
 #include "host/blob.h"
 #include "host/command.h"
 #include "host/history.h"
+#include "host/products.h"
 #include "host/replies.h"
 #include "host/snapshot.h"
 #include "host/streams.h"
@@ -79,7 +80,8 @@ enum { FC_STATE_BURST = 4 };
 typedef struct fc_world_host {
     uint32_t id;
     fc_mailbox *mailbox;
-    fc_streams streams;          /* shared with the network thread (own lock) */
+    fc_streams streams;          /* particle frames: shared with the network thread (own lock) */
+    fc_products products;        /* the other products, each on its worker (own locks) */
     atomic_int threads;          /* OpenMP threads this world may use */
     atomic_uint_fast64_t published; /* publications so far: the network thread compares */
     atomic_uint_fast64_t notice_version[FC_NOTICE_COUNT]; /* grows with each new notice */

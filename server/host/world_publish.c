@@ -1,5 +1,6 @@
-/* What a world publishes: its frames, encoded once into the streams from one snapshot; its state
- * messages, at most so often; its notices (unstable); and its summary for the world list. */
+/* What a world publishes: its products (frames, encoded once into the streams from one snapshot, and
+ * the worker products' inputs); its state messages, at most so often; its notices (unstable); and its
+ * summary for the world list. */
 #define _POSIX_C_SOURCE 200809L
 #include "host/world_host_parts.h"
 
@@ -26,15 +27,10 @@ void fc_host_publish_notice(fc_world_host *h, fc_notice kind, cJSON *o)
     fc_mailbox_wake(h->mailbox);
 }
 
-/* 1 when some client subscribes to the world. */
+/* 1 when some client subscribes to one of the world's products. */
 int fc_host_watched(fc_world_host *h)
 {
-    int any = 0;
-    pthread_mutex_lock(&h->streams.lock);
-    for (int b = 0; b < FC_STREAM_BITS_CHOICES; b++)
-        for (int t = 0; t < FC_STREAM_TIERS; t++) any |= h->streams.stream[b][t].demand.subscribers > 0;
-    pthread_mutex_unlock(&h->streams.lock);
-    return any;
+    return fc_streams_watched(&h->streams) || fc_products_wanted(&h->products);
 }
 
 static void update_info(fc_world_host *h)
@@ -123,18 +119,16 @@ double fc_host_state_due_in(const fc_world_host *h, double now)
     return h->state_due ? fmax(0.0, state_allowed_at(h) - now) : -1.0;
 }
 
-/* Takes a snapshot and encodes it into every stream that is due; nothing when no one watches. */
-void fc_host_publish_frame(fc_world_host *h)
+/* Encodes a snapshot into every frame stream that is due. */
+static void publish_frames(fc_world_host *h)
 {
     uint32_t attributes, bits;
     fc_streams_wanted(&h->streams, &attributes, &bits);
-    if (!fc_host_watched(h)) return;
     fc_snapshot snap;
-    if (fc_snapshot_take(&h->snapshot, &h->world, attributes, bits, h->sequence + 1, &snap)) {
+    if (fc_snapshot_take(&h->snapshot, &h->world, attributes, bits, h->sequence, &snap)) {
         fprintf(stderr, "fluidcast: world %u: out of memory for a snapshot\n", (unsigned)h->id);
         return;
     }
-    h->sequence++;
     fc_stream_source src;
     memset(&src, 0, sizeof src);
     src.world = h->id;
@@ -147,11 +141,24 @@ void fc_host_publish_frame(fc_world_host *h)
     char err[256];
     if (fc_streams_publish(&h->streams, &snap, &src, &r, err, sizeof err))
         fprintf(stderr, "fluidcast: world %u: %s\n", (unsigned)h->id, err);
-    update_info(h);
     pthread_mutex_lock(&h->lock);
     h->info.frames_encoded += r.frames;
     if (r.frames) h->info.bytes_per_frame = (double)r.bytes / r.frames;
     pthread_mutex_unlock(&h->lock);
+}
+
+/* Publishes the world as it is now to every product someone subscribes to: the frame streams here,
+ * the others handed to their workers (an idle one takes it, a busy one skips it). Nothing when no one
+ * watches. */
+void fc_host_publish_frame(fc_world_host *h)
+{
+    const int frames = fc_streams_watched(&h->streams), products = fc_products_wanted(&h->products);
+    if (!frames && !products) return;
+    h->sequence++;
+    if (frames) publish_frames(h);
+    if (products && fc_products_offer(&h->products, &h->world, h->id, h->epoch, h->sequence))
+        fprintf(stderr, "fluidcast: world %u: out of memory for a product's input\n", (unsigned)h->id);
+    update_info(h);
     atomic_fetch_add(&h->published, 1);
     fc_mailbox_wake(h->mailbox);
 }

@@ -47,6 +47,8 @@ typedef struct fc_subscription {
     fc_world_host *host;        /* NULL: the slot is free */
     unsigned bits, tier, base_tier;
     uint32_t attributes;
+    uint32_t products;          /* bit k: product k (host/products.h) is wanted */
+    uint64_t product_version[FC_PRODUCT_COUNT]; /* of the last worker product's message sent */
     double max_fps;
     int in_chain;               /* the client decoded a key frame of its current stream */
     int key_asked;              /* a key frame was asked of the world since in_chain dropped */

@@ -142,6 +142,24 @@ static uint32_t attributes_of(const cJSON *list, cJSON *names)
     return mask;
 }
 
+/* The products a subscribe names (particles when it names none) as bits; -1 with err for an unknown one. */
+static long products_of(const cJSON *list, fc_message_error *err)
+{
+    if (!list) return 1u << FC_PRODUCT_PARTICLES;
+    uint32_t mask = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list)
+    {
+        int k = cJSON_IsString(item) ? fc_product_find(item->valuestring) : -1;
+        if (k < 0) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, "products", "unknown product; products are %s", fc_product_names());
+            return -1;
+        }
+        mask |= 1u << k;
+    }
+    return mask;
+}
+
 static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
 {
     fc_world_host *host = named_world(c, msg, err);
@@ -151,6 +169,11 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     if (!sub) {
         fc_message_error_set(err, FC_ERR_BAD_VALUE, "world", "a client watches at most %d worlds at once",
                              FC_SESSION_MAX_SUBSCRIPTIONS);
+        fc_requests_error(c, err);
+        return;
+    }
+    const long products = products_of(cJSON_GetObjectItemCaseSensitive(msg, "products"), err);
+    if (products < 0) {
         fc_requests_error(c, err);
         return;
     }
@@ -170,6 +193,10 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     sub->host = host;
     fc_camera_subscribed(sub);
     sub->attributes = attributes_of(cJSON_GetObjectItemCaseSensitive(msg, "attributes"), names);
+    sub->products = (uint32_t)products;
+    cJSON *product_names = cJSON_AddArrayToObject(applied, "products");
+    for (int k = 0; k < FC_PRODUCT_COUNT; k++)
+        if (sub->products & (1u << k)) cJSON_AddItemToArray(product_names, cJSON_CreateString(fc_product_kinds[k].name));
     sub->bits = cJSON_IsNumber(bits) ? (unsigned)bits->valuedouble : FC_FRAME_MAX_BITS;
     sub->max_fps = cJSON_IsNumber(max_fps) ? max_fps->valuedouble : 30.0;
     sub->base_tier = sub->tier = tier_for(c->server->options.fps, sub->max_fps);

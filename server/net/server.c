@@ -58,16 +58,20 @@ void fc_server_share_threads(fc_server *s)
 void fc_server_update_demands(fc_server *s, fc_world_host *host)
 {
     fc_stream_demands d;
+    int product_subscribers[FC_PRODUCT_COUNT] = {0};
     memset(&d, 0, sizeof d);
     for (fc_session *c = s->sessions; c; c = c->next)
         for (int k = 0; k < FC_SESSION_MAX_SUBSCRIPTIONS; k++) {
             const fc_subscription *sub = &c->sub[k];
             if (sub->host != host) continue;
+            for (int p = 0; p < FC_PRODUCT_COUNT; p++) product_subscribers[p] += (sub->products >> p) & 1u;
+            if (!(sub->products & (1u << FC_PRODUCT_PARTICLES))) continue;
             fc_stream_demand *demand = &d.of[sub->bits - FC_FRAME_MIN_BITS][fc_stream_tier_index(sub->tier)];
             demand->subscribers++;
             demand->attributes |= sub->attributes;
         }
     fc_streams_set_demands(&host->streams, &d);
+    fc_products_set_demands(&host->products, product_subscribers);
 }
 
 static int subscribers_of(fc_server *s, fc_world_host *host)

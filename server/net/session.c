@@ -296,6 +296,19 @@ static void prepare_frame(fc_session *c, int k, fc_blob *frame)
     c->out_sub = k;
 }
 
+/* Lays out a worker product's message as it is (products.h): every client gets all of it. */
+static void prepare_whole(fc_session *c, fc_blob *message)
+{
+    fc_outgoing_frame *o = &c->out;
+    o->frame = message;
+    o->parts = 1;
+    o->part[0].data = message->data;
+    o->part[0].len = o->total = message->len;
+    o->part_index = 0;
+    o->part_offset = o->sent = 0;
+    c->out_sub = -1;
+}
+
 /* Writes fragments of the frame while the socket takes them; 0, or -1 when the connection failed. */
 static int continue_frame(fc_session *c)
 {
@@ -384,6 +397,22 @@ static fc_blob *next_frame(fc_session *c, fc_subscription *sub)
         sub->frames_sent++;
     }
     return chosen;
+}
+
+/* The newest message of a worker product the subscription wants and has not had, or NULL. */
+static fc_blob *next_product(fc_subscription *sub)
+{
+    for (int k = 0; k < FC_PRODUCT_COUNT; k++) {
+        if (!fc_product_kinds[k].make || !(sub->products & (1u << k))) continue;
+        uint64_t version;
+        fc_blob *message = fc_products_newest(&sub->host->products, (fc_product_id)k, &version);
+        if (message && version != sub->product_version[k]) {
+            sub->product_version[k] = version;
+            return message;
+        }
+        fc_blob_unref(message);
+    }
+    return NULL;
 }
 
 static fc_blob *stats_message(fc_session *c, const fc_subscription *sub)
@@ -516,7 +545,13 @@ static int writable(fc_session *c)
     for (int n = 0; n < FC_SESSION_MAX_SUBSCRIPTIONS; n++) {
         int k = (c->next_sub + n) % FC_SESSION_MAX_SUBSCRIPTIONS;
         if (!c->sub[k].host) continue;
-        fc_blob *frame = next_frame(c, &c->sub[k]);
+        fc_blob *product = next_product(&c->sub[k]);
+        if (product) {
+            c->next_sub = (k + 1) % FC_SESSION_MAX_SUBSCRIPTIONS;
+            prepare_whole(c, product);
+            return continue_frame(c);
+        }
+        fc_blob *frame = c->sub[k].products & (1u << FC_PRODUCT_PARTICLES) ? next_frame(c, &c->sub[k]) : NULL;
         if (frame) {
             c->next_sub = (k + 1) % FC_SESSION_MAX_SUBSCRIPTIONS;
             prepare_frame(c, k, frame);

@@ -283,4 +283,5 @@ const fc_solver fc_solver_sph = {
     .default_time_step = 5e-4,
     .step_work = fc_sph_family_step_work,
     .sound_speed = fc_wcsph_sound_speed,
+    .object_loads = fc_wcsph_object_loads,
 };

@@ -87,8 +87,8 @@ double fc_sph_rest_volume(const fc_world *w);
 enum { FC_SPH_REST_DENSITY, FC_SPH_VISCOSITY };
 void fc_sph_fluid_values(const fc_world *w, int which, float out[FC_MAX_FLUIDS]);
 
-/* The kernel constants of the world's parameters, V0 = volume (fc_sph_rest_volume, kept by the solver). */
-/* The kernel constants of the world's parameters (fc_sph_kernel_make), V0 = volume (kept by the solver). */
+/* The kernel constants of the world's parameters (fc_sph_kernel_make), V0 = volume (fc_sph_rest_volume,
+ * kept by the solver). */
 void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
 
 /* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
@@ -164,6 +164,9 @@ void fc_sph_mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS]);
  * force constants with the pressure gradient correction (fc_wcsph_gradient_correction). */
 void fc_wcsph_eos_of(const fc_world *w, fc_wcsph_eos *eos);
 void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_forces *t);
+/* The fluid's force and torque on each owner of boundary samples (fc_solver.object_loads;
+ * solvers/object_loads.c): the reaction of the boundary pressure at each fluid particle's density. */
+int fc_wcsph_object_loads(const fc_world *w, fc_object_load *loads, size_t max);
 /* Speed of sound of WCSPH's equation of state: c for Tait, sqrt(k) for p = k (rho - rho0). */
 double fc_wcsph_sound_speed(const fc_params *p);
 /* WCSPH's stability conditions lower limit (core/time_step.h): the acoustic one, cfl_number h /

@@ -127,17 +127,25 @@ static inline FC_HD float fc_wcsph_viscosity_weight(float mu_j, float r_over_rho
 static inline FC_HD fc_f8 fc_wcsph_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
 static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
 
+/* The boundary pressure of Akinci et al. 2012 on particle i of fluid f (density 1 / inv_rho_i,
+ * pressure p_i): its acceleration is this coefficient times sum_b V_b g_ib (x_i - x_b), with
+ * 2 p_i / rho_i^2 (the pressure mirrored into the solid) times rho0_f 45 / (pi h^6); 0 unless p_i
+ * is positive. The solid feels the opposite force (fc_wcsph_object_loads). */
+static inline FC_HD float fc_wcsph_wall_coefficient(const fc_wcsph_forces *t, int f, float inv_rho_i, float p_i)
+{
+    const float mirrored_pair = 2.0f * (p_i * inv_rho_i) * inv_rho_i; /* 2 p_i / rho_i^2 */
+    return mirrored_pair > 0.0f ? t->correction * t->boundary_coeff[f] * mirrored_pair : 0.0f;
+}
+
 /* Particle i's acceleration from its sums of the pair terms (mixed: NULL unless t->mixed): gravity,
- * pressure and viscosity with m_0 45 / (pi h^6) in front, and the boundary pressure of Akinci et
- * al. 2012, 2 p_i / rho_i^2 sum_b V_b g_ib (x_i - x_b) times rho0_i 45 / (pi h^6), only while p_i
- * is positive. r_over_rho_i = r_i / rho_i. */
+ * pressure and viscosity with m_0 45 / (pi h^6) in front, and the boundary pressure
+ * (fc_wcsph_wall_coefficient) times sum_b V_b g_ib (x_i - x_b). r_over_rho_i = r_i / rho_i. */
 static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, float r_over_rho_i, float p_i,
                                                const float pressure[3], const float velocity[3], const float *mixed,
                                                const float wall[3], float a[3])
 {
     const float inv_rho_i = r_over_rho_i / t->ratio[f];
-    const float mirrored_pair = 2.0f * (p_i * inv_rho_i) * inv_rho_i; /* 2 p_i / rho_i^2 */
-    const float wall_coeff = mirrored_pair > 0.0f ? t->correction * t->boundary_coeff[f] * mirrored_pair : 0.0f;
+    const float wall_coeff = fc_wcsph_wall_coefficient(t, f, inv_rho_i, p_i);
     const float pressure_scale = t->correction * inv_rho_i;
     const float g[3] = {t->gx, t->gy, t->gz};
     for (int k = 0; k < 3; k++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_format.h"
 #include "message.h"
 
 int peer_open(peer *p, const ws_options *o, const char *name)
@@ -62,6 +63,11 @@ cJSON *peer_next_text(peer *p, int timeout_ms)
         }
         if (m.opcode == WS_OP_BINARY) {
             p->binaries++;
+            if (m.len >= 4 && memcmp(m.data, FC_FRAME_MAGIC, 4) != 0) {
+                p->products++;
+                p->last_product_len = m.len < sizeof p->last_product ? m.len : sizeof p->last_product;
+                memcpy(p->last_product, m.data, p->last_product_len);
+            }
             if (p->follow.dec) follower_feed(&p->follow, p->ws, m.data, m.len);
             continue;
         }

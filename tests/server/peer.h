@@ -17,6 +17,9 @@ typedef struct {
     frame_follower follow; /* decodes the frames of follow.world */
     cJSON *state;          /* the latest state message (owned) */
     long texts, binaries, states;
+    long products;                  /* binary messages that are not particle frames (worker products) */
+    unsigned char last_product[4096]; /* the newest of them (cut at its size) */
+    size_t last_product_len;
     long next_id;
     char sub_options[256]; /* extra subscribe members of the last subscribe, for peer_fresh_state */
     char name[32];

@@ -278,7 +278,7 @@ static void check_session(void)
     CHECK(jtype_is(worlds, "worlds"), "list_worlds gets worlds: %s", jtext(worlds));
     check_world_summary(jget(worlds, "worlds"), "worlds");
     cJSON_Delete(worlds);
-    check_subscribe(&p, "", 16, 0, "{\"world\":1,\"attributes\":[],\"max_fps\":30,\"bits\":16}");
+    check_subscribe(&p, "", 16, 0, "{\"world\":1,\"attributes\":[],\"max_fps\":30,\"bits\":16,\"products\":[\"particles\"]}");
     check_key_request(&p);
     check_unsubscribe(&p);
     peer_close(&p);
@@ -286,7 +286,7 @@ static void check_session(void)
     peer q;
     if (expect_hello(&q, port, "bits 12", NULL, "control") != 0) return;
     check_subscribe(&q, "\"bits\":12,\"attributes\":[\"speed\"]", 12, 1u << FC_ATTR_SPEED,
-                    "{\"world\":1,\"attributes\":[\"speed\"],\"max_fps\":30,\"bits\":12}");
+                    "{\"world\":1,\"attributes\":[\"speed\"],\"max_fps\":30,\"bits\":12,\"products\":[\"particles\"]}");
     peer_close(&q);
 }
 

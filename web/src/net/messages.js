@@ -18,8 +18,11 @@ export function hello(token = null) {
   return message;
 }
 
-export function subscribe(world, { attributes = [], maxFps = 30, bits = 16 } = {}) {
-  return { type: 'subscribe', world, attributes: [...attributes], max_fps: maxFps, bits };
+/** products: the products the client wants (PROTOCOL.md 6); null leaves them out and the server sends particle frames. */
+export function subscribe(world, { attributes = [], maxFps = 30, bits = 16, products = null } = {}) {
+  const message = { type: 'subscribe', world, attributes: [...attributes], max_fps: maxFps, bits };
+  if (products) message.products = [...products];
+  return message;
 }
 
 export const unsubscribe = (world) => ({ type: 'unsubscribe', world });

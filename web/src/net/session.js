@@ -1,5 +1,6 @@
 // The protocol session: hello/welcome, the subscription (re-made after every reconnect), requests with ids, state, stats, errors, frames.
 import { Emitter } from '../util/emitter.js';
+import { BinaryDispatch, MAGIC, decodeCensus } from './binary_dispatch.js';
 import * as messages from './messages.js';
 
 const KEY_REQUEST_RETRY_MS = 1000;
@@ -9,15 +10,16 @@ const KEY_REQUEST_RETRY_MS = 1000;
  * 'error' ({code, field, message, request}), 'subscribed' (world), 'bye' (message),
  * 'unstable' (the subscribed world blew up and paused itself: {check, message, cause, rewind_to}),
  * 'camera' (the presenter's camera of the subscribed world: {position, target, active}),
- * 'progress' (a build of the subscribed world under way: {task, done, total, message}).
- * Frames go through `receiver` (a FrameReceiver), whose need_key / corrupt reports come back
+ * 'progress' (a build of the subscribed world under way: {task, done, total, message}),
+ * 'census' (the subscribed world's census, when `products` names it: binary_dispatch.js decodeCensus).
+ * Binary messages are dispatched by magic (binary_dispatch.js): frames go through `receiver` (a FrameReceiver), whose need_key / corrupt reports come back
  * here through needKey() / corruptFrame().
  */
 export class Session extends Emitter {
-  constructor({ socket, token = null, world = null, attribute = null, maxFps = 30, bits = 16, now = () => Date.now() }) {
+  constructor({ socket, token = null, world = null, attribute = null, maxFps = 30, bits = 16, products = null, now = () => Date.now() }) {
     super();
     Object.assign(this, { socket, token, now });
-    this.options = { attribute, maxFps, bits };
+    this.options = { attribute, maxFps, bits, products };
     this.wantedWorld = world; // from the link; used on the first welcome
     this.world = null;
     this.role = null;
@@ -34,7 +36,10 @@ export class Session extends Emitter {
     this.receiver = null;
     socket.on('state', (state) => this.connectionChanged(state));
     socket.on('text', (text) => this.handleText(text));
-    socket.on('binary', (buffer) => this.receiver && this.receiver.receive(buffer));
+    this.binary = new BinaryDispatch()
+      .on(MAGIC.particles, (buffer) => Boolean(this.receiver && this.receiver.receive(buffer)))
+      .on(MAGIC.census, (buffer) => this.handleCensus(buffer));
+    socket.on('binary', (buffer) => this.binary.dispatch(buffer));
   }
 
   get connection() {
@@ -178,9 +183,16 @@ export class Session extends Emitter {
     this.wantedWorld = world;
     this.keyRequestedAt = null;
     if (this.receiver) this.receiver.expect(world);
-    const { attribute, maxFps, bits } = this.options;
-    this.request(messages.subscribe(world, { attributes: attribute ? [attribute] : [], maxFps, bits }));
+    const { attribute, maxFps, bits, products } = this.options;
+    this.request(messages.subscribe(world, { attributes: attribute ? [attribute] : [], maxFps, bits, products }));
     this.emit('subscribed', world);
+  }
+
+  handleCensus(buffer) {
+    const census = decodeCensus(buffer);
+    if (!census || census.world !== this.world) return false;
+    this.emit('census', census);
+    return true;
   }
 
   /** Changes attribute / maxFps / bits and re-subscribes (the server starts a new stream with a key frame). */
