@@ -82,7 +82,7 @@ static void param_cell(const fc_param_desc *d, const fc_params *defaults, int co
     case COL_UNIT: snprintf(out, outlen, "%s", d->unit[0] ? d->unit : "-"); break;
     case COL_MIN: has_range(d) ? snprintf(out, outlen, "%.10g", d->min) : snprintf(out, outlen, "-"); break;
     case COL_MAX: has_range(d) ? snprintf(out, outlen, "%.10g", d->max) : snprintf(out, outlen, "-"); break;
-    case COL_DEFAULT: fc_param_format(defaults, d, out, outlen); break;
+    case COL_DEFAULT: fc_param_format_value(d, d->flags & FC_PARAM_FLUID ? d->def : fc_param_get(defaults, d), out, outlen); break;
     case COL_WHEN: snprintf(out, outlen, "%s", d->flags & FC_PARAM_LIVE ? "live" : "init"); break;
     case COL_SOLVERS: solver_names(d->solvers, out, outlen); break;
     case COL_DESC: snprintf(out, outlen, "%s", d->description); break;

@@ -1,4 +1,5 @@
 /* Parameter table tests: defaults in range, parsing, and rejected values changing nothing. */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -11,9 +12,12 @@ int main(void)
     fc_params p, before;
     char err[256], text[64];
     fc_params_defaults(&p);
+    fc_fluid water;
+    fc_fluid_defaults(&water, 0);
     for (size_t i = 0; i < fc_param_count; i++) {
         const fc_param_desc *d = &fc_param_table[i];
-        double v = fc_param_get(&p, d);
+        const int scoped = (d->flags & FC_PARAM_FLUID) != 0;
+        double v = scoped ? *fc_fluid_param_slot(&water, d) : fc_param_get(&p, d);
         CHECK(v >= d->min && v <= d->max, "%s default %g in [%g, %g]", d->name, v, d->min, d->max);
         CHECK(d->description && strlen(d->description) > 10, "%s has a description", d->name);
         /* label and help are for people: a short name and plain sentences, no citations */
@@ -30,10 +34,15 @@ int main(void)
                   d->name);
         CHECK(fc_param_find(d->name) == d, "%s is found by name", d->name);
         /* formatting then parsing gives the same value */
-        fc_param_format(&p, d, text, sizeof text);
+        fc_param_format_value(d, v, text, sizeof text);
+        double back = -1.0;
+        CHECK(fc_param_parse(d, text, &back, err, sizeof err) == 0 && back == v, "%s round-trips through '%s'", d->name,
+              text);
+        /* a fluid-scoped value is stored once, in the fluids: fc_params has no place for it */
         fc_params copy = p;
-        CHECK(fc_param_set_text(&copy, d, text, err, sizeof err) == 0 && memcmp(&copy, &p, sizeof p) == 0,
-              "%s round-trips through '%s'", d->name, text);
+        CHECK(scoped == (fc_param_set_number(&copy, d, v, err, sizeof err) != 0) && memcmp(&copy, &p, sizeof p) == 0,
+              "%s: %s", d->name, scoped ? "fc_params refuses a fluid-scoped value" : "fc_params stores it");
+        CHECK(scoped == isnan(fc_param_get(&p, d)), "%s: fc_params %s", d->name, scoped ? "reads NAN" : "reads its value");
     }
     CHECK(fc_params_check(&p, err, sizeof err) == 0, "defaults are consistent: %s", err);
 
@@ -50,6 +59,7 @@ int main(void)
         {"clamp_negative_pressure=maybe", "expected true or false"},
         {"time_step=nan", "finite"},
         {"time_step=1e999", "expected a number"},
+        {"viscosity=0.25", "has a fluid scope and there are no fluids to set"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         before = p;
@@ -61,7 +71,7 @@ int main(void)
         CHECK(memcmp(&before, &p, sizeof p) == 0, "'%s' changes nothing", bad[k].assignment);
     }
 
-    CHECK(fc_param_assign(&p, "viscosity=0.25", err, sizeof err) == 0 && p.viscosity == 0.25, "viscosity set");
+    CHECK(fc_param_assign(&p, "time_step=0.001", err, sizeof err) == 0 && p.time_step == 0.001, "float set");
     CHECK(fc_param_assign(&p, "equation_of_state=linear", err, sizeof err) == 0 && p.equation_of_state == FC_EOS_LINEAR,
           "enum set by name");
     CHECK(fc_param_assign(&p, "clamp_negative_pressure=false", err, sizeof err) == 0 && p.clamp_negative_pressure == 0,
@@ -71,10 +81,10 @@ int main(void)
     /* parameters with a fluid scope: each has an fc_fluid member; FLUID.NAME sets one fluid's */
     fc_params_defaults(&p);
     fc_fluid fluids[2];
-    fc_fluid_from_params(&fluids[0], &p, 0);
-    fc_fluid_from_params(&fluids[1], &p, 1);
+    fc_fluid_defaults(&fluids[0], 0);
+    fc_fluid_from_template(&fluids[1], &fluids[0], 1);
     CHECK(strcmp(fluids[0].name, "water") == 0 && fluids[0].colour == FC_FLUID_DEFAULT_COLOUR && fluids[1].colour != fluids[0].colour,
-          "one fluid of the parameters is water in the default colour; the next takes another");
+          "one fluid of the defaults is water in the default colour; the next takes another");
     snprintf(fluids[1].name, sizeof fluids[1].name, "oil");
     int scoped = 0;
     for (size_t i = 0; i < fc_param_count; i++) {
@@ -84,14 +94,16 @@ int main(void)
               (d->flags & FC_PARAM_FLUID) != 0);
         if (!slot) continue;
         scoped++;
-        CHECK(*slot == fc_param_get(&p, d), "%s: a fluid takes the parameters' value", d->name);
+        CHECK(*slot == d->def && fc_fluids_common_value(fluids, 2, d) == d->def, "%s: a fluid takes the table's default",
+              d->name);
     }
     CHECK(scoped == 3, "rest_density, viscosity and temperature have a fluid scope: %d", scoped);
+    const fc_param_desc *viscosity = fc_param_find("viscosity");
     CHECK(fc_param_assign_scoped(&p, fluids, 2, "oil.viscosity=7", err, sizeof err) == 0 && fluids[1].viscosity == 7 &&
-              fluids[0].viscosity == p.viscosity && p.viscosity == 2.0,
-          "oil.viscosity sets oil's only: %s", err);
+              fluids[0].viscosity == 2.0 && isnan(fc_fluids_common_value(fluids, 2, viscosity)),
+          "oil.viscosity sets oil's only (the fluids now differ): %s", err);
     CHECK(fc_param_assign_scoped(&p, fluids, 2, "viscosity=3", err, sizeof err) == 0 && fluids[0].viscosity == 3 &&
-              fluids[1].viscosity == 3 && p.viscosity == 3,
+              fluids[1].viscosity == 3 && fc_fluids_common_value(fluids, 2, viscosity) == 3,
           "the plain name sets every fluid's");
     struct { const char *assignment, *expect; } bad_scoped[] = {
         {"oi1.viscosity=1", "parameter 'oi1.viscosity': no fluid named 'oi1'; this world has water, oil"},

@@ -82,7 +82,7 @@ static double min_pair_distance(const fc_world *w)
 static void density_errors(const fc_world *w, double *deep, double *all)
 {
     const fc_particles *p = &w->particles;
-    const double rho0 = w->params.rest_density, h = w->params.smoothing_radius;
+    const double rho0 = w->fluids[0].rest_density, h = w->params.smoothing_radius;
     double top = -INFINITY;
     for (size_t i = 0; i < p->count; i++) top = fmax(top, p->field[FC_PY][i]);
     double sum_deep = 0.0, sum_all = 0.0;

@@ -84,7 +84,7 @@ static void test_hydrostatic_pressure(void)
     fc_world_fill_box(&w, lo, hi, v0, 0);
     if (start(&w)) return;
     const fc_params *prm = &w.params;
-    const double rho0 = prm->rest_density, g = -prm->gravity_y;
+    const double rho0 = w.fluids[0].rest_density, g = -prm->gravity_y;
     const double B = rho0 * prm->speed_of_sound * prm->speed_of_sound / 7.0;
     const double surface = (double)w.particles.count * w.fluid_mass[0] / (rho0 * 0.24 * 0.24);
     const double depths[] = {0.15, 0.25, 0.35};

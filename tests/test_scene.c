@@ -321,7 +321,8 @@ static void test_minimal_scene(void)
     CHECK(s.description[0] == '\0', "description '%s'", s.description);
     CHECK(s.params.time_step == 0.00025, "time_step %g", s.params.time_step);
     CHECK(s.params.substeps == 7, "substeps %d", s.params.substeps);
-    CHECK(s.params.viscosity == 0.0, "viscosity %g", s.params.viscosity);
+    CHECK(s.fluid_count == 1 && s.fluids[0].viscosity == 0.0 && s.fluid_values.viscosity == 0.0,
+          "viscosity, the fluid's and every fluid's: %g", s.fluids[0].viscosity);
     CHECK(s.params.equation_of_state == FC_EOS_LINEAR, "eos %d", s.params.equation_of_state);
     CHECK(s.params.clamp_negative_pressure == 0, "clamp %d", s.params.clamp_negative_pressure);
     CHECK(s.params.particle_spacing == 0.02, "untouched spacing %g", s.params.particle_spacing);

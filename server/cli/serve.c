@@ -98,9 +98,7 @@ static int parse_set(const char *assignment, fc_param_values *values, char *err,
         snprintf(err, errlen, "--set %s: %s", assignment, why);
         return -1;
     }
-    fc_params scratch;
-    fc_params_defaults(&scratch);
-    if (fc_param_set_text(&scratch, v.desc, eq + 1, why, sizeof why)) {
+    if (fc_param_parse(v.desc, eq + 1, &v.number, why, sizeof why)) {
         snprintf(err, errlen, "--set %s: %s", assignment, why);
         return -1;
     }
@@ -108,7 +106,6 @@ static int parse_set(const char *assignment, fc_param_values *values, char *err,
         snprintf(err, errlen, "--set: at most %d values", FC_COMMAND_MAX_VALUES);
         return -1;
     }
-    v.number = fc_param_get(&scratch, v.desc);
     values->item[values->count++] = v;
     return 0;
 }

@@ -1,6 +1,7 @@
 /* The fluids table: defaults, names, and parameters with a fluid scope. */
 #include "core/fluids.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,34 +11,44 @@ static const uint32_t palette[FC_MAX_FLUIDS] = {
     0x6080ff, 0xffc060, 0x80e080, 0xff8080, 0xc0a0ff, 0x80ffff, 0xffa0d0, 0xc0c0c0,
 };
 
-/* Members of fc_fluid that hold a fluid-scoped parameter, by the parameter's name. */
-static const struct {
-    const char *name;
-    size_t offset;
-} scoped[] = {
-    {"rest_density", offsetof(fc_fluid, rest_density)},
-    {"viscosity", offsetof(fc_fluid, viscosity)},
-    {"temperature", offsetof(fc_fluid, temperature)},
-};
-
 double *fc_fluid_param_slot(fc_fluid *f, const fc_param_desc *d)
 {
-    if (!(d->flags & FC_PARAM_FLUID)) return NULL;
-    for (size_t i = 0; i < sizeof scoped / sizeof scoped[0]; i++)
-        if (strcmp(scoped[i].name, d->name) == 0) return (double *)((char *)f + scoped[i].offset);
-    return NULL;
+    return d->flags & FC_PARAM_FLUID ? (double *)((char *)f + d->offset) : NULL;
 }
 
-void fc_fluid_from_params(fc_fluid *f, const fc_params *p, int index)
+static void name_and_colour(fc_fluid *f, int index)
 {
-    memset(f, 0, sizeof *f);
     if (index == 0) snprintf(f->name, sizeof f->name, "water");
     else snprintf(f->name, sizeof f->name, "fluid%d", index);
+    f->colour = palette[index >= 0 && index < FC_MAX_FLUIDS ? index : 0];
+}
+
+void fc_fluid_defaults(fc_fluid *f, int index)
+{
+    memset(f, 0, sizeof *f);
     for (size_t i = 0; i < fc_param_count; i++) {
         double *slot = fc_fluid_param_slot(f, &fc_param_table[i]);
-        if (slot) *slot = fc_param_get(p, &fc_param_table[i]);
+        if (slot) *slot = fc_param_table[i].def;
     }
-    f->colour = palette[index >= 0 && index < FC_MAX_FLUIDS ? index : 0];
+    name_and_colour(f, index);
+}
+
+void fc_fluid_from_template(fc_fluid *f, const fc_fluid *values, int index)
+{
+    *f = *values;
+    name_and_colour(f, index);
+}
+
+double fc_fluids_common_value(const fc_fluid *fluids, int count, const fc_param_desc *d)
+{
+    if (count < 1 || !(d->flags & FC_PARAM_FLUID)) return NAN;
+    fc_fluid first = fluids[0];
+    const double value = *fc_fluid_param_slot(&first, d);
+    for (int f = 1; f < count; f++) {
+        fc_fluid other = fluids[f];
+        if (*fc_fluid_param_slot(&other, d) != value) return NAN;
+    }
+    return value;
 }
 
 int fc_fluid_find(const fc_fluid *fluids, int count, const char *name)
@@ -119,7 +130,14 @@ int fc_param_set_scoped(fc_params *p, fc_fluid *fluids, int count, const fc_para
         *slot = value;
         return 0;
     }
-    fc_param_set_number(p, d, value, err, errlen); /* checked above: cannot fail */
+    if (!(d->flags & FC_PARAM_FLUID)) {
+        fc_param_set_number(p, d, value, err, errlen); /* checked above: cannot fail */
+        return 0;
+    }
+    if (count < 1) {
+        snprintf(err, errlen, "parameter '%s' has a fluid scope and there are no fluids to set", d->name);
+        return -1;
+    }
     for (int f = 0; f < count; f++) {
         double *slot = fc_fluid_param_slot(&fluids[f], d);
         if (slot) *slot = value;
@@ -145,16 +163,16 @@ int fc_param_assign_scoped(fc_params *p, fc_fluid *fluids, int count, const char
     name[n] = '\0';
     const fc_param_desc *d;
     if (fc_param_split(name, &d, fluid, err, errlen)) return -1;
-    fc_params scratch = *p; /* parses the text as the table says, then sets it with its scope */
+    double value; /* the text as the table says, then set with its scope */
     char why[512];
-    if (fc_param_set_text(&scratch, d, eq + 1, why, sizeof why)) {
+    if (fc_param_parse(d, eq + 1, &value, why, sizeof why)) {
         char prefix[96]; /* "parameter 'viscosity': ..." names the fluid: "parameter 'oil.viscosity': ..." */
         int n = snprintf(prefix, sizeof prefix, "parameter '%s': ", d->name);
         const char *rest = n > 0 && strncmp(why, prefix, (size_t)n) == 0 ? why + n : why;
         snprintf(err, errlen, "parameter '%s%s%s': %s", fluid, fluid[0] ? "." : "", d->name, rest);
         return -1;
     }
-    return fc_param_set_scoped(p, fluids, count, d, fluid, fc_param_get(&scratch, d), err, errlen);
+    return fc_param_set_scoped(p, fluids, count, d, fluid, value, err, errlen);
 }
 
 int fc_colour_parse(const char *text, uint32_t *rgb)

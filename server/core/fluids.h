@@ -16,17 +16,27 @@ enum { FC_MAX_FLUIDS = 16, FC_FLUID_NAME_LEN = 32 };
 
 typedef struct fc_fluid {
     char name[FC_FLUID_NAME_LEN];
-    /* the parameters with a fluid scope: one member per FC_PARAM_FLUID entry of params.def, of
-     * the same name (fc_fluid_param_slot; test_params checks every such entry has one) */
-    double rest_density; /* kg/m^3 */
-    double viscosity;    /* Pa s, dynamic */
-    uint32_t colour;     /* 0xRRGGBB, for viewers */
-    double temperature;  /* K, of the particles the fluid is made of (fills, emitters) */
+    uint32_t colour; /* 0xRRGGBB, for viewers */
+    /* the parameters with a fluid scope, the only place their values are kept: one member per
+     * FC_FLUID_PARAM entry of params.def, of its name and type (rest_density kg/m^3, viscosity Pa s
+     * dynamic, temperature K of the particles the fluid is made of) */
+#define FC_PARAM(...)
+#define FC_FLUID_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) FC_PARAM_FIELD_##type(name)
+#include "core/params.def"
+#undef FC_FLUID_PARAM
+#undef FC_PARAM
 } fc_fluid;
 
-/* Fluid `index` of a table that has none: name "water" (index 0) or "fluidN", the parameters'
- * values, the default colour for index 0 and a palette's for the others. */
-void fc_fluid_from_params(fc_fluid *f, const fc_params *p, int index);
+/* The table's defaults of every fluid-scoped parameter, named as fluid `index` of a table that
+ * names none: "water" (index 0) or "fluidN", the default colour for index 0 and a palette's for
+ * the others. */
+void fc_fluid_defaults(fc_fluid *f, int index);
+/* Fluid `index` made of a template's values (a scene's "parameters" for every fluid), named and
+ * coloured as fc_fluid_defaults names and colours it. */
+void fc_fluid_from_template(fc_fluid *f, const fc_fluid *values, int index);
+/* The value every fluid of the table has of fluid-scoped parameter d, or NAN when they differ (or
+ * there are none): what the unscoped name reads. */
+double fc_fluids_common_value(const fc_fluid *fluids, int count, const fc_param_desc *d);
 
 /* The fluid's value of a fluid-scoped parameter, or NULL when d has no fluid scope. */
 double *fc_fluid_param_slot(fc_fluid *f, const fc_param_desc *d);
@@ -46,7 +56,7 @@ int fc_fluid_name_valid(const char *name);
 int fc_param_split(const char *name, const fc_param_desc **d, char fluid[FC_FLUID_NAME_LEN], char *err, size_t errlen);
 
 /* Sets parameter d to value: for the fluid named `fluid` (a fluid-scoped parameter only), or
- * unscoped (the world's value, and for a fluid-scoped parameter every fluid's as well).
+ * unscoped (the world's value; for a fluid-scoped parameter every fluid's, and at least one fluid).
  * Checks type and range first; on error err names the parameter and the fluid, and nothing
  * changes. 0 or -1. */
 int fc_param_set_scoped(fc_params *p, fc_fluid *fluids, int count, const fc_param_desc *d, const char *fluid,

@@ -8,11 +8,15 @@
 #include <string.h>
 
 #include "core/did_you_mean.h"
+#include "core/fluids.h"
 
 const fc_param_desc fc_param_table[] = {
 #define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) \
     {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, label, help, desc, offsetof(fc_params, name)},
+#define FC_FLUID_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) \
+    {#name, FC_PARAM_##type, unit, lo, hi, def, solvers, flags, label, help, desc, offsetof(fc_fluid, name)},
 #include "core/params.def"
+#undef FC_FLUID_PARAM
 #undef FC_PARAM
 };
 const size_t fc_param_count = sizeof fc_param_table / sizeof fc_param_table[0];
@@ -51,6 +55,7 @@ static int *int_slot(fc_params *p, const fc_param_desc *d) { return (int *)((cha
 
 double fc_param_get(const fc_params *p, const fc_param_desc *d)
 {
+    if (d->flags & FC_PARAM_FLUID) return NAN;
     const char *base = (const char *)p + d->offset;
     if (d->type == FC_PARAM_FLOAT) return *(const double *)base;
     return *(const int *)base;
@@ -61,6 +66,7 @@ void fc_params_defaults(fc_params *p)
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < fc_param_count; i++) {
         const fc_param_desc *d = &fc_param_table[i];
+        if (d->flags & FC_PARAM_FLUID) continue; /* the fluids' (fc_fluid_defaults) */
         if (d->type == FC_PARAM_FLOAT) *float_slot(p, d) = d->def;
         else *int_slot(p, d) = (int)d->def;
     }
@@ -125,13 +131,17 @@ int fc_param_check_number(const fc_param_desc *d, const char *shown, double valu
 
 int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen)
 {
+    if (d->flags & FC_PARAM_FLUID) {
+        snprintf(err, errlen, "parameter '%s' has a fluid scope: its values are the fluids'", d->name);
+        return -1;
+    }
     if (fc_param_check_number(d, d->name, value, err, errlen)) return -1;
     if (d->type == FC_PARAM_FLOAT) *float_slot(p, d) = value;
     else *int_slot(p, d) = (int)value;
     return 0;
 }
 
-int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, char *err, size_t errlen)
+int fc_param_parse(const fc_param_desc *d, const char *text, double *value, char *err, size_t errlen)
 {
     if (d->type == FC_PARAM_ENUM) {
         int index = fc_param_enum_index(d, text);
@@ -139,34 +149,47 @@ int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, ch
             snprintf(err, errlen, "parameter '%s': expected one of %s, got '%s'", d->name, d->unit, text);
             return -1;
         }
-        return fc_param_set_number(p, d, index, err, errlen);
+        *value = index;
+        return 0;
     }
     if (d->type == FC_PARAM_BOOL) {
-        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0) return fc_param_set_number(p, d, 1, err, errlen);
-        if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) return fc_param_set_number(p, d, 0, err, errlen);
+        if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0) return *value = 1, 0;
+        if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) return *value = 0, 0;
         snprintf(err, errlen, "parameter '%s': expected true or false, got '%s'", d->name, text);
         return -1;
     }
     char *end = NULL;
     errno = 0;
-    double value = strtod(text, &end);
+    double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno == ERANGE) {
         snprintf(err, errlen, "parameter '%s': expected %s, got '%s'", d->name,
                  d->type == FC_PARAM_INT ? "an integer" : "a number", text);
         return -1;
     }
-    return fc_param_set_number(p, d, value, err, errlen);
+    if (fc_param_check_number(d, d->name, v, err, errlen)) return -1;
+    *value = v;
+    return 0;
 }
 
-void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size_t outlen)
+int fc_param_set_text(fc_params *p, const fc_param_desc *d, const char *text, char *err, size_t errlen)
 {
-    double v = fc_param_get(p, d);
+    double value;
+    return fc_param_parse(d, text, &value, err, errlen) ? -1 : fc_param_set_number(p, d, value, err, errlen);
+}
+
+void fc_param_format_value(const fc_param_desc *d, double v, char *out, size_t outlen)
+{
     switch (d->type) {
     case FC_PARAM_ENUM: enum_choice(d, (int)v, out, outlen); break;
     case FC_PARAM_BOOL: snprintf(out, outlen, "%s", v != 0 ? "true" : "false"); break;
     case FC_PARAM_INT: snprintf(out, outlen, "%d", (int)v); break;
     case FC_PARAM_FLOAT: snprintf(out, outlen, "%g", v); break;
     }
+}
+
+void fc_param_format(const fc_params *p, const fc_param_desc *d, char *out, size_t outlen)
+{
+    fc_param_format_value(d, fc_param_get(p, d), out, outlen);
 }
 
 double fc_params_smoothing_radius(const fc_params *p)

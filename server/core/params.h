@@ -19,14 +19,17 @@ enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4, FC_PARAM_DERIVE
 
 enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
 
-/* One value per parameter; ints, bools and enums are stored as integers. */
+/* One value per parameter without a fluid scope (those are stored in each fluid, core/fluids.h);
+ * ints, bools and enums are stored as integers. */
 typedef struct fc_params {
 #define FC_PARAM_FIELD_FLOAT(name) double name;
 #define FC_PARAM_FIELD_INT(name) int name;
 #define FC_PARAM_FIELD_BOOL(name) int name;
 #define FC_PARAM_FIELD_ENUM(name) int name;
 #define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) FC_PARAM_FIELD_##type(name)
+#define FC_FLUID_PARAM(...) /* stored in each fluid (core/fluids.h) */
 #include "core/params.def"
+#undef FC_FLUID_PARAM
 #undef FC_PARAM
 } fc_params;
 
@@ -40,7 +43,7 @@ typedef struct fc_param_desc {
     const char *label;       /* short human name ("Time step") */
     const char *help;        /* plain-language help: what it does, what raising it does */
     const char *description;
-    size_t offset;           /* into fc_params */
+    size_t offset;           /* into fc_params, or for a fluid-scoped parameter into fc_fluid */
 } fc_param_desc;
 
 extern const fc_param_desc fc_param_table[];
@@ -54,15 +57,21 @@ const char *fc_param_type_name(fc_param_type type);
 /* All parameters at their defaults. */
 void fc_params_defaults(fc_params *p);
 
-/* Numeric value of a parameter (enums and bools as 0, 1, ...). */
+/* Numeric value of a parameter without a fluid scope (enums and bools as 0, 1, ...); NAN for one
+ * with a fluid scope (its values are the fluids', core/fluids.h). */
 double fc_param_get(const fc_params *p, const fc_param_desc *d);
+/* Parses text ("0.5", "12", "true", "tait") as parameter d's type and checks its range into *value;
+ * on failure err says why, naming the parameter. 0 or -1. */
+int fc_param_parse(const fc_param_desc *d, const char *text, double *value, char *err, size_t errlen);
+/* A value of parameter d as text (enum choice names, true/false, numbers). */
+void fc_param_format_value(const fc_param_desc *d, double value, char *out, size_t outlen);
 
 /* Checks that value fits parameter d's type and range; on failure writes why into err, naming
  * the parameter as `shown` ("viscosity", "oil.viscosity"). 0 when it fits. */
 int fc_param_check_number(const fc_param_desc *d, const char *shown, double value, char *err, size_t errlen);
 
-/* Checks type and range, then stores; on failure writes why into err and changes nothing.
- * Returns 0 on success. */
+/* Checks type and range, then stores; on failure (also for a parameter with a fluid scope, which is
+ * set on the fluids: fc_param_set_scoped) writes why into err and changes nothing. 0 on success. */
 int fc_param_set_number(fc_params *p, const fc_param_desc *d, double value, char *err, size_t errlen);
 
 /* Parses text ("0.5", "12", "true", "tait") for the parameter, then sets it as above. */

@@ -1,6 +1,8 @@
 /* Builds the JSON form of the parameter table and of parameter values. */
 #include "core/params_json.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -20,14 +22,20 @@ static int has_range(const fc_param_desc *d)
     return d->type == FC_PARAM_FLOAT || d->type == FC_PARAM_INT;
 }
 
-cJSON *fc_param_value_json(const fc_params *p, const fc_param_desc *d)
+cJSON *fc_param_number_json(const fc_param_desc *d, double value)
 {
     char text[128];
+    if (isnan(value)) return cJSON_CreateNull();
     switch (d->type) {
-    case FC_PARAM_ENUM: fc_param_format(p, d, text, sizeof text); return cJSON_CreateString(text);
-    case FC_PARAM_BOOL: return cJSON_CreateBool(fc_param_get(p, d) != 0);
-    default: return cJSON_CreateNumber(fc_param_get(p, d));
+    case FC_PARAM_ENUM: fc_param_format_value(d, value, text, sizeof text); return cJSON_CreateString(text);
+    case FC_PARAM_BOOL: return cJSON_CreateBool(value != 0);
+    default: return cJSON_CreateNumber(value);
     }
+}
+
+cJSON *fc_param_value_json(const fc_params *p, const fc_param_desc *d)
+{
+    return fc_param_number_json(d, fc_param_get(p, d));
 }
 
 /* "a|b|c" as ["a", "b", "c"]. */
@@ -76,7 +84,7 @@ cJSON *fc_params_json_entry(const fc_param_desc *d, const fc_params *defaults)
     if (!o || fc_json_attach(o, "name", cJSON_CreateString(d->name)) ||
         fc_json_attach(o, "label", cJSON_CreateString(d->label)) ||
         fc_json_attach(o, "type", cJSON_CreateString(fc_param_type_name(d->type))) || add_type_members(o, d) ||
-        fc_json_attach(o, "default", fc_param_value_json(defaults, d)) ||
+        fc_json_attach(o, "default", d->flags & FC_PARAM_FLUID ? fc_param_number_json(d, d->def) : fc_param_value_json(defaults, d)) ||
         fc_json_attach(o, "live", cJSON_CreateBool((d->flags & FC_PARAM_LIVE) != 0)) ||
         fc_json_attach(o, "fluid_scope", cJSON_CreateBool((d->flags & FC_PARAM_FLUID) != 0)) ||
         fc_json_attach(o, "derived", cJSON_CreateBool((d->flags & FC_PARAM_DERIVED) != 0)) ||

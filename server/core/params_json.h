@@ -13,8 +13,10 @@ cJSON *fc_params_json_entry(const fc_param_desc *d, const fc_params *defaults);
 /* Every entry, in table order, with the table's defaults. NULL when out of memory. */
 cJSON *fc_params_json_table(void);
 
-/* A parameter's value as stored: a number, true/false, or an enum's choice name. NULL when out
- * of memory. */
+/* A value of parameter d as JSON: a number, true/false, or an enum's choice name; null for NAN (a
+ * fluid-scoped parameter whose fluids differ). NULL when out of memory. */
+cJSON *fc_param_number_json(const fc_param_desc *d, double value);
+/* A parameter's value as stored in p (fc_param_get; null for a fluid-scoped one). */
 cJSON *fc_param_value_json(const fc_params *p, const fc_param_desc *d);
 
 /* Adds item to parent: as member `name` of an object, or appended to an array when name is NULL.

@@ -312,7 +312,7 @@ static int read_fluid(const reader *r, const cJSON *obj, const char *path, int *
 static int parse_fluid(const reader *r, const cJSON *obj, const char *path, fc_fluid *f, int index)
 {
     char sub[PATH_LEN], colour[16] = "";
-    fc_fluid_from_params(f, &r->scene->params, index);
+    fc_fluid_from_template(f, &r->scene->fluid_values, index);
     f->name[0] = '\0';
     for (const cJSON *c = obj->child; c; c = c->next) {
         child_path(sub, path, c->string);
@@ -353,7 +353,7 @@ static int parse_fluids(const reader *r, const cJSON *root, fc_scene *s)
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "fluids");
     s->fluid_count = 0;
     if (!list) {
-        fc_fluid_from_params(&s->fluids[0], &s->params, 0);
+        fc_fluid_from_template(&s->fluids[0], &s->fluid_values, 0);
         s->fluid_count = 1;
         return 0;
     }
@@ -529,7 +529,7 @@ static void enum_choices(const fc_param_desc *d, char *out, size_t len)
     out[used] = '\0';
 }
 
-static int set_parameter(const reader *r, fc_params *p, const cJSON *item, const char *path)
+static int set_parameter(const reader *r, fc_params *p, fc_fluid *fluid_values, const cJSON *item, const char *path)
 {
     const fc_param_desc *d = fc_param_find(item->string);
     char near[96];
@@ -551,11 +551,16 @@ static int set_parameter(const reader *r, fc_params *p, const cJSON *item, const
             return fail_expected(r, path, d->type == FC_PARAM_INT ? "an integer" : "a number", item);
         value = item->valuedouble;
     }
+    if (d->flags & FC_PARAM_FLUID) { /* every fluid's value, unless the fluid gives its own */
+        if (fc_param_check_number(d, d->name, value, msg, sizeof msg)) return fail_param(r, path, d, msg);
+        *fc_fluid_param_slot(fluid_values, d) = value;
+        return 0;
+    }
     if (fc_param_set_number(p, d, value, msg, sizeof msg)) return fail_param(r, path, d, msg);
     return 0;
 }
 
-static int parse_parameters(const reader *r, const cJSON *root, fc_params *p)
+static int parse_parameters(const reader *r, const cJSON *root, fc_scene *s)
 {
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "parameters");
     if (!obj) return 0;
@@ -563,7 +568,7 @@ static int parse_parameters(const reader *r, const cJSON *root, fc_params *p)
     for (const cJSON *c = obj->child; c; c = c->next) {
         char path[PATH_LEN];
         child_path(path, "parameters", c->string);
-        if (set_parameter(r, p, c, path)) return -1;
+        if (set_parameter(r, &s->params, &s->fluid_values, c, path)) return -1;
         if (is_duplicate(obj, c)) return fail(r, path, "duplicate key");
     }
     return 0;
@@ -638,7 +643,7 @@ static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
         parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_view(r, root, s) || parse_domain(r, root, s) ||
-        parse_parameters(r, root, &s->params) || parse_fluids(r, root, s))
+        parse_parameters(r, root, s) || parse_fluids(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
     s->blocks = items;
@@ -726,6 +731,7 @@ static int parse_text(fc_scene *scene, const char *json, const char *name, reade
 {
     memset(scene, 0, sizeof *scene);
     fc_params_defaults(&scene->params);
+    fc_fluid_defaults(&scene->fluid_values, 0);
     snprintf(scene->solver, sizeof scene->solver, "sph");
     scene->dimensions = 3;
     snprintf(scene->name, sizeof scene->name, "%s", name);
@@ -844,7 +850,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
         memcpy(w->fluids, scene->fluids, sizeof w->fluids);
         w->fluid_count = scene->fluid_count;
     } else { /* a scene put together in code, not parsed: one fluid of its parameters */
-        fc_fluid_from_params(&w->fluids[0], &w->params, 0);
+        fc_fluid_from_template(&w->fluids[0], &scene->fluid_values, 0);
         w->fluid_count = 1;
     }
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);

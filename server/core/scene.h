@@ -32,7 +32,8 @@ typedef struct fc_scene {
     fc_backend backend;       /* where its world steps: FC_BACKEND_CUDA, or the CPU (anything else); not in
                                  the file, the caller's choice (--backend, create_world) */
     fc_params params;         /* defaults overridden by the file's "parameters" */
-    fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of params (fc_fluid_from_params) */
+    fc_fluid fluid_values;    /* the fluid-scoped values of its "parameters": what a fluid leaves out */
+    fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of fluid_values */
     int fluid_count;
     int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
     char view_colour[16];     /* "view": {"colour"}: the viewer's colour mode when the scene opens; "" = none */

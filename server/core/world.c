@@ -30,7 +30,7 @@ void fc_world_init(fc_world *w)
 {
     memset(w, 0, sizeof *w);
     fc_params_defaults(&w->params);
-    fc_fluid_from_params(&w->fluids[0], &w->params, 0);
+    fc_fluid_defaults(&w->fluids[0], 0);
     w->fluid_count = 1;
     fc_particles_init(&w->particles);
     for (int a = 0; a < 3; a++) w->domain_lo[a] = 0.0f, w->domain_hi[a] = 1.0f;

@@ -69,7 +69,7 @@ typedef struct fc_world {
     char view_colour[16];         /* the scene's "view": {"colour"} for viewers (state.view); "" = none */
 } fc_world;
 
-/* An empty world with default parameters, one fluid made of them (fc_fluid_from_params), the SPH
+/* An empty world with default parameters, one fluid of the defaults (fc_fluid_defaults), the SPH
  * solver and a 1 m container. */
 void fc_world_init(fc_world *w);
 void fc_world_free(fc_world *w);

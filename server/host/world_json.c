@@ -85,14 +85,18 @@ cJSON *fc_json_object(const fc_object *row)
     return row->kind == FC_OBJECT_EMITTER ? emitter_json(row) : collider_json(row);
 }
 
-cJSON *fc_json_param_values(const fc_params *p)
+cJSON *fc_json_param_values(const fc_params *p, const fc_fluid *fluids, int fluid_count)
 {
     cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; o && i < fc_param_count; i++)
-        if (fc_json_attach(o, fc_param_table[i].name, fc_param_value_json(p, &fc_param_table[i]))) {
+    for (size_t i = 0; o && i < fc_param_count; i++) {
+        const fc_param_desc *d = &fc_param_table[i];
+        cJSON *value = d->flags & FC_PARAM_FLUID ? fc_param_number_json(d, fc_fluids_common_value(fluids, fluid_count, d))
+                                                 : fc_param_value_json(p, d);
+        if (fc_json_attach(o, d->name, value)) {
             cJSON_Delete(o);
             return NULL;
         }
+    }
     return o;
 }
 
@@ -214,7 +218,7 @@ int fc_json_add_world_content(cJSON *state, const fc_world *w)
                    fc_json_attach(state, "fluids", fc_json_fluids(w)) ||
                    fc_json_attach(state, "dimensions", cJSON_CreateNumber(w->dimensions)) ||
                    fc_json_attach(state, "view", view_json(w)) ||
-                   fc_json_attach(state, "values", fc_json_param_values(&w->params)) ||
+                   fc_json_attach(state, "values", fc_json_param_values(&w->params, w->fluids, w->fluid_count)) ||
                    fc_json_attach(state, "emitters", objects_json(w, FC_OBJECT_EMITTER)) ||
                    fc_json_attach(state, "colliders", objects_json(w, FC_OBJECT_COLLIDER))
                ? -1

@@ -23,8 +23,9 @@ cJSON *fc_json_vector(const float v[3]);
  * about x, then y, then z)}. */
 cJSON *fc_json_object(const fc_object *row);
 
-/* {name: value as stored, ...} for every parameter of the table. */
-cJSON *fc_json_param_values(const fc_params *p);
+/* {name: value, ...} for every parameter of the table: as stored in p, and for a fluid-scoped one
+ * the value every fluid has (null when they differ: each fluid's is in "fluids"). */
+cJSON *fc_json_param_values(const fc_params *p, const fc_fluid *fluids, int fluid_count);
 
 /* [{"name", "description"}] of every solver. */
 cJSON *fc_json_solvers(void);

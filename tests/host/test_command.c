@@ -237,33 +237,35 @@ static void test_values_apply(void)
     fc_message_error err = {0};
     fc_params_defaults(&p);
     before = p;
+    fc_fluid water; /* viscosity is the fluids' */
+    fc_fluid_defaults(&water, 0);
 
     fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
     CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
-    CHECK(memcmp(&p, &before, sizeof p) == 0, "nothing applied, viscosity included");
+    CHECK(memcmp(&p, &before, sizeof p) == 0 && water.viscosity == 2.0, "nothing applied, viscosity included");
 
     v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
           "radius below margin: field '%s'", err.field);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
 
     v = values_of("viscosity", 0.5, "particle_spacing", 0.015);
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_NOT_LIVE &&
               strcmp(err.field, "values.particle_spacing") == 0,
           "an init parameter without allow_init: not_live (%s)", fc_error_code_name(err.code));
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after not_live");
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 1, &err) == 0 && p.viscosity == 0.5 && p.particle_spacing == 0.015,
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 1, &err) == 0 && water.viscosity == 0.5 && p.particle_spacing == 0.015,
           "with allow_init both apply: %s", err.message);
 
     v = values_of("viscosity", 1000.0, NULL, 0);
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
-              strcmp(err.field, "values.viscosity") == 0 && p.viscosity == 0.5,
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+              strcmp(err.field, "values.viscosity") == 0 && water.viscosity == 0.5,
           "out of range without from_message: bad_value, unchanged");
 
     v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
-    CHECK(fc_param_values_apply(&p, NULL, 0, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
           "a consistent pair applies together: %s", err.message);
 }
 
@@ -309,8 +311,8 @@ static void test_apply_set(fc_world *w)
                            "\"linear\", \"substeps\": 3}}",
                         &applied, &err);
     CHECK(rc == 0, "set applies: %s", err.message);
-    CHECK(w->params.viscosity == 0.5 && w->params.equation_of_state == FC_EOS_LINEAR && w->params.substeps == 3,
-          "the world's parameters changed");
+    CHECK(w->fluids[0].viscosity == 0.5 && w->params.equation_of_state == FC_EOS_LINEAR && w->params.substeps == 3,
+          "the world's parameters and its fluid changed");
     const cJSON *values = cJSON_GetObjectItemCaseSensitive(applied, "values");
     const cJSON *eos = cJSON_GetObjectItemCaseSensitive(values, "equation_of_state");
     CHECK(number_at(values, "viscosity") == 0.5 && number_at(values, "substeps") == 3 && cJSON_IsString(eos) &&
@@ -337,12 +339,12 @@ static void test_apply_set_fluid(fc_world *w)
     w->fluids[1] = w->fluids[0];
     snprintf(w->fluids[1].name, sizeof w->fluids[1].name, "oil");
     w->fluid_count = 2;
-    const double water = w->fluids[0].viscosity, plain = w->params.viscosity;
+    const double water = w->fluids[0].viscosity;
     cJSON *applied;
     fc_message_error err;
     int rc = apply_text(w, "{\"type\": \"set\", \"world\": 1, \"values\": {\"oil.viscosity\": 7.5}}", &applied, &err);
     const cJSON *values = cJSON_GetObjectItemCaseSensitive(applied, "values");
-    CHECK(rc == 0 && w->fluids[1].viscosity == 7.5 && w->fluids[0].viscosity == water && w->params.viscosity == plain,
+    CHECK(rc == 0 && w->fluids[1].viscosity == 7.5 && w->fluids[0].viscosity == water,
           "set oil.viscosity changes oil's only: %s", err.message);
     CHECK(number_at(values, "oil.viscosity") == 7.5 && cJSON_GetArraySize(values) == 1, "applied under the name sent");
     cJSON_Delete(applied);

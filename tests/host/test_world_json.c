@@ -56,9 +56,16 @@ static void test_parameters(void)
     p.equation_of_state = FC_EOS_LINEAR;
     p.clamp_negative_pressure = 0;
     p.substeps = 9;
-    cJSON *values = fc_json_param_values(&p);
+    fc_fluid fluids[2];
+    fc_fluid_defaults(&fluids[0], 0);
+    fc_fluid_from_template(&fluids[1], &fluids[0], 1);
+    fluids[1].viscosity = 7.0;
+    cJSON *values = fc_json_param_values(&p, fluids, 2);
     CHECK(cJSON_GetArraySize(values) == (int)fc_param_count, "every parameter has a value: %d of %zu",
           cJSON_GetArraySize(values), fc_param_count);
+    CHECK(cJSON_IsNumber(member(values, "rest_density")) && member(values, "rest_density")->valuedouble == 1000.0 &&
+              cJSON_IsNull(member(values, "viscosity")),
+          "a fluid-scoped value is the fluids' when they agree (rest_density 1000), null when they differ (viscosity)");
     const cJSON *eos = member(values, "equation_of_state"), *substeps = member(values, "substeps");
     CHECK(cJSON_IsString(eos) && strcmp(eos->valuestring, "linear") == 0, "an enum as its choice name");
     CHECK(cJSON_IsFalse(member(values, "clamp_negative_pressure")), "a bool as false");
