@@ -15,7 +15,7 @@ typedef struct {
     uint32_t max_particles; /* 0: FC_FRAME_DEFAULT_MAX_PARTICLES */
 } fc_stream_config;
 
-/* Positions quantized already (a GPU does it, server/cuda/world_cuda.cu): q[a] is fc_quantize of
+/* Positions quantized already (a GPU does it, server/cuda/device_store.cu): q[a] is fc_quantize of
  * position a with max_q 2^bits - 1 in the bounds [lo, hi], exactly as the encoder of a stream with
  * these bits and bounds would compute it. */
 typedef struct {

@@ -129,7 +129,7 @@ static inline void fc_put_f64(uint8_t *p, double d)
 static inline uint32_t fc_zigzag(int32_t r) { return ((uint32_t)r << 1) ^ (uint32_t)(r >> 31); }
 static inline int32_t fc_unzigzag(uint32_t z) { return (int32_t)(z >> 1) ^ -(int32_t)(z & 1); }
 
-/* Host and device (a CUDA source quantizes a frame's snapshot on the GPU, server/cuda/world_cuda.cu). */
+/* Host and device (a CUDA source quantizes a frame's snapshot on the GPU, server/cuda/device_store.cu). */
 #ifdef __CUDACC__
 #define FC_FRAME_HD __host__ __device__
 #else

@@ -1,5 +1,5 @@
 /* Position Based Fluids on the device (Macklin and Mueller 2013, Algorithm 1, as solvers/pbf.c steps it), one particle per thread. */
-#include "cuda/world_cuda_internal.h"
+#include "cuda/device_internal.h"
 
 /* The scratch columns PBF uses: predicted positions in the particles' order (P), the same sorted
  * (Q: the positions the lists were found at), x* of this iteration (X) and the next (N), lambda,
@@ -173,12 +173,12 @@ static fc_pbf_constants constants_of(const fc_cuda_pbf_setup *s)
 }
 
 /* Density, vorticity and XSPH at the sorted positions x (the lists' too) and the velocities. */
-static int vorticity_pass(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, const fc_pbf_constants &c,
+static int vorticity_pass(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, const fc_pbf_constants &c,
                           const fc_cuda_lists &lists, char *err, size_t errlen)
 {
-    const size_t n = s->particles.count;
+    const size_t n = s->store->particles.count;
     float *const *f = s->d_f;
-    FC_LAUNCH(fc_k_pbf_vorticity, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, lists, c, setup->common,
+    FC_LAUNCH(fc_k_pbf_vorticity, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, c, setup->common,
               fc_cuda_fluid_column(s), fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ),
               fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ),
               fc_cuda_column(s, FC_DENSITY), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ], s->d_neighbours);
@@ -188,33 +188,33 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_pbf_density(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, char *err, size_t errlen)
+extern "C" int fc_cuda_pbf_density(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, char *err, size_t errlen)
 {
-    if (s->particles.count == 0) return 0;
+    if (s->store->particles.count == 0) return 0;
     const fc_pbf_constants c = constants_of(setup);
-    if (fc_cuda_world_sort(s, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), err, errlen))
+    if (fc_cuda_family_sort(s, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), err, errlen))
         return -1;
     const fc_cuda_lists lists = fc_cuda_lists_of(s, c.kernel, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                  fc_cuda_column(s, FC_PZ));
     return vorticity_pass(s, setup, c, lists, err, errlen);
 }
 
-extern "C" int fc_cuda_pbf_step(fc_cuda_world *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen)
+extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen)
 {
-    const size_t n = s->particles.count;
+    const size_t n = s->store->particles.count;
     const unsigned blocks = fc_cuda_blocks_for(n);
     const fc_pbf_constants c = constants_of(setup);
     fc_collision col;
     if (n == 0) return 0;
-    if (fc_cuda_reserve_scratch(s, n, err, errlen) || fc_cuda_device_collision(s, &setup->common, &col, err, errlen))
+    if (fc_cuda_reserve_scratch(s, n, err, errlen) || fc_cuda_device_collision(s->store, &setup->common.collision, &col, err, errlen))
         return -1;
     col.walls = FC_WALLS_SOFT, col.move_positions = 1;
     float **f = s->d_f;
-    FC_LAUNCH(fc_k_pbf_predict, blocks, FC_CUDA_BLOCK, s->stream, n, dt, setup->common, col, fc_cuda_column(s, FC_PX),
+    FC_LAUNCH(fc_k_pbf_predict, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, setup->common, col, fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
               fc_cuda_column(s, FC_VZ), f[PX], f[PY], f[PZ]);
     FC_CU(cudaGetLastError());
-    if (fc_cuda_world_sort(s, f[PX], f[PY], f[PZ], err, errlen)) return -1;
+    if (fc_cuda_family_sort(s, f[PX], f[PY], f[PZ], err, errlen)) return -1;
     {
         const float *const predicted[3] = {f[PX], f[PY], f[PZ]};
         float *const sorted[3] = {f[QX], f[QY], f[QZ]}, *const x[3] = {f[XX], f[XY], f[XZ]};
@@ -225,31 +225,31 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_world *s, const fc_cuda_pbf_setup *setup
         const fc_cuda_lists lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
         int xs = XX, ns = NX; /* x* of this iteration, and the next */
         for (int iteration = 0; iteration < setup->iterations; iteration++) {
-            FC_LAUNCH(fc_k_pbf_lambda, blocks, FC_CUDA_BLOCK, s->stream, n, lists, c, f[xs], f[xs + 1], f[xs + 2],
+            FC_LAUNCH(fc_k_pbf_lambda, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, f[xs], f[xs + 1], f[xs + 2],
                       f[LAMBDA], f[BX], f[BY], f[BZ]);
             FC_CU(cudaGetLastError());
-            FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->stream, n, lists, c, col, f[xs], f[xs + 1],
+            FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, col, f[xs], f[xs + 1],
                       f[xs + 2], f[LAMBDA], f[BX], f[BY], f[BZ], f[ns], f[ns + 1], f[ns + 2]);
             FC_CU(cudaGetLastError());
             const int t = xs;
             xs = ns, ns = t;
         }
         col.move_positions = 0; /* contacts change velocities only: positions are resolved */
-        FC_LAUNCH(fc_k_pbf_velocity, blocks, FC_CUDA_BLOCK, s->stream, n, 1.0f / dt, col, f[xs], f[xs + 1], f[xs + 2],
+        FC_LAUNCH(fc_k_pbf_velocity, blocks, FC_CUDA_BLOCK, s->store->stream, n, 1.0f / dt, col, f[xs], f[xs + 1], f[xs + 2],
                   fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ),
                   fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ));
         FC_CU(cudaGetLastError());
         /* the passes after line 24 read the final positions, with the lists of this step */
         const fc_cuda_lists final_lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
         if (vorticity_pass(s, setup, c, final_lists, err, errlen)) return -1;
-        FC_LAUNCH(fc_k_pbf_confine, blocks, FC_CUDA_BLOCK, s->stream, n, final_lists, c, dt, fc_cuda_column(s, FC_PX),
+        FC_LAUNCH(fc_k_pbf_confine, blocks, FC_CUDA_BLOCK, s->store->stream, n, final_lists, c, dt, fc_cuda_column(s, FC_PX),
                   fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ],
                   fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ));
         FC_CU(cudaGetLastError());
     }
     /* a step ends on the device before the call returns: step times are device times, and a
      * failed kernel fails its own step */
-    FC_CU(cudaStreamSynchronize(s->stream));
+    FC_CU(cudaStreamSynchronize(s->store->stream));
     return 0;
 fail:
     return -1;

@@ -1,5 +1,5 @@
 /* WCSPH on the device: density and pressure, accelerations, integration with collisions, one particle per thread. */
-#include "cuda/world_cuda_internal.h"
+#include "cuda/device_internal.h"
 
 /* The scratch columns WCSPH uses. */
 enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ };
@@ -100,15 +100,15 @@ __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__
 }
 
 /* Sort into the grid by the positions, then density and pressure. */
-static int sort_and_density(fc_cuda_world *s, const fc_cuda_sph_setup *setup, const fc_sph_kernel &k, char *err,
+static int sort_and_density(fc_cuda_family *s, const fc_cuda_sph_setup *setup, const fc_sph_kernel &k, char *err,
                             size_t errlen)
 {
-    const size_t n = s->particles.count;
-    if (fc_cuda_world_sort(s, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), err, errlen))
+    const size_t n = s->store->particles.count;
+    if (fc_cuda_family_sort(s, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), err, errlen))
         return -1;
     const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                  fc_cuda_column(s, FC_PZ));
-    FC_LAUNCH(fc_k_sph_density, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, lists, fc_cuda_fluid_column(s), k,
+    FC_LAUNCH(fc_k_sph_density, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_fluid_column(s), k,
               *setup, fc_cuda_column(s, FC_DENSITY), s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_neighbours);
     FC_CU(cudaGetLastError());
     return 0;
@@ -116,44 +116,44 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_sph_density(fc_cuda_world *s, const fc_cuda_sph_setup *setup, char *err, size_t errlen)
+extern "C" int fc_cuda_sph_density(fc_cuda_family *s, const fc_cuda_sph_setup *setup, char *err, size_t errlen)
 {
-    if (s->particles.count == 0) return 0;
+    if (s->store->particles.count == 0) return 0;
     return sort_and_density(s, setup, fc_cuda_kernel_of(&setup->common), err, errlen);
 }
 
-extern "C" int fc_cuda_sph_step(fc_cuda_world *s, const fc_cuda_sph_setup *setup, float dt, char *err, size_t errlen)
+extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setup, float dt, char *err, size_t errlen)
 {
-    const size_t n = s->particles.count;
+    const size_t n = s->store->particles.count;
     const unsigned blocks = fc_cuda_blocks_for(n);
     const fc_sph_kernel k = fc_cuda_kernel_of(&setup->common);
     fc_collision c;
     if (n == 0) return 0;
-    if (fc_cuda_device_collision(s, &setup->common, &c, err, errlen) || sort_and_density(s, setup, k, err, errlen))
+    if (fc_cuda_device_collision(s->store, &setup->common.collision, &c, err, errlen) || sort_and_density(s, setup, k, err, errlen))
         return -1;
     {
         const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                      fc_cuda_column(s, FC_PZ));
-        FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->stream, n, lists, fc_cuda_column(s, FC_VX),
+        FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_column(s, FC_VX),
                   fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_fluid_column(s), k, *setup,
                   s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX], s->d_f[AY], s->d_f[AZ]);
     }
     FC_CU(cudaGetLastError());
-    FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
+    FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
               fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX),
               fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), c);
     FC_CU(cudaGetLastError());
     /* a step ends on the device before the call returns: step times are device times, and a
      * failed kernel fails its own step */
-    FC_CU(cudaStreamSynchronize(s->stream));
+    FC_CU(cudaStreamSynchronize(s->store->stream));
     return 0;
 fail:
     return -1;
 }
 
-extern "C" int fc_cuda_sph_max_acceleration2(fc_cuda_world *s, float *out, char *err, size_t errlen)
+extern "C" int fc_cuda_sph_max_acceleration2(fc_cuda_family *s, float *out, char *err, size_t errlen)
 {
     *out = 0.0f;
-    if (s->scratch_capacity < s->particles.count) return 0; /* no step yet */
-    return fc_cuda_max_norm2(s, s->d_f[AX], s->d_f[AY], s->d_f[AZ], out, err, errlen);
+    if (s->scratch_capacity < s->store->particles.count) return 0; /* no step yet */
+    return fc_cuda_max_norm2(s->store, s->d_f[AX], s->d_f[AY], s->d_f[AZ], out, err, errlen);
 }

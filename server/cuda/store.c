@@ -1,4 +1,4 @@
-/* The CUDA store: a world's particles live on the device (cuda/world_cuda.h) between steps. The host
+/* The CUDA store: a world's particles live on the device (cuda/device_store.h) between steps. The host
  * arrays are brought up to date only when something reads them (fc_world_sync_to_host: snapshots,
  * exports, statistics), and what the host changes goes to the device through host_changed: emitted
  * particles are appended, a compaction or a checkpoint uploads them all. A sync brings only the
@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef struct cuda_store {
-    fc_cuda_world *device;
+    fc_device_store *device;
     unsigned char fresh[FC_COLUMN_COUNT]; /* the host's column is the device's, in the device's order */
     int failed;          /* a device call failed: every step fails from now on */
     uint64_t id_stamp;   /* the set of particles (their ids) now: a new stamp at every change */
@@ -36,7 +36,7 @@ void fc_cuda_store_report(const fc_world *w, const char *what, const char *why)
     fprintf(stderr, "fluidcast: world '%s' on the GPU: %s: %s\n", w->name, what, why);
 }
 
-fc_cuda_world *fc_cuda_store_device(const fc_world *w)
+fc_device_store *fc_cuda_store_device(const fc_world *w)
 {
     const cuda_store *st = store_of(w);
     return st && !st->failed ? st->device : NULL;
@@ -70,7 +70,7 @@ static void store_destroy(void *state)
 {
     cuda_store *st = state;
     if (!st) return;
-    fc_cuda_world_destroy(st->device);
+    fc_device_store_destroy(st->device);
     free(st);
 }
 
@@ -79,8 +79,8 @@ static int store_create(fc_world *w, void **state, char *err, size_t errlen)
     cuda_store *st = calloc(1, sizeof *st);
     if (!st) return -1;
     if (errlen) err[0] = '\0';
-    st->device = fc_cuda_world_create(&w->grid_geom, err, errlen);
-    if (!st->device || fc_cuda_world_upload(st->device, &w->particles, 0, err, errlen)) {
+    st->device = fc_device_store_create(err, errlen);
+    if (!st->device || fc_device_store_upload(st->device, &w->particles, 0, err, errlen)) {
         if (!err[0]) snprintf(err, errlen, "the particles could not be put on the device");
         store_destroy(st);
         return -1;
@@ -102,7 +102,7 @@ static void store_sync_to_host(fc_world *w, void *state, unsigned fields)
     int any = 0;
     for (int c = 0; c < FC_COLUMN_COUNT; c++) any |= wanted[c] = wanted[c] && !st->fresh[c];
     if (!any || st->failed) return;
-    if (fc_cuda_world_download(st->device, &w->particles, wanted, err, sizeof err)) {
+    if (fc_device_store_download(st->device, &w->particles, wanted, err, sizeof err)) {
         fc_cuda_store_report(w, "download", err);
         st->failed = 1;
         return;
@@ -117,11 +117,11 @@ static void store_host_changed(fc_world *w, void *state, unsigned what)
     if (st->failed || !(what & (FC_CHANGED_ADDED | FC_CHANGED_REMOVED | FC_CHANGED_REPLACED))) return;
     /* appended only: the device keeps its particles (the host's copies of them may be behind) */
     const int appended = !(what & (FC_CHANGED_REMOVED | FC_CHANGED_REPLACED));
-    if (appended && fc_cuda_world_count(st->device) == w->particles.count) return; /* emitted there (store_emit) */
-    const size_t from = appended ? fc_cuda_world_count(st->device) : 0;
+    if (appended && fc_device_store_count(st->device) == w->particles.count) return; /* emitted there (store_emit) */
+    const size_t from = appended ? fc_device_store_count(st->device) : 0;
     st->id_stamp = new_stamp();
     if (!appended) memset(st->fresh, 1, sizeof st->fresh); /* the host's arrays are the device's again */
-    if (fc_cuda_world_upload(st->device, &w->particles, from, err, sizeof err)) {
+    if (fc_device_store_upload(st->device, &w->particles, from, err, sizeof err)) {
         fc_cuda_store_report(w, "upload", err);
         st->failed = 1;
     }
@@ -133,14 +133,14 @@ static int store_motion_stats(fc_world *w, void *state, fc_world_stats *out)
 {
     cuda_store *st = state;
     char err[512];
-    double rest[FC_SPH_MAX_FLUIDS];
+    double rest[FC_MAX_FLUIDS];
     if (st->failed) return -1;
-    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) rest[f] = w->fluids[f < w->fluid_count ? f : 0].rest_density;
-    if (fc_cuda_world_stats(st->device, rest, &st->sums, err, sizeof err)) {
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) rest[f] = w->fluids[f < w->fluid_count ? f : 0].rest_density;
+    if (fc_device_store_stats(st->device, rest, &st->sums, err, sizeof err)) {
         fc_cuda_store_report(w, "statistics", err);
         return -1;
     }
-    const size_t n = fc_cuda_world_count(st->device);
+    const size_t n = fc_device_store_count(st->device);
     out->particles = n;
     out->max_speed = sqrt(st->sums.max_speed2);
     out->rms_speed = n ? sqrt(st->sums.sum_speed2 / (double)n) : 0.0;
@@ -154,8 +154,8 @@ static int store_frame_snapshot(fc_world *w, void *state, fc_frame_request *req)
 {
     cuda_store *st = state;
     char err[512];
-    if (st->failed || req->count != fc_cuda_world_count(st->device)) return -1;
-    if (fc_cuda_world_frame(st->device, req, req->id_stamp != st->id_stamp, err, sizeof err)) {
+    if (st->failed || req->count != fc_device_store_count(st->device)) return -1;
+    if (fc_device_store_frame(st->device, req, req->id_stamp != st->id_stamp, err, sizeof err)) {
         fc_cuda_store_report(w, "frame", err);
         return -1;
     }
@@ -169,7 +169,7 @@ static int store_emit(fc_world *w, void *state, const fc_emission *e)
     cuda_store *st = state;
     char err[512];
     if (st->failed) return -1;
-    if (fc_cuda_world_emit(st->device, e, err, sizeof err)) {
+    if (fc_device_store_emit(st->device, e, err, sizeof err)) {
         fc_cuda_store_report(w, "emission", err);
         st->failed = 1;
         return -1;
@@ -185,7 +185,7 @@ static long store_remove_inside(fc_world *w, void *state, const fc_shape *shapes
     char err[512];
     size_t removed = 0;
     if (st->failed) return -1;
-    if (fc_cuda_world_remove_inside(st->device, shapes, count, &removed, err, sizeof err)) {
+    if (fc_device_store_remove_inside(st->device, shapes, count, &removed, err, sizeof err)) {
         fc_cuda_store_report(w, "sinks", err);
         st->failed = 1;
         return -1;
@@ -201,7 +201,7 @@ static long store_remove_flagged(fc_world *w, void *state, int column)
     char err[512];
     size_t removed = 0;
     if (st->failed) return -1;
-    if (fc_cuda_world_remove_flagged(st->device, column, &removed, err, sizeof err)) {
+    if (fc_device_store_remove_flagged(st->device, column, &removed, err, sizeof err)) {
         fc_cuda_store_report(w, "flagged removal", err);
         st->failed = 1;
         return -1;

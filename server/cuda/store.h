@@ -4,11 +4,12 @@
 #define FC_CUDA_STORE_H
 
 #include "core/store.h"
-#include "cuda/world_cuda.h"
+#include "cuda/device_store.h"
 
-/* The device world of w's CUDA store; NULL when w has none, or a device call failed (every step
- * then fails). */
-fc_cuda_world *fc_cuda_store_device(const fc_world *w);
+/* The device store of w's CUDA store kind; NULL when w has none, or a device call failed (every
+ * step then fails). A method's device data (the SPH family's, cuda/sph_device.h) works on its
+ * particles. */
+fc_device_store *fc_cuda_store_device(const fc_world *w);
 
 /* A method's device call ran in w's store: the host arrays are behind now; failed (with what and
  * the device's words in why, reported once) marks the store failed. */

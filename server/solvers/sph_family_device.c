@@ -7,12 +7,14 @@
 
 #include "core/colliders.h"
 #include "core/solver.h"
+#include "cuda/sph_device.h"
 #include "cuda/store.h"
 #include "solvers/pbf.h"
 #include "solvers/sph_family.h"
 
 typedef struct device_state {
     fc_sph_solids solids;       /* first: the family's (fc_sph_family_boundary) */
+    fc_cuda_family *device;     /* the family's device data beside the store's particles */
     double rest_volume;         /* V0 (fc_sph_rest_volume) */
     double gradient_correction; /* WCSPH: fc_wcsph_gradient_correction */
     double rest_denominator;    /* PBF: D0 (fc_pbf_lattice_denominator) */
@@ -23,9 +25,8 @@ static int upload_boundary(const fc_world *w, device_state *st)
 {
     char err[512];
     const fc_boundary *b = &st->solids.boundary;
-    fc_cuda_world *device = fc_cuda_store_device(w);
-    if (!device) return -1;
-    if (fc_cuda_world_set_boundary(device, b->count, b->x, b->y, b->z, b->volume, b->grid.cell_start, err, sizeof err)) {
+    if (!st->device) return -1;
+    if (fc_cuda_family_set_boundary(st->device, b->count, b->x, b->y, b->z, b->volume, b->grid.cell_start, err, sizeof err)) {
         fc_cuda_store_report(w, "boundary upload", err);
         return -1;
     }
@@ -43,6 +44,7 @@ static void device_destroy(void *state)
 {
     device_state *st = state;
     if (!st) return;
+    fc_cuda_family_destroy(st->device);
     fc_sph_solids_free(&st->solids);
     free(st);
 }
@@ -63,6 +65,14 @@ static int device_init(fc_world *w, void **state, char *err, size_t errlen)
     st->gradient_correction = fc_wcsph_gradient_correction(w);
     st->rest_denominator =
         fc_pbf_lattice_denominator(p->smoothing_radius, p->particle_spacing, st->rest_volume, w->dimensions);
+    fc_device_store *store = fc_cuda_store_device(w);
+    char why[256] = "the world has no device store";
+    st->device = store ? fc_cuda_family_create(store, &w->grid_geom, why, sizeof why) : NULL;
+    if (!st->device) {
+        snprintf(err, errlen, "the SPH family's data could not be put on the device: %s", why);
+        device_destroy(st);
+        return -1;
+    }
     if (upload_boundary(w, st)) {
         snprintf(err, errlen, "the boundary particles could not be put on the device");
         device_destroy(st);
@@ -89,8 +99,8 @@ static void common_setup(const fc_world *w, const device_state *st, fc_wall_mode
 static int wcsph_on_device(fc_world *w, device_state *st, const double *dt)
 {
     char err[512] = "";
-    fc_cuda_world *device = fc_cuda_store_device(w);
-    if (!device || keep_boundary(w, st)) return -1;
+    fc_cuda_family *device = st->device;
+    if (!fc_cuda_store_device(w) || keep_boundary(w, st)) return -1;
     fc_cuda_sph_setup s;
     common_setup(w, st, FC_WALLS_CLAMP, &s.common); /* as fc_collide_particles */
     fc_wcsph_eos_of(w, &s.eos);
@@ -108,8 +118,8 @@ static int wcsph_on_device(fc_world *w, device_state *st, const double *dt)
 static int pbf_on_device(fc_world *w, device_state *st, const double *dt)
 {
     char err[512] = "";
-    fc_cuda_world *device = fc_cuda_store_device(w);
-    if (!device || keep_boundary(w, st)) return -1;
+    fc_cuda_family *device = st->device;
+    if (!fc_cuda_store_device(w) || keep_boundary(w, st)) return -1;
     const fc_params *p = &w->params;
     fc_cuda_pbf_setup s = {.scorr_k = p->scorr_k, .scorr_dq = p->scorr_dq, .rest_denominator = st->rest_denominator,
                            .epsilon = fc_pbf_relaxation(p, st->rest_denominator), .vorticity = p->vorticity_epsilon,
@@ -140,9 +150,9 @@ static double device_max_speed(const fc_world *w)
 {
     float max2 = 0.0f;
     char err[512];
-    fc_cuda_world *device = fc_cuda_store_device(w);
+    fc_device_store *device = fc_cuda_store_device(w);
     if (!device) return 0.0;
-    if (fc_cuda_world_max_speed2(device, &max2, err, sizeof err)) fc_cuda_store_report(w, "max speed", err);
+    if (fc_device_store_max_speed2(device, &max2, err, sizeof err)) fc_cuda_store_report(w, "max speed", err);
     return sqrt((double)max2);
 }
 
@@ -165,11 +175,10 @@ static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
  * the host arrays (in sync when the store has none). */
 static int device_stats(const fc_world *w, const void *state, fc_solver_stat *out, int max)
 {
-    (void)state;
+    const device_state *st = state;
     double mean = 0.0;
     char err[512];
-    fc_cuda_world *device = fc_cuda_store_device(w);
-    if (device && fc_cuda_world_mean_neighbours(device, &mean, err, sizeof err)) fc_cuda_store_report(w, "statistics", err);
+    if (fc_cuda_store_device(w) && fc_cuda_family_mean_neighbours(st->device, &mean, err, sizeof err)) fc_cuda_store_report(w, "statistics", err);
     fc_cuda_stats sums;
     if (!fc_cuda_store_take_sums(w, &sums)) return fc_sph_family_stats(w, mean, out, max);
     return fc_sph_family_stats_of(sums.sum_err, sums.max_err, sums.sum_abs_err, w->particles.count, mean, out, max);

@@ -5,7 +5,7 @@
  * particles as a device would: the host sees that copy only after fc_world_sync_to_host, and the
  * store sees every change the host makes (emitters, sinks, a checkpoint put back, a rebuilt world,
  * commands). With a CUDA device (or the host shim, CI's cuda-host build) it also steps in the CUDA
- * store, on the device primitive fc_cuda_world_fall, and lands where the host arrays' run does. */
+ * store, on the device primitive fc_device_store_fall, and lands where the host arrays' run does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "core/colliders.h"
 #include "cuda/device.h"
 #include "cuda/store.h"
-#include "cuda/world_cuda.h"
+#include "cuda/device_store.h"
 #endif
 
 /* ---- the mirror store: positions and velocities of every particle, in the host's order ---- */
@@ -147,9 +147,9 @@ static int ballistic_step_on_cuda(fc_world *w, double dt)
     fc_collision c;
     fc_world_gravity(w, g);
     fc_collision_init(&c, w, FC_WALLS_CLAMP, 1); /* as fc_collide_particles */
-    fc_cuda_world *device = fc_cuda_store_device(w);
+    fc_device_store *device = fc_cuda_store_device(w);
     if (!device) return FC_STEP_FAILED;
-    const int failed = fc_cuda_world_fall(device, g, (float)dt, &c, err, sizeof err);
+    const int failed = fc_device_store_fall(device, g, (float)dt, &c, err, sizeof err);
     fc_cuda_store_stepped(w, failed, "ballistic step", err);
     return failed ? FC_STEP_FAILED : FC_STEP_DONE;
 #else

@@ -1,28 +1,18 @@
-/* What the CUDA sources of a device world share (C++ only): the world's layout, the neighbourhood loop
- * over the grid's nine bars, and the steps every solver takes (sort, colliders, scratch). */
-#ifndef FC_WORLD_CUDA_INTERNAL_H
-#define FC_WORLD_CUDA_INTERNAL_H
+/* What the CUDA sources share (C++ only): the layouts of the generic device store and of the SPH
+ * family's device data, the neighbourhood loop over the grid's nine bars, and the steps the family's
+ * solvers take (sort, colliders, scratch, reductions). */
+#ifndef FC_DEVICE_INTERNAL_H
+#define FC_DEVICE_INTERNAL_H
 
 #include "cuda/grid_cuda.h"
 #include "cuda/particles_cuda.h"
 #include "cuda/runtime.h"
-#include "cuda/world_cuda.h"
+#include "cuda/sph_device.h"
 
-/* Per-particle float scratch columns; each solver names the ones it uses. */
-enum { FC_CUDA_SCRATCH = 24 };
-
-struct fc_cuda_world {
+/* The generic device store (device_store.h). */
+struct fc_device_store {
     cudaStream_t stream;
-    fc_grid_geom geom;
-    fc_cuda_grid grid;           /* the particles' grid, rebuilt every step */
     fc_cuda_particles particles; /* every registry column and the ids */
-    /* boundary particles, sorted by cell, and their cell_start */
-    float *d_bx, *d_by, *d_bz, *d_bvolume;
-    uint32_t *d_bcell_start;
-    size_t boundary_count, boundary_capacity;
-    float *d_f[FC_CUDA_SCRATCH];
-    uint32_t *d_neighbours; /* per particle: fluid neighbours within h at the last sort */
-    size_t scratch_capacity;
     fc_object *d_colliders; /* the world's object rows (the collision code skips all but colliders) */
     size_t collider_capacity;
     unsigned *d_word; /* one word for reductions */
@@ -32,7 +22,7 @@ struct fc_cuda_world {
     uint8_t *d_frame_a;
     void *d_sort_tmp;
     size_t sort_tmp_bytes, frame_capacity;
-    double *d_partial; /* the statistics' partial sums (world_cuda.cu) */
+    double *d_partial; /* the statistics' partial sums (device_store.cu) */
     float *d_points;   /* an emission's (u, v) */
     size_t point_capacity;
     /* removing particles: the shapes, keep flags and their prefix sums (count + 1), the scan's scratch */
@@ -43,12 +33,35 @@ struct fc_cuda_world {
     size_t keep_tmp_bytes, keep_capacity;
 };
 
+/* Per-particle float scratch columns of the SPH family; each solver names the ones it uses. */
+enum { FC_CUDA_SCRATCH = 24 };
+
+/* The SPH family's device data (sph_device.h), beside its store's particles. */
+struct fc_cuda_family {
+    fc_device_store *store;
+    fc_grid_geom geom;
+    fc_cuda_grid grid; /* the particles' grid, rebuilt every step */
+    /* boundary particles, sorted by cell, and their cell_start */
+    float *d_bx, *d_by, *d_bz, *d_bvolume;
+    uint32_t *d_bcell_start;
+    size_t boundary_count, boundary_capacity;
+    float *d_f[FC_CUDA_SCRATCH];
+    uint32_t *d_neighbours; /* per particle: fluid neighbours within h at the last sort */
+    size_t scratch_capacity;
+};
+
 /* The columns of the registry as typed device arrays. */
-static inline float *fc_cuda_column(fc_cuda_world *s, int c) { return (float *)s->particles.d_column[c]; }
-static inline const uint8_t *fc_cuda_fluid_column(fc_cuda_world *s)
+static inline float *fc_cuda_column(fc_device_store *s, int c) { return (float *)s->particles.d_column[c]; }
+static inline float *fc_cuda_column(fc_cuda_family *d, int c) { return fc_cuda_column(d->store, c); }
+static inline const uint8_t *fc_cuda_fluid_column(fc_device_store *s)
 {
     return (const uint8_t *)s->particles.d_column[FC_FLUID];
 }
+static inline const uint8_t *fc_cuda_fluid_column(fc_cuda_family *d) { return fc_cuda_fluid_column(d->store); }
+
+/* Device bytes a particle of the SPH family takes, its store's and the family's: the most any method
+ * takes (the store refuses particles the device has no room for, device_store.cu). */
+size_t fc_cuda_bytes_per_particle(void);
 
 /* Calls visit(j) for every point j of the grid with cell_start in the nine bars around cell `key`
  * (core/grid.h's bars, the CPU's): the candidates of a neighbourhood. */
@@ -92,26 +105,30 @@ struct fc_cuda_lists {
 };
 
 /* The lists of the last sort, at the positions (lx, ly, lz). */
-fc_cuda_lists fc_cuda_lists_of(fc_cuda_world *s, const fc_sph_kernel &k, const float *lx, const float *ly,
+fc_cuda_lists fc_cuda_lists_of(fc_cuda_family *d, const fc_sph_kernel &k, const float *lx, const float *ly,
                                const float *lz);
 
 /* Sorts the particles by the points (x, y, z) (given in the particles' order: their positions or
- * predicted ones) and reorders every column with the grid's order. */
-int fc_cuda_world_sort(fc_cuda_world *s, const float *x, const float *y, const float *z, char *err, size_t errlen);
+ * predicted ones) and reorders every column of the store with the grid's order. */
+int fc_cuda_family_sort(fc_cuda_family *d, const float *x, const float *y, const float *z, char *err, size_t errlen);
 
 /* dst[i] = src[order[i]] for three float columns (predicted positions into the sorted order). */
-int fc_cuda_gather3(fc_cuda_world *s, const float *const src[3], float *const dst[3], char *err, size_t errlen);
+int fc_cuda_gather3(fc_cuda_family *d, const float *const src[3], float *const dst[3], char *err, size_t errlen);
 
-/* The setup's collision with its colliders copied to the device. */
-int fc_cuda_device_collision(fc_cuda_world *s, const fc_cuda_setup *setup, fc_collision *c, char *err, size_t errlen);
+/* A collision (its objects host memory) with its objects copied to the store's device array. */
+int fc_cuda_device_collision(fc_device_store *s, const fc_collision *collision, fc_collision *c, char *err,
+                             size_t errlen);
 
 /* The largest x^2 + y^2 + z^2 over the particles' columns x, y, z (a speed's or an acceleration's
  * square; NaN left out) into *out, the device done. 0, or -1 with err. */
-int fc_cuda_max_norm2(fc_cuda_world *s, const float *x, const float *y, const float *z, float *out, char *err,
+int fc_cuda_max_norm2(fc_device_store *s, const float *x, const float *y, const float *z, float *out, char *err,
                       size_t errlen);
 
-/* Room for n particles in the scratch columns (contents not kept). */
-int fc_cuda_reserve_scratch(fc_cuda_world *s, size_t n, char *err, size_t errlen);
+/* Room for n particles in the family's scratch columns (contents not kept). */
+int fc_cuda_reserve_scratch(fc_cuda_family *d, size_t n, char *err, size_t errlen);
+
+/* err = msg (when err has room). */
+void fc_cuda_set_msg(char *err, size_t errlen, const char *msg);
 
 /* The kernel constants on the device's side of sph_terms.h (fc_f8 is a float here). */
 static inline fc_sph_kernel fc_cuda_kernel_of(const fc_cuda_setup *setup)

@@ -1,5 +1,6 @@
-/* A world's particles on the device: create, upload and download, boundary, colliders, sort, reductions. */
-#include "cuda/world_cuda_internal.h"
+/* The generic device store (device_store.h): create, upload and download, colliders, reductions,
+ * frames, emission, removal, statistics and free flight of a world's particles on the device. */
+#include "cuda/device_internal.h"
 
 #include "core/particle_stats.h"
 #include "frame_format.h" /* fc_quantize, fc_quantize_scale: the encoder's quantization */
@@ -8,14 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-namespace {
-
-void set_msg(char *err, size_t errlen, const char *msg)
+void fc_cuda_set_msg(char *err, size_t errlen, const char *msg)
 {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
-
-} // namespace
 
 /* The largest x^2 + y^2 + z^2 (|v|^2, |a|^2), as the bits of a non-negative float (which order as unsigned integers). */
 __global__ void fc_k_max_speed2(size_t n, const float *__restrict__ vx, const float *__restrict__ vy,
@@ -26,23 +23,6 @@ __global__ void fc_k_max_speed2(size_t n, const float *__restrict__ vx, const fl
         unsigned bits;
         memcpy(&bits, &s2, sizeof bits);
         if (s2 == s2) atomicMax(out, bits); /* NaN is reported by the statistics, not here */
-    }
-}
-
-/* A sum of per-particle counts into one word (the pairs of one sort stay far below 2^32). */
-__global__ void fc_k_sum_counts(size_t n, const uint32_t *__restrict__ counts, unsigned *__restrict__ out)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        atomicAdd(out, counts[i]);
-}
-
-__global__ void fc_k_gather3(size_t n, const uint32_t *__restrict__ order, const float *__restrict__ x,
-                             const float *__restrict__ y, const float *__restrict__ z, float *__restrict__ ox,
-                             float *__restrict__ oy, float *__restrict__ oz)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const uint32_t o = order[i];
-        ox[i] = x[o], oy[i] = y[o], oz[i] = z[o];
     }
 }
 
@@ -135,7 +115,7 @@ enum { STATS_BLOCKS = 64, STATS_THREADS = STATS_BLOCKS * FC_CUDA_BLOCK, STATS_GR
 enum { MAX_SPEED2, SUM_SPEED2, NAN_SEEN, SUM_ERR, MAX_ERR, SUM_ABS_ERR };
 
 struct fc_stats_input {
-    double rest_density[FC_SPH_MAX_FLUIDS];
+    double rest_density[FC_MAX_FLUIDS];
 };
 
 __global__ void fc_k_stats_partial(size_t n, const float *__restrict__ px, const float *__restrict__ py,
@@ -212,7 +192,7 @@ __global__ void fc_k_emit(size_t count, size_t from, fc_emit_plan plan, const fl
     }
 }
 
-extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
+extern "C" void fc_device_store_destroy(fc_device_store *s)
 {
     if (!s) return;
     cudaFree(s->d_points);
@@ -221,74 +201,49 @@ extern "C" void fc_cuda_world_destroy(fc_cuda_world *s)
     void *frame[] = {s->d_frame_id, s->d_frame_index, s->d_sorted_id, s->d_sorted_index, s->d_frame_q, s->d_frame_a,
                      s->d_sort_tmp};
     for (size_t a = 0; a < sizeof frame / sizeof frame[0]; a++) cudaFree(frame[a]);
-    fc_cuda_grid_free(&s->grid);
     fc_cuda_particles_free(&s->particles);
-    void *arrays[] = {s->d_bx, s->d_by, s->d_bz, s->d_bvolume, s->d_bcell_start, s->d_neighbours, s->d_colliders,
-                      s->d_word};
-    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) cudaFree(arrays[a]);
-    for (int c = 0; c < FC_CUDA_SCRATCH; c++) cudaFree(s->d_f[c]);
+    cudaFree(s->d_colliders);
+    cudaFree(s->d_word);
     if (s->stream) cudaStreamDestroy(s->stream);
     free(s);
 }
 
-extern "C" fc_cuda_world *fc_cuda_world_create(const fc_grid_geom *geom, char *err, size_t errlen)
+extern "C" fc_device_store *fc_device_store_create(char *err, size_t errlen)
 {
-    fc_cuda_world *s = (fc_cuda_world *)calloc(1, sizeof *s);
+    fc_device_store *s = (fc_device_store *)calloc(1, sizeof *s);
     if (!s) {
-        set_msg(err, errlen, "fc_cuda_world_create: out of host memory");
+        fc_cuda_set_msg(err, errlen, "fc_device_store_create: out of host memory");
         return NULL;
     }
-    s->geom = *geom;
     FC_CU(cudaStreamCreate(&s->stream));
-    if (geom->ncells > 0) { /* a world whose method needs no grid (FC_NEEDS_GRID) has none: nor does its store */
-        if (fc_cuda_grid_init(&s->grid, geom, err, errlen)) goto fail;
-        FC_CU(cudaMalloc((void **)&s->d_bcell_start, sizeof(uint32_t) * ((size_t)geom->ncells + 1)));
-        FC_CU(cudaMemsetAsync(s->d_bcell_start, 0, sizeof(uint32_t) * ((size_t)geom->ncells + 1), s->stream));
-    }
     FC_CU(cudaMalloc((void **)&s->d_word, sizeof(unsigned)));
     return s;
 fail:
-    fc_cuda_world_destroy(s);
+    fc_device_store_destroy(s);
     return NULL;
 }
 
-extern "C" size_t fc_cuda_world_count(const fc_cuda_world *s) { return s->particles.count; }
+extern "C" size_t fc_device_store_count(const fc_device_store *s) { return s->particles.count; }
 
-int fc_cuda_reserve_scratch(fc_cuda_world *s, size_t n, char *err, size_t errlen)
-{
-    if (n <= s->scratch_capacity) return 0;
-    const size_t cap = n + n / 4 + 64;
-    for (int c = 0; c < FC_CUDA_SCRATCH; c++) cudaFree(s->d_f[c]), s->d_f[c] = NULL;
-    cudaFree(s->d_neighbours);
-    s->d_neighbours = NULL;
-    s->scratch_capacity = 0;
-    for (int c = 0; c < FC_CUDA_SCRATCH; c++) FC_CU(cudaMalloc((void **)&s->d_f[c], cap * sizeof(float)));
-    FC_CU(cudaMalloc((void **)&s->d_neighbours, cap * sizeof(uint32_t)));
-    FC_CU(cudaMemsetAsync(s->d_neighbours, 0, cap * sizeof(uint32_t), s->stream));
-    s->scratch_capacity = cap;
-    return 0;
-fail:
-    return -1;
-}
-
-/* Device bytes a particle takes: its columns and id twice (the reorder's targets), the scratch
- * columns, the neighbour count, and the frame's and the compaction's arrays. */
-static size_t bytes_per_particle(void)
+/* Device bytes a particle takes: its columns and id twice (the reorder's targets), the family's
+ * scratch columns and neighbour count, the frame's and the compaction's arrays, and the grid's key,
+ * order and unsorted key. */
+size_t fc_cuda_bytes_per_particle(void)
 {
     return 2 * fc_cuda_particles_bytes() + FC_CUDA_SCRATCH * sizeof(float) + sizeof(uint32_t) + 4 * sizeof(uint32_t) +
            3 * FC_FRAME_MAX_POSITION_SETS * sizeof(uint16_t) + FC_FRAME_MAX_FIELDS + 2 * sizeof(uint32_t) +
-           3 * sizeof(uint32_t) /* the grid's key, order and unsorted key */;
+           3 * sizeof(uint32_t);
 }
 
-/* Refuses, before anything is allocated, a world that needs more device memory than is free (with
+/* Refuses, before anything is allocated, particles that need more device memory than is free (with
  * a quarter of the growth headroom the arrays take). */
-static int check_room(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+static int check_room(fc_device_store *s, size_t n, char *err, size_t errlen)
 {
     size_t free_bytes = 0, total_bytes = 0;
-    if (n <= s->scratch_capacity) return 0;
+    if (n <= s->particles.capacity) return 0;
     FC_CU(cudaMemGetInfo(&free_bytes, &total_bytes));
     {
-        const double need = (double)(n + n / 4 + 64) * (double)bytes_per_particle();
+        const double need = (double)(n + n / 4 + 64) * (double)fc_cuda_bytes_per_particle();
         if (need > (double)free_bytes) {
             if (err && errlen)
                 snprintf(err, errlen, "too little GPU memory for the scene: %zu particles need about %.0f MiB, "
@@ -302,10 +257,10 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, size_t from, char *err, size_t errlen)
+extern "C" int fc_device_store_upload(fc_device_store *s, const fc_particles *p, size_t from, char *err, size_t errlen)
 {
     if (cudaStreamSynchronize(s->stream) != cudaSuccess) {
-        set_msg(err, errlen, "fc_cuda_world_upload: the device failed in an earlier step");
+        fc_cuda_set_msg(err, errlen, "fc_device_store_upload: the device failed in an earlier step");
         return -1;
     }
     if (check_room(s, p->count, err, errlen)) return -1;
@@ -314,85 +269,23 @@ extern "C" int fc_cuda_world_upload(fc_cuda_world *s, const fc_particles *p, siz
     } else if (fc_cuda_particles_append(&s->particles, p, from, err, errlen)) {
         return -1;
     }
-    return fc_cuda_reserve_scratch(s, p->count, err, errlen);
+    return 0;
 }
 
-extern "C" int fc_cuda_world_download(const fc_cuda_world *s, fc_particles *p, const unsigned char *columns, char *err,
-                                      size_t errlen)
+extern "C" int fc_device_store_download(const fc_device_store *s, fc_particles *p, const unsigned char *columns, char *err,
+                                        size_t errlen)
 {
     if (cudaStreamSynchronize(s->stream) != cudaSuccess) {
-        set_msg(err, errlen, "fc_cuda_world_download: the device failed in an earlier step");
+        fc_cuda_set_msg(err, errlen, "fc_device_store_download: the device failed in an earlier step");
         return -1;
     }
     return fc_cuda_particles_download(&s->particles, p, columns, err, errlen);
 }
 
-extern "C" int fc_cuda_world_set_boundary(fc_cuda_world *s, size_t count, const float *x, const float *y,
-                                          const float *z, const float *volume, const uint32_t *cell_start, char *err,
-                                          size_t errlen)
+int fc_cuda_device_collision(fc_device_store *s, const fc_collision *collision, fc_collision *c, char *err,
+                             size_t errlen)
 {
-    FC_CU(cudaStreamSynchronize(s->stream));
-    if (count > s->boundary_capacity) {
-        float **arrays[] = {&s->d_bx, &s->d_by, &s->d_bz, &s->d_bvolume};
-        s->boundary_capacity = 0;
-        for (size_t a = 0; a < 4; a++) {
-            cudaFree(*arrays[a]);
-            *arrays[a] = NULL;
-        }
-        for (size_t a = 0; a < 4; a++) FC_CU(cudaMalloc((void **)arrays[a], count * sizeof(float)));
-        s->boundary_capacity = count;
-    }
-    if (count) {
-        FC_CU(cudaMemcpy(s->d_bx, x, count * sizeof(float), cudaMemcpyHostToDevice));
-        FC_CU(cudaMemcpy(s->d_by, y, count * sizeof(float), cudaMemcpyHostToDevice));
-        FC_CU(cudaMemcpy(s->d_bz, z, count * sizeof(float), cudaMemcpyHostToDevice));
-        FC_CU(cudaMemcpy(s->d_bvolume, volume, count * sizeof(float), cudaMemcpyHostToDevice));
-        FC_CU(cudaMemcpy(s->d_bcell_start, cell_start, sizeof(uint32_t) * ((size_t)s->geom.ncells + 1),
-                         cudaMemcpyHostToDevice));
-    } else {
-        FC_CU(cudaMemsetAsync(s->d_bcell_start, 0, sizeof(uint32_t) * ((size_t)s->geom.ncells + 1), s->stream));
-    }
-    s->boundary_count = count;
-    return 0;
-fail:
-    s->boundary_count = 0;
-    return -1;
-}
-
-fc_cuda_lists fc_cuda_lists_of(fc_cuda_world *s, const fc_sph_kernel &k, const float *lx, const float *ly,
-                               const float *lz)
-{
-    fc_cuda_lists l;
-    l.g = s->geom;
-    l.key = s->grid.d_key, l.cell_start = s->grid.d_cell_start, l.bcell_start = s->d_bcell_start;
-    l.lx = lx, l.ly = ly, l.lz = lz;
-    l.bx = s->d_bx, l.by = s->d_by, l.bz = s->d_bz, l.bvolume = s->d_bvolume;
-    l.h2 = k.h2;
-    return l;
-}
-
-int fc_cuda_world_sort(fc_cuda_world *s, const float *x, const float *y, const float *z, char *err, size_t errlen)
-{
-    const size_t n = s->particles.count;
-    if (fc_cuda_reserve_scratch(s, n, err, errlen)) return -1;
-    if (fc_cuda_grid_build(&s->grid, x, y, z, n, s->stream, err, errlen)) return -1;
-    return fc_cuda_particles_permute(&s->particles, s->grid.d_order, s->stream, err, errlen);
-}
-
-int fc_cuda_gather3(fc_cuda_world *s, const float *const src[3], float *const dst[3], char *err, size_t errlen)
-{
-    const size_t n = s->particles.count;
-    FC_LAUNCH(fc_k_gather3, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, s->grid.d_order, src[0], src[1], src[2],
-              dst[0], dst[1], dst[2]);
-    FC_CU(cudaGetLastError());
-    return 0;
-fail:
-    return -1;
-}
-
-int fc_cuda_device_collision(fc_cuda_world *s, const fc_cuda_setup *setup, fc_collision *c, char *err, size_t errlen)
-{
-    *c = setup->collision;
+    *c = *collision;
     if (c->object_count > s->collider_capacity) {
         FC_CU(cudaStreamSynchronize(s->stream));
         cudaFree(s->d_colliders);
@@ -409,7 +302,7 @@ fail:
     return -1;
 }
 
-int fc_cuda_max_norm2(fc_cuda_world *s, const float *x, const float *y, const float *z, float *out, char *err,
+int fc_cuda_max_norm2(fc_device_store *s, const float *x, const float *y, const float *z, float *out, char *err,
                       size_t errlen)
 {
     const size_t n = s->particles.count;
@@ -427,31 +320,14 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_max_speed2(fc_cuda_world *s, float *out, char *err, size_t errlen)
+extern "C" int fc_device_store_max_speed2(fc_device_store *s, float *out, char *err, size_t errlen)
 {
     return fc_cuda_max_norm2(s, fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), out, err,
                              errlen);
 }
 
-extern "C" int fc_cuda_world_mean_neighbours(fc_cuda_world *s, double *out, char *err, size_t errlen)
-{
-    const size_t n = s->particles.count;
-    unsigned total = 0;
-    *out = 0.0;
-    if (n == 0 || n > s->scratch_capacity) return 0;
-    FC_CU(cudaMemsetAsync(s->d_word, 0, sizeof(unsigned), s->stream));
-    FC_LAUNCH(fc_k_sum_counts, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, s->d_neighbours, s->d_word);
-    FC_CU(cudaGetLastError());
-    FC_CU(cudaMemcpyAsync(&total, s->d_word, sizeof total, cudaMemcpyDeviceToHost, s->stream));
-    FC_CU(cudaStreamSynchronize(s->stream));
-    *out = (double)total / (double)n;
-    return 0;
-fail:
-    return -1;
-}
-
 /* Room for a frame of n particles. */
-static int reserve_frame(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+static int reserve_frame(fc_device_store *s, size_t n, char *err, size_t errlen)
 {
     if (n <= s->frame_capacity) return 0;
     const size_t cap = n + n / 4 + 64;
@@ -472,13 +348,13 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_frame(fc_cuda_world *s, fc_frame_request *req, int with_ids, char *err, size_t errlen)
+extern "C" int fc_device_store_frame(fc_device_store *s, fc_frame_request *req, int with_ids, char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
     fc_frame_plan plan;
     memset(&plan, 0, sizeof plan);
     if (req->count != n) {
-        set_msg(err, errlen, "fc_cuda_world_frame: the host's count is not the device's");
+        fc_cuda_set_msg(err, errlen, "fc_device_store_frame: the host's count is not the device's");
         return -1;
     }
     req->bytes_copied = 0;
@@ -525,7 +401,7 @@ fail:
 }
 
 /* Room for the keep flags of n particles. */
-static int reserve_keep(fc_cuda_world *s, size_t n, char *err, size_t errlen)
+static int reserve_keep(fc_device_store *s, size_t n, char *err, size_t errlen)
 {
     if (n + 1 <= s->keep_capacity) return 0;
     const size_t cap = n + n / 4 + 64;
@@ -544,7 +420,7 @@ fail:
 
 /* The particles compacted by the keep marks a kernel wrote into s->d_keep (keep[n] = 0): how many
  * went into *removed. */
-static int compact_marked(fc_cuda_world *s, size_t n, size_t *removed, char *err, size_t errlen)
+static int compact_marked(fc_device_store *s, size_t n, size_t *removed, char *err, size_t errlen)
 {
     uint32_t kept = 0;
     FC_CU(cub::DeviceScan::ExclusiveSum(s->d_keep_tmp, s->keep_tmp_bytes, s->d_keep, s->d_kept, (int)(n + 1), s->stream));
@@ -560,7 +436,7 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_remove_inside(fc_cuda_world *s, const fc_shape *shapes, size_t count, size_t *removed,
+extern "C" int fc_device_store_remove_inside(fc_device_store *s, const fc_shape *shapes, size_t count, size_t *removed,
                                            char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
@@ -597,16 +473,13 @@ __global__ void fc_k_fall(size_t n, float *__restrict__ x, float *__restrict__ y
     }
 }
 
-extern "C" int fc_cuda_world_fall(fc_cuda_world *s, const float g[3], float dt, const fc_collision *collision, char *err,
+extern "C" int fc_device_store_fall(fc_device_store *s, const float g[3], float dt, const fc_collision *collision, char *err,
                                   size_t errlen)
 {
     const size_t n = s->particles.count;
     if (n == 0) return 0;
-    fc_cuda_setup setup;
-    memset(&setup, 0, sizeof setup);
-    setup.collision = *collision;
     fc_collision c;
-    if (fc_cuda_device_collision(s, &setup, &c, err, errlen)) return -1;
+    if (fc_cuda_device_collision(s, collision, &c, err, errlen)) return -1;
     FC_LAUNCH(fc_k_fall, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
               fc_cuda_column(s, FC_VZ), g[0], g[1], g[2], dt, c);
@@ -617,7 +490,7 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_remove_flagged(fc_cuda_world *s, int column, size_t *removed, char *err, size_t errlen)
+extern "C" int fc_device_store_remove_flagged(fc_device_store *s, int column, size_t *removed, char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
     *removed = 0;
@@ -631,7 +504,7 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[FC_SPH_MAX_FLUIDS], fc_cuda_stats *out,
+extern "C" int fc_device_store_stats(fc_device_store *s, const double rest_density[FC_MAX_FLUIDS], fc_cuda_stats *out,
                                    char *err, size_t errlen)
 {
     const size_t n = s->particles.count;
@@ -639,7 +512,7 @@ extern "C" int fc_cuda_world_stats(fc_cuda_world *s, const double rest_density[F
     fc_stats_input in;
     memset(out, 0, sizeof *out);
     if (n == 0) return 0;
-    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) in.rest_density[f] = rest_density[f];
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) in.rest_density[f] = rest_density[f];
     if (!s->d_partial)
         FC_CU(cudaMalloc((void **)&s->d_partial, sizeof(double) * STATS_VALUES * (STATS_THREADS + STATS_GROUPS)));
     FC_LAUNCH(fc_k_stats_partial, STATS_BLOCKS, FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
@@ -663,18 +536,17 @@ fail:
     return -1;
 }
 
-extern "C" int fc_cuda_world_emit(fc_cuda_world *s, const fc_emission *e, char *err, size_t errlen)
+extern "C" int fc_device_store_emit(fc_device_store *s, const fc_emission *e, char *err, size_t errlen)
 {
     const size_t from = s->particles.count;
     fc_emit_plan plan;
     if (e->count == 0) return 0;
     if (e->column_count != FC_COLUMN_COUNT) {
-        set_msg(err, errlen, "fc_cuda_world_emit: the emission's columns are not this build's registry");
+        fc_cuda_set_msg(err, errlen, "fc_device_store_emit: the emission's columns are not this build's registry");
         return -1;
     }
     FC_CU(cudaStreamSynchronize(s->stream));
-    if (check_room(s, from + e->count, err, errlen) || fc_cuda_particles_grow(&s->particles, from + e->count, err, errlen) ||
-        fc_cuda_reserve_scratch(s, from + e->count, err, errlen))
+    if (check_room(s, from + e->count, err, errlen) || fc_cuda_particles_grow(&s->particles, from + e->count, err, errlen))
         return -1;
     if (e->count > s->point_capacity) {
         cudaFree(s->d_points);
