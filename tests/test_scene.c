@@ -130,6 +130,18 @@ static const bad_case bad_cases[] = {
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": -1,"
      " \"rate\": 5, \"radius\": 0.04}]}",
      "emitters[0].speed", "expected a number >= 0, found -1"},
+    {"zero emitter temperature",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 5, \"radius\": 0.04, \"temperature\": 0}]}",
+     "emitters[0].temperature", "expected a number > 0, found 0"},
+    {"too hot an emitter",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 5, \"radius\": 0.04, \"temperature\": 6000}]}",
+     "emitters[0].temperature", "at most 5000 (K), found 6000"},
+    {"emitter temperature as text",
+     "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
+     " \"rate\": 5, \"radius\": 0.04, \"temperature\": \"hot\"}]}",
+     "emitters[0].temperature", "expected a number > 0"},
     {"emitter missing radius",
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": 5}]}",
@@ -264,7 +276,8 @@ static void test_fluids(void)
                        "\"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.2, 0.2, 0.2]}, "
                        "{\"type\": \"box\", \"min\": [0.6, 0, 0], \"max\": [0.8, 0.2, 0.2], \"fluid\": \"oil\"}], "
                        "\"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1, "
-                       "\"rate\": 0, \"radius\": 0.04, \"fluid\": \"oil\"}]}";
+                       "\"rate\": 0, \"radius\": 0.04, \"fluid\": \"oil\"}, {\"position\": [0.5, 0.5, 0.5], "
+                       "\"direction\": [0, 1, 0], \"speed\": 1, \"rate\": 0, \"radius\": 0.04, \"temperature\": 353.15}]}";
     CHECK(fc_scene_parse_string(&s, json, "fluids.json", err, sizeof err) == 0, "the scene parses: %s", err);
     CHECK(s.fluid_count == 2 && strcmp(s.fluids[0].name, "water") == 0 && strcmp(s.fluids[1].name, "oil") == 0,
           "two fluids, in order");
@@ -288,6 +301,10 @@ static void test_fluids(void)
         }
         CHECK(w.fluid_count == 2 && of[0] == of[1] && of[0] > 0, "both blocks filled, %zu and %zu", of[0], of[1]);
         CHECK(warm == w.particles.count, "each particle has its fluid's temperature (%zu of %zu)", warm, w.particles.count);
+        const fc_object *oily = fc_objects_next(&w.objects, FC_OBJECT_EMITTER, NULL);
+        const fc_object *hot = oily ? fc_objects_next(&w.objects, FC_OBJECT_EMITTER, oily) : NULL;
+        CHECK(oily && hot && oily->emitter.temperature == 310.0f && hot->emitter.temperature == 353.15f && hot->emitter.fluid == 0,
+              "an emitter without a temperature emits at its fluid's (310 K), one with it at its own (353.15 K)");
         fc_world_free(&w);
     }
     fc_scene_free(&s);

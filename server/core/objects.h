@@ -20,6 +20,7 @@ enum { FC_WORLD_MAX_EMITTERS = 64, FC_WORLD_MAX_COLLIDERS = 16 };
 typedef struct fc_emitter {
     float speed;    /* m/s */
     float rate;     /* particles per second */
+    float temperature; /* K, of the particles it emits (fc_world_add_object: its fluid's when 0) */
     double pending; /* particles owed but not yet emitted */
     int fluid;      /* index of the fluid emitted in the world's fluids */
 } fc_emitter;

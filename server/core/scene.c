@@ -442,7 +442,7 @@ static int parse_collider(const reader *r, const cJSON *obj, const char *path, v
 
 static int parse_emitter(const reader *r, const cJSON *obj, const char *path, void *out)
 {
-    static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", "fluid", NULL};
+    static const char *const keys[] = {"position", "direction", "speed", "rate", "radius", "fluid", "temperature", NULL};
     fc_object *row = out;
     fc_shape *disc = &row->shape;
     fc_emitter *e = &row->emitter;
@@ -453,9 +453,13 @@ static int parse_emitter(const reader *r, const cJSON *obj, const char *path, vo
         normalise(r, path, "direction", disc->normal) ||
         read_number(r, obj, "speed", path, 1, NUM_NONNEGATIVE, &e->speed) ||
         read_number(r, obj, "rate", path, 1, NUM_NONNEGATIVE, &e->rate) ||
-        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &disc->radius))
+        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &disc->radius) ||
+        read_number(r, obj, "temperature", path, 0, NUM_POSITIVE, &e->temperature))
         return -1;
     char sub[PATH_LEN];
+    const double hottest = fc_param_find("temperature")->max; /* the fluids' temperature's range */
+    child_path(sub, path, "temperature");
+    if (e->temperature > hottest) return fail(r, sub, "expected a number > 0 and at most %g (K), found %g", hottest, e->temperature);
     child_path(sub, path, "position");
     return check_inside(r, sub, disc->center, disc->center);
 }

@@ -53,6 +53,14 @@ size_t fc_emitter_layer_size(const fc_object *emitter, float spacing, int dims)
     return for_each_disc_point(emitter->shape.radius, spacing, dims, NULL, NULL);
 }
 
+/* A particle of emitter e at p moving at vel: its fluid's record at the emitter's temperature (a row
+ * put in the table without fc_world_add_object and without one: the fluid's). */
+static void emitted_particle(fc_world *w, const fc_object *e, const float p[3], const float vel[3], fc_particle *rec)
+{
+    fc_world_particle(w, e->emitter.fluid, p, vel, rec);
+    if (e->emitter.temperature > 0.0f) rec->TEMPERATURE = e->emitter.temperature;
+}
+
 typedef struct emission {
     fc_world *w;
     const fc_object *e; /* the emitter's row: its disc and flow */
@@ -90,7 +98,7 @@ static int emit_in_store(emission *em, size_t layer, float spacing)
     const float zero[3] = {0.0f, 0.0f, 0.0f};
     float vel[3];
     for (int a = 0; a < 3; a++) vel[a] = e->emitter.speed * e->shape.normal[a];
-    fc_world_particle(w, e->emitter.fluid, zero, vel, &rec);
+    emitted_particle(w, e, zero, vel, &rec);
     for (int a = 0; a < 3; a++)
         out.base[a] = em->base[a], out.t1[a] = em->t1[a], out.t2[a] = em->t2[a], out.velocity[a] = rec.VELOCITY[a];
     out.column_count = FC_COLUMN_COUNT;
@@ -114,7 +122,7 @@ static void emit_particle(float u, float v, void *ctx)
     fc_emitter_point(em->base, em->t1, em->t2, u, v, p);
     for (int a = 0; a < 3; a++) vel[a] = e->emitter.speed * e->shape.normal[a];
     fc_particle rec;
-    fc_world_particle(em->w, e->emitter.fluid, p, vel, &rec);
+    emitted_particle(em->w, e, p, vel, &rec);
     if (fc_particles_add(&em->w->particles, &rec) < 0) em->failed = 1;
 }
 

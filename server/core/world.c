@@ -105,6 +105,9 @@ int fc_world_add_object(fc_world *w, const fc_object *row)
 {
     fc_object o = *row;
     fc_world_shape_in_plane(w, &o.shape);
+    if (o.kind == FC_OBJECT_EMITTER && !(o.emitter.temperature > 0.0f) && o.emitter.fluid >= 0 &&
+        o.emitter.fluid < w->fluid_count)
+        o.emitter.temperature = (float)w->fluids[o.emitter.fluid].temperature; /* what it emits unless told */
     const int id = fc_objects_add(&w->objects, &o);
     if (id >= 0 && o.kind == FC_OBJECT_COLLIDER) fc_world_host_changed(w, FC_CHANGED_COLLIDERS);
     return id;

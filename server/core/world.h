@@ -101,7 +101,8 @@ void fc_world_shape_in_plane(const fc_world *w, fc_shape *s);
 void fc_shape_in_plane(fc_shape *s);
 
 /* Adds an object (in a 2D world put in the plane first: its shape by fc_world_shape_in_plane, an
- * emitter's disc at z = 0 facing along the plane); returns its fresh id, or -1 when out of memory. */
+ * emitter's disc at z = 0 facing along the plane; an emitter without a temperature takes its
+ * fluid's); returns its fresh id, or -1 when out of memory. */
 int fc_world_add_object(fc_world *w, const fc_object *row);
 /* fc_world_add_object of a collider with this shape. */
 int fc_world_add_collider(fc_world *w, const fc_shape *shape);

@@ -34,7 +34,8 @@ enum {
     FC_EMITTER_HAS_RADIUS = 1 << 2,
     FC_EMITTER_HAS_SPEED = 1 << 3,
     FC_EMITTER_HAS_RATE = 1 << 4,
-    FC_EMITTER_HAS_FLUID = 1 << 5
+    FC_EMITTER_HAS_FLUID = 1 << 5,
+    FC_EMITTER_HAS_TEMPERATURE = 1 << 6
 };
 
 typedef struct fc_emitter_fields {

@@ -29,7 +29,7 @@ typedef struct fc_emitter_member {
     size_t offset; /* into an emitter's fc_object row */
     int components;
 } fc_emitter_member;
-enum { FC_EMITTER_MEMBER_COUNT = 5 };
+enum { FC_EMITTER_MEMBER_COUNT = 6 };
 extern const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT];
 enum {
     FC_EMITTER_REQUIRED = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS | FC_EMITTER_HAS_SPEED

@@ -192,6 +192,7 @@ const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT] = {
     {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_object, shape.radius), 1},
     {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_object, emitter.speed), 1},
     {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_object, emitter.rate), 1},
+    {"temperature", FC_EMITTER_HAS_TEMPERATURE, offsetof(fc_object, emitter.temperature), 1},
 };
 
 static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)

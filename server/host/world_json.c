@@ -50,7 +50,8 @@ static cJSON *emitter_json(const fc_object *row)
         fc_json_attach(o, "position", fc_json_vector(disc->center)) ||
         fc_json_attach(o, "direction", fc_json_vector(disc->normal)) ||
         fc_json_attach(o, "radius", fc_json_float(disc->radius)) || fc_json_attach(o, "speed", fc_json_float(e->speed)) ||
-        fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(e->fluid))) {
+        fc_json_attach(o, "rate", fc_json_float(e->rate)) || fc_json_attach(o, "fluid", cJSON_CreateNumber(e->fluid)) ||
+        fc_json_attach(o, "temperature", fc_json_float(e->temperature))) {
         cJSON_Delete(o);
         return NULL;
     }

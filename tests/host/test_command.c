@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "core/colliders.h"
+#include "core/sources.h"
 #include "core/world.h"
 #include "host/command.h"
 #include "host/world_json.h"
@@ -399,6 +400,9 @@ static void test_apply_emitters(fc_world *w)
               json_vec_equals(cJSON_GetObjectItemCaseSensitive(json, "direction"), 0, -1, 0) &&
               json_vec_equals(cJSON_GetObjectItemCaseSensitive(json, "position"), 0.2f, 0.3f, 0.2f),
           "applied.emitter has every field");
+    CHECK(e->emitter.temperature == (float)w->fluids[0].temperature &&
+              fabs(number_at(json, "temperature") - w->fluids[0].temperature) < 1e-3,
+          "without a temperature it emits at its fluid's, %g K: %g", w->fluids[0].temperature, e->emitter.temperature);
     cJSON_Delete(applied);
 
     struct { const char *text; fc_error_code code; const char *field; } refused[] = {
@@ -438,6 +442,35 @@ static void test_apply_emitters(fc_world *w)
              "[3, 0, 4]}}",
              expected_id);
     const float rate_before = e->emitter.rate;
+    rc = apply_text(w, text, &applied, &err);
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text,
+             "{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": %d, \"changes\": {\"temperature\": 353.15}}",
+             expected_id);
+    rc = rc || apply_text(w, text, &applied, &err);
+    CHECK(rc == 0 && e->emitter.temperature == 353.15f &&
+              fabs(number_at(cJSON_GetObjectItemCaseSensitive(applied, "emitter"), "temperature") - 353.15) < 1e-3,
+          "emitter_update sets the temperature: %s", err.message);
+    fc_particle hot;
+    if (rc == 0) { /* a layer now carries it */
+        const size_t before = w->particles.count;
+        fc_object *row = fc_objects_find(&w->objects, expected_id, FC_OBJECT_EMITTER);
+        row->emitter.pending = (double)fc_emitter_layer_size(row, (float)w->params.particle_spacing, w->dimensions);
+        fc_emitters_step(w, 0.0); /* one layer, due now */
+        CHECK(w->particles.count > before, "the emitter emits a layer (%zu new)", w->particles.count - before);
+        int warm = w->particles.count > before;
+        for (size_t i = before; i < w->particles.count; i++) {
+            fc_particles_get(&w->particles, i, &hot);
+            warm &= hot.TEMPERATURE == 353.15f && hot.FLUID == 0;
+        }
+        CHECK(warm, "its particles are at 353.15 K, of fluid 0");
+        w->particles.count = before; /* the host arrays are this world's store */
+    }
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text,
+             "{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": %d, \"changes\": {\"speed\": 2, \"direction\": "
+             "[3, 0, 4]}}",
+             expected_id);
     rc = apply_text(w, text, &applied, &err);
     CHECK(rc == 0 && e->emitter.speed == 2.0f && vec_equals(e->shape.normal, 0.6f, 0, 0.8f) &&
               vec_equals(e->shape.center, 0.2f, 0.3f, 0.2f) && e->emitter.rate == rate_before,

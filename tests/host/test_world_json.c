@@ -45,7 +45,7 @@ static void test_numbers(void)
     e.id = 4, e.emitter.pending = 0.7;
     expect_json(fc_json_object(&e),
                 "{\"id\":4,\"position\":[0.1,0.2,0.3],\"direction\":[0,-1,0],\"radius\":0.05,\"speed\":1.5,"
-                "\"rate\":250,\"fluid\":0}",
+                "\"rate\":250,\"fluid\":0,\"temperature\":0}",
                 "an emitter");
 }
 
@@ -149,7 +149,7 @@ static void test_world_content(void)
                 "colliders: spheres and boxes, not planes");
     expect_json(cJSON_DetachItemFromObject(state, "emitters"),
                 "[{\"id\":3,\"position\":[1,0.8,0.5],\"direction\":[1,0,0],\"radius\":0.05,\"speed\":2,\"rate\":10,"
-                "\"fluid\":0}]",
+                "\"fluid\":0,\"temperature\":293.15}]",
                 "emitters");
     CHECK(cJSON_GetArraySize(member(state, "values")) == (int)fc_param_count, "values: every parameter");
     cJSON_Delete(state);

@@ -40,6 +40,9 @@ describe('message builders', () => {
   it('emitter_update accepts only emitter fields and rounds vectors to micrometres', () => {
     expect(messages.emitterUpdate(2, 7, { position: [0.1234567891, -0, 1], rate: 10 }))
       .toEqual({ type: 'emitter_update', world: 2, emitter: 7, changes: { position: [0.123457, 0, 1], rate: 10 } });
+    expect(messages.emitterUpdate(2, 7, { temperature: 353.15 }).changes).toEqual({ temperature: 353.15 });
+    expect(messages.emitterAdd(2, { position: [0, 1, 0], direction: [0, -1, 0], radius: 0.05, speed: 1, fluid: 1, temperature: 300 }).emitter)
+      .toMatchObject({ fluid: 1, temperature: 300 });
     expect(() => messages.emitterUpdate(2, 7, { colour: 'red' })).toThrow(/no field colour/);
     expect(() => messages.emitterUpdate(2, 7, {})).toThrow(TypeError);
   });

@@ -76,7 +76,8 @@ export const setWorldHidden = (world, hidden) => ({ type: 'set_world', world, hi
 /** Switches the world's solver; the particles stay where they are. */
 export const setSolver = (world, solver) => ({ type: 'set_solver', world, solver });
 
-/** emitter: {position, direction, radius, speed, rate?, fluid?}; rate left out means a continuous jet. */
+/** emitter: {position, direction, radius, speed, rate?, fluid?, temperature?}; rate left out means a continuous jet,
+ * temperature left out the fluid's. */
 export function emitterAdd(world, emitter) {
   const body = {
     position: vector(emitter.position),
@@ -86,10 +87,11 @@ export function emitterAdd(world, emitter) {
   };
   if (emitter.rate !== undefined && emitter.rate !== null) body.rate = emitter.rate;
   if (emitter.fluid !== undefined && emitter.fluid !== null) body.fluid = emitter.fluid;
+  if (emitter.temperature !== undefined && emitter.temperature !== null) body.temperature = emitter.temperature;
   return { type: 'emitter_add', world, emitter: body };
 }
 
-const EMITTER_FIELDS = ['position', 'direction', 'radius', 'speed', 'rate', 'fluid'];
+const EMITTER_FIELDS = ['position', 'direction', 'radius', 'speed', 'rate', 'fluid', 'temperature'];
 
 export function emitterUpdate(world, id, changes) {
   const body = {};

@@ -1,4 +1,4 @@
-// The emitter list: rate, speed and radius of each emitter as number fields (emitter_update, checked first) and a remove button.
+// The emitter list: rate, speed, radius and temperature of each emitter as number fields (emitter_update, checked first) and a remove button.
 import { el } from '../util/dom.js';
 import { checkNumber } from './field_check.js';
 
@@ -8,6 +8,7 @@ const FIELDS = [
   { name: 'rate', label: 'rate', unit: '1/s', min: 0, max: 1e7, step: 1 },
   { name: 'speed', label: 'speed', unit: 'm/s', min: 0, max: 100, step: 0.1 },
   { name: 'radius', label: 'radius', unit: 'm', min: 0.001, max: 10, step: 0.001 },
+  { name: 'temperature', label: 'temp.', unit: 'K', min: 1, max: 5000, step: 1 },
 ];
 
 export class EmitterList {
@@ -30,7 +31,7 @@ export class EmitterList {
       const { inputs, remove, shown } = this.rows.get(emitter.id);
       for (const field of FIELDS) {
         const input = inputs[field.name];
-        shown[field.name] = String(Number(emitter[field.name].toPrecision(4)));
+        shown[field.name] = Number.isFinite(emitter[field.name]) ? String(Number(emitter[field.name].toPrecision(4))) : '';
         if (document.activeElement !== input) input.value = shown[field.name];
         input.disabled = !canControl;
       }
