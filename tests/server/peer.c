@@ -268,3 +268,15 @@ const char *jtext(const cJSON *o)
     free(text);
     return out;
 }
+
+double peer_steps_per_second(peer *p, int ms)
+{
+    double sum = 0;
+    int n = 0;
+    for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+        cJSON *m = peer_next_text(p, (int)(end - ws_now_ms() > 0 ? end - ws_now_ms() : 1));
+        if (jtype_is(m, "stats") && jnum(m, "world") == 1 && jnum(m, "steps_per_s") > 0) sum += jnum(m, "steps_per_s"), n++;
+        cJSON_Delete(m);
+    }
+    return n ? sum / n : 0.0;
+}

@@ -63,6 +63,9 @@ cJSON *peer_state_where(peer *p, long since, state_test test, const void *ctx, i
 /* state_test: state.values has every member of the cJSON object values, equal. */
 int state_has_values(const cJSON *state, const void *values);
 
+/* World 1's steps/s averaged over the stats messages read in ms milliseconds (0 when none came);
+ * every other message is read and dropped. */
+double peer_steps_per_second(peer *p, int ms);
 /* cJSON accessors: a dotted path ("values.viscosity", "applied.emitter.id"); NAN, NULL when absent. */
 const cJSON *jget(const cJSON *o, const char *path);
 double jnum(const cJSON *o, const char *path);

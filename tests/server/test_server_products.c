@@ -51,19 +51,6 @@ static int read_census(const peer *p, census *c)
     return 0;
 }
 
-/* The world's steps/s averaged over the stats messages of ms milliseconds. */
-static double steps_per_second(peer *p, int ms)
-{
-    double sum = 0;
-    int n = 0;
-    for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
-        cJSON *m = peer_next_text(p, (int)(end - ws_now_ms() > 0 ? end - ws_now_ms() : 1));
-        if (jtype_is(m, "stats") && jnum(m, "world") == 1 && jnum(m, "steps_per_s") > 0) sum += jnum(m, "steps_per_s"), n++;
-        cJSON_Delete(m);
-    }
-    return n ? sum / n : 0.0;
-}
-
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -115,18 +102,18 @@ static void check_rates_and_census(peer *p)
     census first = {0}, last = {0};
     for (int r = 0; r < rounds; r++) {
         if (!subscribe_products(p, "[\"particles\"]", "[\"particles\"]")) return;
-        steps_per_second(p, 500);
-        without[r] = steps_per_second(p, WINDOW_MS);
+        peer_steps_per_second(p, 500);
+        without[r] = peer_steps_per_second(p, WINDOW_MS);
         if (!subscribe_products(p, "[\"particles\",\"census\"]", "[\"particles\",\"census\"]")) return;
         long products_before = p->products, frames_before = p->follow.frames;
-        steps_per_second(p, 500);
+        peer_steps_per_second(p, 500);
         census c;
         if (r == 0) { /* the first census of this subscription, to compare the last one with */
             for (int64_t end = ws_now_ms() + 2000; p->products == products_before && ws_now_ms() < end;) peer_pump(p, 50);
             CHECK(read_census(p, &first) == 0, "a census arrives within 2.5 s of subscribing (%ld messages)",
                   p->products - products_before);
         }
-        with[r] = steps_per_second(p, WINDOW_MS);
+        with[r] = peer_steps_per_second(p, WINDOW_MS);
         messages += p->products - products_before, frames += p->follow.frames - frames_before;
         CHECK(read_census(p, &c) == 0, "round %d: the newest product message is a census (%zu bytes)", r,
               p->last_product_len);

@@ -149,19 +149,6 @@ static void check_sigterm_mid_step(server_process *server, peer *controller, pee
     cJSON_Delete(bye);
 }
 
-/* The watcher's steps/s of world 1 averaged over the stats messages of ms milliseconds. */
-static double steps_per_second(peer *watcher, int ms)
-{
-    double sum = 0;
-    int n = 0;
-    for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
-        cJSON *m = peer_next_text(watcher, (int)(end - ws_now_ms() > 0 ? end - ws_now_ms() : 1));
-        if (jtype_is(m, "stats") && jnum(m, "world") == 1 && jnum(m, "steps_per_s") > 0) sum += jnum(m, "steps_per_s"), n++;
-        cJSON_Delete(m);
-    }
-    return n ? sum / n : 0.0;
-}
-
 /* 50 emitters and 950 updates of them, at the rate limit, from one controller; a watcher follows. */
 static void check_request_storm(void)
 {
@@ -174,7 +161,7 @@ static void check_request_storm(void)
     peer controller, watcher;
     if (expect_hello(&controller, server.port, "storm", NULL, "control") == 0 &&
         expect_subscriber(&watcher, server.port, "storm-watcher", "\"max_fps\":30") == 0) {
-        double before = steps_per_second(&watcher, 3000);
+        double before = peer_steps_per_second(&watcher, 3000);
         int acks = 0, ids[50] = {0};
         double during = 0;
         for (int i = 0; i < 1000; i++) {
@@ -189,11 +176,11 @@ static void check_request_storm(void)
             if (jtype_is(r, "ack")) acks++;
             if (i < 50) ids[i] = (int)jnum(r, "applied.emitter.id");
             cJSON_Delete(r);
-            if (i == 700) during = steps_per_second(&watcher, 1); /* drains the watcher's messages */
+            if (i == 700) during = peer_steps_per_second(&watcher, 1); /* drains the watcher's messages */
             sleep_ms(11); /* within 100 messages a second */
             if (i % 50 == 0) peer_pump(&watcher, 0);
         }
-        during = steps_per_second(&watcher, 3000);
+        during = peer_steps_per_second(&watcher, 3000);
         printf("request storm: %d acks; %.0f steps/s before, %.0f during\n", acks, before, during);
         CHECK(acks == 1000, "all 1000 requests were acked (%d)", acks);
         CHECK(before > 0 && during >= 0.8 * before, "the step rate stays within 20%%: %.0f steps/s before, %.0f during",
