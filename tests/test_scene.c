@@ -160,7 +160,8 @@ static const bad_case bad_cases[] = {
     {"a fluid's viscosity out of range", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"viscosity\": 300}]}",
      "fluids[0].viscosity", "300 is out of range [0, 100] Pa s"},
     {"a fluid's parameter without fluid scope", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"time_step\": 0.001}]}",
-     "fluids[0].time_step", "unknown key (expected one of name, colour, rest_density, viscosity, temperature)"},
+     "fluids[0].time_step", "unknown key (expected one of name, colour, rest_density, viscosity, temperature, thermal_diffusivity, "
+     "specific_heat, thermal_expansion)"},
     {"a bad colour", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"colour\": \"blue\"}]}", "fluids[0].colour",
      "expected \"#rrggbb\", found \"blue\""},
     {"a block of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], "

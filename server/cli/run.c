@@ -253,7 +253,8 @@ static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const f
     /* the SPH family's statistics (null for a solver that reports none of them) */
     json_field(f, "mean_density_error", fc_world_stat(st, "mean_density_error"), ",");
     json_field(f, "max_density_error", fc_world_stat(st, "max_density_error"), ",");
-    json_field(f, "mean_neighbours", fc_world_stat(st, "mean_neighbours"), "}\n");
+    json_field(f, "mean_neighbours", fc_world_stat(st, "mean_neighbours"), ",");
+    json_field(f, "total_heat", fc_world_stat(st, "total_heat"), "}\n");
 }
 
 static int export_frame(run_state *s)

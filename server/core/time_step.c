@@ -6,7 +6,7 @@
 const char *fc_dt_bound_name(fc_dt_bound bound)
 {
     static const char *const names[FC_DT_BOUND_COUNT] = {"time_step", "fixed",   "acoustic",
-                                                         "velocity",  "viscous", "force"};
+                                                         "velocity",  "viscous", "force", "thermal"};
     return bound >= 0 && bound < FC_DT_BOUND_COUNT ? names[bound] : "time_step";
 }
 
@@ -23,4 +23,9 @@ double fc_dt_force(double h, double max_acceleration)
 double fc_dt_viscous(double h, double kinematic_viscosity)
 {
     return kinematic_viscosity > 0.0 ? FC_DT_VISCOUS_FACTOR * h * h / kinematic_viscosity : 0.0;
+}
+
+double fc_dt_thermal(double h, double diffusivity)
+{
+    return diffusivity > 0.0 ? FC_DT_THERMAL_FACTOR * h * h / diffusivity : 0.0;
 }

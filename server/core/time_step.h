@@ -11,10 +11,11 @@ typedef enum fc_dt_bound {
     FC_DT_VELOCITY, /* cfl_number h / |v|max: the fastest particle crosses a fraction of h */
     FC_DT_VISCOUS,  /* 0.125 h^2 rho0 / mu: explicit viscous diffusion stays stable */
     FC_DT_FORCE,    /* 0.25 sqrt(h / |a|max): no particle accelerates across h in a step */
+    FC_DT_THERMAL,  /* 0.1 h^2 / alpha: explicit heat conduction stays stable */
     FC_DT_BOUND_COUNT
 } fc_dt_bound;
 
-/* "time_step", "fixed", "acoustic", "velocity", "viscous", "force": the names the stats, the runner
+/* "time_step", "fixed", "acoustic", "velocity", "viscous", "force", "thermal": the names the stats, the runner
  * and the viewer show. */
 const char *fc_dt_bound_name(fc_dt_bound bound);
 
@@ -33,6 +34,7 @@ static inline void fc_step_limit_lower(fc_step_limit *limit, double dt, fc_dt_bo
 /* The stability conditions' constants (Monaghan 1992; Morris, Fox and Zhu 1997 for viscosity). */
 #define FC_DT_VISCOUS_FACTOR 0.125
 #define FC_DT_FORCE_FACTOR 0.25
+#define FC_DT_THERMAL_FACTOR 0.1 /* Cleary and Monaghan 1999 */
 
 /* The velocity condition of every particle method: cfl h / |v|max (0 when nothing moves). */
 double fc_dt_velocity(double cfl, double h, double max_speed);
@@ -40,5 +42,7 @@ double fc_dt_velocity(double cfl, double h, double max_speed);
 double fc_dt_force(double h, double max_acceleration);
 /* The viscous condition: 0.125 h^2 / nu with nu = mu / rho0 the kinematic viscosity (0 for none). */
 double fc_dt_viscous(double h, double kinematic_viscosity);
+/* The thermal condition: 0.1 h^2 / alpha with alpha the largest thermal diffusivity (0 for none). */
+double fc_dt_thermal(double h, double diffusivity);
 
 #endif

@@ -111,21 +111,23 @@ __global__ void fc_k_mark_unflagged(size_t n, const unsigned char *__restrict__ 
  * STATS_THREADS threads adds up its grid-stride share of the particles, then each of STATS_GROUPS
  * threads adds up STATS_THREADS / STATS_GROUPS of those; the host adds the last STATS_GROUPS. The
  * order of the sums is fixed, so the result does not depend on scheduling. */
-enum { STATS_BLOCKS = 64, STATS_THREADS = STATS_BLOCKS * FC_CUDA_BLOCK, STATS_GROUPS = 64, STATS_VALUES = 6 };
-enum { MAX_SPEED2, SUM_SPEED2, NAN_SEEN, SUM_ERR, MAX_ERR, SUM_ABS_ERR };
+enum { STATS_BLOCKS = 64, STATS_THREADS = STATS_BLOCKS * FC_CUDA_BLOCK, STATS_GROUPS = 64, STATS_VALUES = 7 };
+enum { MAX_SPEED2, SUM_SPEED2, NAN_SEEN, SUM_ERR, MAX_ERR, SUM_ABS_ERR, SUM_HEAT };
 
 struct fc_stats_input {
     double rest_density[FC_MAX_FLUIDS];
+    double heat_capacity[FC_MAX_FLUIDS]; /* m_f c_f, J/K */
 };
 
 __global__ void fc_k_stats_partial(size_t n, const float *__restrict__ px, const float *__restrict__ py,
                                    const float *__restrict__ pz, const float *__restrict__ vx,
                                    const float *__restrict__ vy, const float *__restrict__ vz,
-                                   const float *__restrict__ rho, const uint8_t *__restrict__ fluid,
-                                   fc_stats_input in, double *__restrict__ partial)
+                                   const float *__restrict__ rho, const float *__restrict__ temperature,
+                                   const uint8_t *__restrict__ fluid, fc_stats_input in,
+                                   double *__restrict__ partial)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    double v[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    double v[STATS_VALUES] = {0.0};
     for (size_t i = t; i < n; i += (size_t)gridDim.x * blockDim.x) {
         double speed2, abs_err;
         if (!fc_motion_sample(px[i], py[i], pz[i], vx[i], vy[i], vz[i], &speed2)) {
@@ -137,6 +139,7 @@ __global__ void fc_k_stats_partial(size_t n, const float *__restrict__ px, const
         const double e = fc_density_error_sample(rho[i], in.rest_density[fluid[i]], &abs_err);
         v[SUM_ERR] += e, v[SUM_ABS_ERR] += abs_err;
         if (e > v[MAX_ERR]) v[MAX_ERR] = e;
+        v[SUM_HEAT] += in.heat_capacity[fluid[i]] * temperature[i];
     }
     for (int k = 0; k < STATS_VALUES; k++) partial[(size_t)k * STATS_THREADS + t] = v[k];
 }
@@ -150,13 +153,14 @@ static __host__ __device__ inline void fc_stats_combine(double *a, const double 
     a[SUM_ERR] += b[SUM_ERR];
     a[MAX_ERR] = b[MAX_ERR] > a[MAX_ERR] ? b[MAX_ERR] : a[MAX_ERR];
     a[SUM_ABS_ERR] += b[SUM_ABS_ERR];
+    a[SUM_HEAT] += b[SUM_HEAT];
 }
 
 __global__ void fc_k_stats_groups(const double *__restrict__ partial, double *__restrict__ groups)
 {
     const size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= STATS_GROUPS) return;
-    double a[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    double a[STATS_VALUES] = {0.0};
     for (size_t t = g; t < STATS_THREADS; t += STATS_GROUPS) {
         double b[STATS_VALUES];
         for (int k = 0; k < STATS_VALUES; k++) b[k] = partial[(size_t)k * STATS_THREADS + t];
@@ -504,20 +508,22 @@ fail:
     return -1;
 }
 
-extern "C" int fc_device_store_stats(fc_device_store *s, const double rest_density[FC_MAX_FLUIDS], fc_cuda_stats *out,
-                                   char *err, size_t errlen)
+extern "C" int fc_device_store_stats(fc_device_store *s, const double rest_density[FC_MAX_FLUIDS],
+                                     const double heat_capacity[FC_MAX_FLUIDS], fc_cuda_stats *out, char *err,
+                                     size_t errlen)
 {
     const size_t n = s->particles.count;
-    double groups[STATS_VALUES * STATS_GROUPS], total[STATS_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    double groups[STATS_VALUES * STATS_GROUPS], total[STATS_VALUES] = {0.0};
     fc_stats_input in;
     memset(out, 0, sizeof *out);
     if (n == 0) return 0;
-    for (int f = 0; f < FC_MAX_FLUIDS; f++) in.rest_density[f] = rest_density[f];
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) in.rest_density[f] = rest_density[f], in.heat_capacity[f] = heat_capacity[f];
     if (!s->d_partial)
         FC_CU(cudaMalloc((void **)&s->d_partial, sizeof(double) * STATS_VALUES * (STATS_THREADS + STATS_GROUPS)));
     FC_LAUNCH(fc_k_stats_partial, STATS_BLOCKS, FC_CUDA_BLOCK, s->stream, n, fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
-              fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY), fc_cuda_fluid_column(s), in, s->d_partial);
+              fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY), fc_cuda_column(s, FC_TEMPERATURE),
+              fc_cuda_fluid_column(s), in, s->d_partial);
     FC_CU(cudaGetLastError());
     FC_LAUNCH(fc_k_stats_groups, 1, STATS_GROUPS, s->stream, s->d_partial, s->d_partial + STATS_VALUES * STATS_THREADS);
     FC_CU(cudaGetLastError());
@@ -531,6 +537,7 @@ extern "C" int fc_device_store_stats(fc_device_store *s, const double rest_densi
     }
     out->max_speed2 = total[MAX_SPEED2], out->sum_speed2 = total[SUM_SPEED2], out->has_nan = total[NAN_SEEN] > 0.0;
     out->sum_err = total[SUM_ERR], out->max_err = total[MAX_ERR], out->sum_abs_err = total[SUM_ABS_ERR];
+    out->sum_heat = total[SUM_HEAT];
     return 0;
 fail:
     return -1;

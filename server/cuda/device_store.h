@@ -44,14 +44,16 @@ size_t fc_device_store_count(const fc_device_store *s);
 /* The largest |v|^2 of the particles (for the CFL step). */
 int fc_device_store_max_speed2(fc_device_store *s, float *out, char *err, size_t errlen);
 /* The statistics of the particles added up on the device (core/particle_stats.h): nothing but these
- * sums crosses to the host. rest_density: each fluid's, for the density errors. */
+ * sums crosses to the host. rest_density: each fluid's, for the density errors; heat_capacity: a
+ * particle's m c of each fluid, for the heat the particles hold. */
 typedef struct fc_cuda_stats {
     double max_speed2, sum_speed2;       /* over the finite particles */
     int has_nan;                         /* a position or velocity is not finite */
     double sum_err, max_err, sum_abs_err; /* fc_density_error_sample */
+    double sum_heat;                     /* sum m c T, J */
 } fc_cuda_stats;
-int fc_device_store_stats(fc_device_store *s, const double rest_density[FC_MAX_FLUIDS], fc_cuda_stats *out, char *err,
-                          size_t errlen);
+int fc_device_store_stats(fc_device_store *s, const double rest_density[FC_MAX_FLUIDS],
+                          const double heat_capacity[FC_MAX_FLUIDS], fc_cuda_stats *out, char *err, size_t errlen);
 
 /* Appends an emitter's layer on the device (core/emission.h): positions from fc_emitter_point, the
  * velocity, every other column from the template, ids from first_id. Synchronous. */

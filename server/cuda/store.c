@@ -133,10 +133,14 @@ static int store_motion_stats(fc_world *w, void *state, fc_world_stats *out)
 {
     cuda_store *st = state;
     char err[512];
-    double rest[FC_MAX_FLUIDS];
+    double rest[FC_MAX_FLUIDS], heat_capacity[FC_MAX_FLUIDS];
     if (st->failed) return -1;
-    for (int f = 0; f < FC_MAX_FLUIDS; f++) rest[f] = w->fluids[f < w->fluid_count ? f : 0].rest_density;
-    if (fc_device_store_stats(st->device, rest, &st->sums, err, sizeof err)) {
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        const int of = f < w->fluid_count ? f : 0;
+        rest[f] = w->fluids[of].rest_density;
+        heat_capacity[f] = (double)w->fluid_mass[of] * w->fluids[of].specific_heat;
+    }
+    if (fc_device_store_stats(st->device, rest, heat_capacity, &st->sums, err, sizeof err)) {
         fc_cuda_store_report(w, "statistics", err);
         return -1;
     }

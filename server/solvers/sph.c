@@ -36,7 +36,9 @@ typedef struct sph_state {
     fc_record4 *pressed;           /* (x, y, z, r p / rho) of the sorted particles; entry n far away */
     fc_record4 *vel;               /* (vx, vy, vz, r / rho) of the sorted particles; entry n far away */
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
+    fc_record4 *heat;              /* (T, k, 0, 0) of the sorted particles, with heat conduction; entry n far away */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
+    float *heat_rate;              /* dT/dt, K/s, with heat conduction */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
     double max_acceleration;       /* the largest |a| of the last step, for the force condition */
     size_t capacity;
@@ -50,9 +52,9 @@ static int sph_reserve(sph_state *st, size_t n)
 {
     if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
-    void **const floats[] = {(void **)&st->ax, (void **)&st->ay, (void **)&st->az, (void **)&st->fluid_d3,
-                             (void **)&st->solid_d3};
-    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel};
+    void **const floats[] = {(void **)&st->ax,       (void **)&st->ay,       (void **)&st->az,
+                             (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate};
+    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->heat};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -66,8 +68,8 @@ static void sph_destroy(void *state)
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
-    free(st->pressed), free(st->vel), free(st->mvel), free(st->ax), free(st->ay), free(st->az);
-    free(st->fluid_d3), free(st->solid_d3);
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->ax), free(st->ay), free(st->az);
+    free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     free(st);
 }
 
@@ -99,13 +101,16 @@ static void sph_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
  * fluid 0's (the force pass has m_0 in front). Several fluids: each particle's density is its own
  * fluid's rest density times the ratio, rho_i = m_i sum_j W_ij, the number-density form of
  * Solenthaler and Pajarola 2008 (no spurious density jump where fluids of different rest densities
- * meet), and its pressure its fluid's equation of state. */
-static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k)
+ * meet), and its pressure its fluid's equation of state about its rest density at its temperature
+ * (fc_heat_rest_density: a warm particle with the same mass asks for more room, so it rises). With
+ * heat conduction, heat[i] = (T_i, k_i) for the force pass. */
+static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
 {
     fc_particles *p = &w->particles;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     const float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     float *rho = p->field[FC_DENSITY];
+    const float *temperature = p->field[FC_TEMPERATURE];
     const uint8_t *of = p->u8[FC_FLUID];
     float rest[FC_MAX_FLUIDS], ratio[FC_MAX_FLUIDS];
     fc_wcsph_eos eos;
@@ -117,13 +122,15 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
+        const float rest_now = ht->expands ? fc_heat_rest_density(ht, f, rest[f], temperature[i]) : rest[f];
         float r_over_rho, rp_over_rho;
-        fc_wcsph_particle_terms(&eos, f, density, rest[f], ratio[f], &r_over_rho, &rp_over_rho);
+        fc_wcsph_particle_terms(&eos, f, density, rest_now, ratio[f], &r_over_rho, &rp_over_rho);
         rho[i] = density;
         st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
+        if (ht->conduction) st->heat[i] = (fc_record4){temperature[i], ht->conductivity[f], 0.0f, 0.0f};
     }
-    st->pressed[n] = st->vel[n] = fc_sph_far_away;
+    st->pressed[n] = st->vel[n] = st->heat[n] = fc_sph_far_away;
 }
 
 /* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
@@ -131,9 +138,10 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
  * pressure of Akinci et al. 2012. A pair of fluids of different viscosities uses the mean,
  * mu_ij = (mu_i + mu_j) / 2, which keeps the viscous forces of a pair equal and opposite (Morris,
  * Fox and Zhu 1997 average the pair's coefficients the same way); mixed = 0 is the case of one
- * viscosity, mu_ij = mu_i, and the compiler drops the second sum. */
+ * viscosity, mu_ij = mu_i, and the compiler drops the second sum. With heat (conduction on), its
+ * dT/dt from the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. */
 static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
-                                   long i, const int mixed)
+                                   const fc_heat_terms *ht, long i, const int mixed, const int heat)
 {
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
@@ -144,6 +152,8 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     const float r_over_rho_i = vel[i].w, p_i = at.w / r_over_rho_i;
     const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
     fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
+    fc_f8 conducted = zero;
+    const fc_f8 ti = fc_f8_splat(heat ? st->heat[i].x : 0.0f), ki = fc_f8_splat(heat ? st->heat[i].y : 0.0f);
     for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 vxj, vyj, vzj, r_over_rho_j, inv_r;
         fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
@@ -157,6 +167,11 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
             fc_lanes8_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
             mx += fc_wcsph_mixed_pair(q, mvx, m, vxi), my += fc_wcsph_mixed_pair(q, mvy, m, vyi);
             mz += fc_wcsph_mixed_pair(q, mvz, m, vzi);
+        }
+        if (heat) { /* (T_j, k_j) */
+            fc_f8 tj, kj, unused_z, unused_w;
+            fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
+            conducted += fc_heat_pair(ht, ti, ki, r_over_rho_j, tj, kj, q, nb.r2, inv_r);
         }
     }
     float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -176,11 +191,12 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     if (mixed) fc_f8_sum4(mx, my, mz, zero, mixed_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL, wall, a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
+    if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
 }
 
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
- * world's fluids differ in viscosity. */
-static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k)
+ * world's fluids differ in viscosity, and the conduction sum only with heat conduction on. */
+static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
 {
     const fc_particles *p = &w->particles;
     fc_wcsph_forces t;
@@ -195,20 +211,27 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
             st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    const int variant = (t.mixed ? 2 : 0) + (ht->conduction ? 1 : 0);
 #pragma omp parallel for schedule(dynamic, 1024)
-        for (long i = 0; i < n; i++) acceleration_of(w, st, k, &t, i, 1);
-    } else {
-#pragma omp parallel for schedule(dynamic, 1024)
-        for (long i = 0; i < n; i++) acceleration_of(w, st, k, &t, i, 0);
+    for (long i = 0; i < n; i++) {
+        switch (variant) { /* constant flags: the compiler drops the sums a variant leaves out */
+        case 0: acceleration_of(w, st, k, &t, ht, i, 0, 0); break;
+        case 1: acceleration_of(w, st, k, &t, ht, i, 0, 1); break;
+        case 2: acceleration_of(w, st, k, &t, ht, i, 1, 0); break;
+        default: acceleration_of(w, st, k, &t, ht, i, 1, 1); break;
+        }
     }
 }
 
-/* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. */
-static void integrate(fc_world *w, sph_state *st, float dt)
+/* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. With heat conduction,
+ * forward Euler T += dT/dt dt (stable under the thermal condition of the adaptive step). */
+static void integrate(fc_world *w, sph_state *st, float dt, int conduction)
 {
     fc_particles *p = &w->particles;
     float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    float *temperature = p->field[FC_TEMPERATURE];
     const long n = (long)p->count;
     float max_a2 = 0.0f;
 #pragma omp parallel for schedule(static) reduction(max : max_a2)
@@ -220,13 +243,14 @@ static void integrate(fc_world *w, sph_state *st, float dt)
         fc_wcsph_integrate(a, dt, v, at);
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         x[i] = at[0], y[i] = at[1], z[i] = at[2];
+        if (conduction) temperature[i] += st->heat_rate[i] * dt;
     }
     st->max_acceleration = sqrt((double)max_a2);
 }
 
 /* Sorts the particles into the grid, lists their neighbours (once for the step) and computes
  * density and pressure at their positions. */
-static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel *k)
+static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
 {
     fc_particles *p = &w->particles;
     if (sph_reserve(st, p->count)) return -1;
@@ -234,7 +258,7 @@ static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel 
     const int found = fc_sph_find_neighbours(w, &st->nh, &st->solids, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ],
                                              st->fluid_d3, st->solid_d3);
     if (found) return found; /* failed or interrupted */
-    compute_density_pressure(w, st, k);
+    compute_density_pressure(w, st, k, ht);
     return 0;
 }
 
@@ -242,21 +266,25 @@ static int sph_density(fc_world *w, void *state)
 {
     sph_state *st = state;
     fc_sph_kernel k;
+    fc_heat_terms ht;
     fc_sph_kernel_init(&k, w, st->rest_volume);
-    return density_at_positions(w, st, &k);
+    fc_heat_terms_of(w, &ht);
+    return density_at_positions(w, st, &k, &ht);
 }
 
 static int sph_step(fc_world *w, void *state, double dt)
 {
     sph_state *st = state;
     fc_sph_kernel k;
+    fc_heat_terms ht;
     fc_sph_kernel_init(&k, w, st->rest_volume);
-    const int found = density_at_positions(w, st, &k);
+    fc_heat_terms_of(w, &ht);
+    const int found = density_at_positions(w, st, &k, &ht);
     if (found) return found;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    compute_accelerations(w, st, &k);
+    compute_accelerations(w, st, &k, &ht);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    integrate(w, st, (float)dt);
+    integrate(w, st, (float)dt, ht.conduction);
     fc_collide_particles(w);
     return FC_STEP_DONE;
 }

@@ -265,6 +265,48 @@ void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_accelerat
     fc_step_limit_lower(limit, p->cfl_number * h / (c + max_speed), c >= max_speed ? FC_DT_ACOUSTIC : FC_DT_VELOCITY);
     fc_step_limit_lower(limit, fc_dt_viscous(h, nu), FC_DT_VISCOUS);
     fc_step_limit_lower(limit, fc_dt_force(h, max_acceleration), FC_DT_FORCE);
+    fc_heat_limit_dt(w, limit);
+}
+
+void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
+{
+    const fc_params *p = &w->params;
+    const double h = p->smoothing_radius;
+    const double moment = fc_lattice_spiky_moment(h, p->particle_spacing, p->initial_sum, w->dimensions);
+    t->coeff = (float)(w->fluid_mass[0] * -fc_spiky_gradient_coefficient(h, w->dimensions) / moment);
+    t->eta2 = (float)(0.01 * h * h);
+    t->conduction = p->heat_conduction != 0;
+    t->expands = 0;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
+        t->conductivity[f] = (float)(fluid->thermal_diffusivity * fluid->rest_density * fluid->specific_heat);
+        t->inv_capacity[f] = (float)(1.0 / fluid->specific_heat);
+        t->expansion[f] = (float)fluid->thermal_expansion;
+        t->reference[f] = (float)fluid->temperature;
+        t->expands |= t->expansion[f] > 0.0f;
+    }
+}
+
+void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit)
+{
+    if (!w->params.heat_conduction) return;
+    double alpha = 0.0;
+    for (int f = 0; f < w->fluid_count; f++) alpha = fmax(alpha, w->fluids[f].thermal_diffusivity);
+    fc_step_limit_lower(limit, fc_dt_thermal(w->params.smoothing_radius, alpha), FC_DT_THERMAL);
+}
+
+double fc_total_heat(const fc_world *w)
+{
+    const fc_particles *p = &w->particles;
+    const float *temperature = p->field[FC_TEMPERATURE];
+    const uint8_t *fluid = p->u8[FC_FLUID];
+    double capacity[FC_MAX_FLUIDS] = {0.0}; /* m_f c_f */
+    for (int f = 0; f < w->fluid_count; f++) capacity[f] = (double)w->fluid_mass[f] * w->fluids[f].specific_heat;
+    const long n = (long)p->count;
+    double sum = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (long i = 0; i < n; i++) sum += capacity[fluid[i]] * temperature[i];
+    return sum;
 }
 
 double fc_wcsph_gradient_correction(const fc_world *w)
@@ -307,17 +349,19 @@ int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_sta
         sum_err += err;
         if (err > max_err) max_err = err;
     }
-    return fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, (size_t)n, mean_neighbours, out, max);
+    return fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, fc_total_heat(w), (size_t)n, mean_neighbours, out,
+                                  max);
 }
 
-int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, size_t n, double mean_neighbours,
-                           fc_solver_stat *out, int max)
+int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, double total_heat, size_t n,
+                           double mean_neighbours, fc_solver_stat *out, int max)
 {
     const fc_solver_stat stats[] = {
         {.name = "mean_density_error", .value = n ? sum_err / (double)n : 0.0},
         {.name = "max_density_error", .value = max_err},
         {.name = "mean_abs_density_error", .value = n ? sum_abs_err / (double)n : 0.0},
         {.name = "mean_neighbours", .value = mean_neighbours},
+        {.name = "total_heat", .value = total_heat},
     };
     int count = 0;
     for (size_t i = 0; i < sizeof stats / sizeof stats[0] && count < max; i++) out[count++] = stats[i];

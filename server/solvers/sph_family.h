@@ -175,6 +175,14 @@ double fc_wcsph_sound_speed(const fc_params *p);
  * the force one, 0.25 sqrt(h / |a|max) (Monaghan 1992), with |a|max of the step before. */
 void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_acceleration, fc_step_limit *limit);
 
+/* The heat terms of sph_terms.h from the world's parameters and fluids, for both solvers and backends. */
+void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t);
+/* With heat_conduction on, the thermal condition 0.1 h^2 / alpha of the most diffusive fluid
+ * (Cleary and Monaghan 1999: forward Euler conduction stays stable). */
+void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit);
+/* The heat the particles hold, sum_i m_i c_i T_i (J; J/m in 2D), from the host arrays. */
+double fc_total_heat(const fc_world *w);
+
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);
  * in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so the pressure sums take
@@ -183,12 +191,12 @@ double fc_wcsph_gradient_correction(const fc_world *w);
 
 /* The density errors of the fluid particles (FC_DENSITY against their fluid's rest_density) and the mean
  * neighbour count of the last step into out: mean_density_error (mean of max(rho - rho0, 0) / rho0,
- * compression), max_density_error, mean_abs_density_error (mean of |rho / rho0 - 1|) and
- * mean_neighbours; returns how many were written (at most max). */
+ * compression), max_density_error, mean_abs_density_error (mean of |rho / rho0 - 1|),
+ * mean_neighbours and total_heat (fc_total_heat); returns how many were written (at most max). */
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max);
-/* The same from the sums over n particles of fc_density_error_sample: the compressions, their
- * largest, and the magnitudes (a device adds them up where the particles are). */
-int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, size_t n, double mean_neighbours,
-                           fc_solver_stat *out, int max);
+/* The same from the sums over n particles of fc_density_error_sample (the compressions, their
+ * largest, and the magnitudes) and of m c T (a device adds them up where the particles are). */
+int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, double total_heat, size_t n,
+                           double mean_neighbours, fc_solver_stat *out, int max);
 
 #endif

@@ -181,7 +181,8 @@ static int device_stats(const fc_world *w, const void *state, fc_solver_stat *ou
     if (fc_cuda_store_device(w) && fc_cuda_family_mean_neighbours(st->device, &mean, err, sizeof err)) fc_cuda_store_report(w, "statistics", err);
     fc_cuda_stats sums;
     if (!fc_cuda_store_take_sums(w, &sums)) return fc_sph_family_stats(w, mean, out, max);
-    return fc_sph_family_stats_of(sums.sum_err, sums.max_err, sums.sum_abs_err, w->particles.count, mean, out, max);
+    return fc_sph_family_stats_of(sums.sum_err, sums.max_err, sums.sum_abs_err, sums.sum_heat, w->particles.count, mean,
+                                  out, max);
 }
 
 /* The family's steps share their state, statistics and solids; each has its own step and conditions. */

@@ -161,6 +161,51 @@ static inline FC_HD void fc_wcsph_integrate(const float a[3], float dt, float v[
     for (int k = 0; k < 3; k++) v[k] += a[k] * dt, x[k] += v[k] * dt;
 }
 
+/* ---- Heat: conduction (Cleary and Monaghan 1999) and thermal expansion, for both solvers ------ */
+
+/* What the heat terms read besides the particles: each fluid's conductivity k = alpha rho0 c, its
+ * 1 / c, its expansion coefficient beta and reference temperature, and the sum's constant. */
+typedef struct fc_heat_terms {
+    float conductivity[FC_SPH_MAX_FLUIDS];  /* k_f, W/(m K) */
+    float inv_capacity[FC_SPH_MAX_FLUIDS];  /* 1 / c_f, kg K/J */
+    float expansion[FC_SPH_MAX_FLUIDS];     /* beta_f, 1/K */
+    float reference[FC_SPH_MAX_FLUIDS];     /* T_ref of fluid f: it has rest density rho0_f there, K */
+    float coeff;                            /* m_0 45 / (pi h^6) (2D: 30 / (pi h^5)) over the lattice moment of the
+                                               spiky gradient (kernels.h): exact for a quadratic field at rest */
+    float eta2;                             /* 0.01 h^2, which keeps the pair term finite as r goes to 0 */
+    int conduction;                         /* heat_conduction is on */
+    int expands;                            /* some fluid has beta > 0 */
+} fc_heat_terms;
+
+/* The rest density of a particle of fluid f (rest density rho0) at temperature T: its fluid's, times
+ * 1 - beta (T - T_ref), the factor clamped to [0.5, 1.5]. Exactly rho0 at T_ref. */
+static inline FC_HD float fc_heat_rest_density(const fc_heat_terms *t, int f, float rho0, float temperature)
+{
+    const float factor = 1.0f - t->expansion[f] * (temperature - t->reference[f]);
+    return rho0 * fminf(fmaxf(factor, 0.5f), 1.5f);
+}
+
+/* The pair term of particle i's conduction sum with q = h - r, 1/r and r^2 (fc_sph_distance_terms),
+ * r_j / rho_j (r_j = m_j / m_0) and the pair's conductivities:
+ *   r_j / rho_j  4 k_i k_j / (k_i + k_j)  (T_j - T_i)  q^2 r / (r^2 + eta^2),
+ * which is Cleary and Monaghan's m_j / rho_j K_ij (T_i - T_j) x_ij . grad W_ij / (r^2 + eta^2) without
+ * the spiky constant and m_0 (x_ij . grad_i W_ij = -spiky q^2 r). The pair's harmonic mean keeps the
+ * flux continuous where conductivities differ; two insulators (k = 0) exchange nothing. */
+static inline FC_HD fc_f8 fc_heat_pair(const fc_heat_terms *t, fc_f8 temperature_i, fc_f8 k_i, fc_f8 r_over_rho_j,
+                                       fc_f8 temperature_j, fc_f8 k_j, fc_f8 q, fc_f8 r2, fc_f8 inv_r)
+{
+    const fc_f8 k_sum = k_i + k_j;
+    const fc_f8 mean = fc_f8_select(k_sum > fc_f8_splat(0.0f), fc_f8_splat(4.0f) * k_i * k_j / k_sum, fc_f8_splat(0.0f));
+    return r_over_rho_j * mean * (temperature_j - temperature_i) * q * q * (r2 * inv_r) / (r2 + fc_f8_splat(t->eta2));
+}
+
+/* dT_i/dt of particle i of fluid f (1 / rho_i = inv_rho_i) from its sum of fc_heat_pair. The pair
+ * terms of i and j are equal and opposite in m c dT/dt, so conduction keeps sum m c T exactly. */
+static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_rho_i, float sum)
+{
+    return t->coeff * t->inv_capacity[f] * inv_rho_i * sum;
+}
+
 /* ---- Position Based Fluids (solvers/pbf.c explains the equations and the units) --------------- */
 
 /* The constants of one PBF step, as lanes where the neighbour loops use them. */

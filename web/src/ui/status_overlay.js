@@ -44,6 +44,7 @@ const DT_BOUNDS = {
   velocity: 'fastest particle',
   viscous: 'viscosity limit',
   force: 'strongest force',
+  thermal: 'heat conduction limit',
 };
 
 /** "0.4 ms · sound speed limit"; – before the first step. */
