@@ -86,6 +86,22 @@ static double relative_l2(const fc_world *gpu, const fc_world *cpu, int c, size_
     return norm > 0.0 ? sqrt(diff / norm) : sqrt(diff);
 }
 
+/* Relative L2 difference of the temperature changes over a step, gpu's against cpu's, both from
+ * the temperatures `before` (indexed by id): conduction's own work, not the absolute kelvins (to
+ * the float resolution of a temperature near 300 K, 3e-5 K). */
+static double relative_l2_heating(const fc_world *gpu, const fc_world *cpu, const float *before, size_t n)
+{
+    uint32_t *g = index_by_id(gpu, n), *k = index_by_id(cpu, n);
+    double diff = 0.0, norm = 0.0;
+    for (size_t id = 0; id < n; id++) {
+        if (g[id] == UINT32_MAX || k[id] == UINT32_MAX) continue;
+        const double x = gpu->particles.field[FC_TEMPERATURE][g[id]], y = cpu->particles.field[FC_TEMPERATURE][k[id]];
+        diff += (x - y) * (x - y), norm += (y - before[id]) * (y - before[id]);
+    }
+    free(g), free(k);
+    return norm > 0.0 ? sqrt(diff / norm) : INFINITY; /* nothing conducted: nothing compared */
+}
+
 static double mean_density(const fc_world *w)
 {
     double sum = 0.0;
@@ -112,6 +128,9 @@ static void one_step_agrees(const char *name, int warmup)
     CHECK(fc_particles_copy(&gpu.particles, &cpu.particles) == 0, "%s: copy", name);
     fc_world_host_changed(&gpu, FC_CHANGED_REPLACED);
     const size_t n = cpu.particles.count;
+    float *before = calloc(n ? n : 1, sizeof *before); /* temperatures by id */
+    for (size_t i = 0; i < n; i++)
+        if (cpu.particles.id[i] < n) before[cpu.particles.id[i]] = cpu.particles.field[FC_TEMPERATURE][i];
     CHECK(fc_world_step(&cpu) == FC_STEP_DONE && fc_world_step(&gpu) == FC_STEP_DONE, "%s: both step", name);
     CHECK(cpu.last_dt == gpu.last_dt, "%s: the same step (CFL from the device's max speed): %g s against %g s", name,
           gpu.last_dt, cpu.last_dt);
@@ -122,6 +141,12 @@ static void one_step_agrees(const char *name, int warmup)
            dv, n);
     CHECK(dx <= 1e-4, "%s: positions agree: relative L2 %.3e", name, dx);
     CHECK(dv <= 1e-4, "%s: velocities agree: relative L2 %.3e", name, dv);
+    if (cpu.params.heat_conduction) {
+        const double dt = relative_l2_heating(&gpu, &cpu, before, n);
+        printf("%s %s: relative L2 of the temperature changes %.2e\n", solver_now, name, dt);
+        CHECK(dt <= 1e-4, "%s: the heat conducted agrees: relative L2 of the temperature changes %.3e", name, dt);
+    }
+    free(before);
     fc_world_free(&cpu), fc_world_free(&gpu);
 }
 
@@ -451,6 +476,7 @@ int main(int argc, char **argv)
         one_step_agrees("dam_break", warmup_steps);
         one_step_agrees("dam_break_2d", warmup_steps);
         one_step_agrees("pool_colliders", warmup_steps);
+        if (!strcmp(solver_now, "sph")) one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/warm_cold_collapse.json", warmup_steps);
         if (!short_run) { /* two fluids and emitters stay checked below (frames, emitters and sinks) */
             one_step_agrees("two_fluids", warmup_steps);
             one_step_agrees("fountain", warmup_steps);

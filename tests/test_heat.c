@@ -22,16 +22,9 @@ static const char *const HALVES =
     " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.2, 0.2], \"fluid\": \"cold\"},"
     "           {\"type\": \"box\", \"min\": [0.2, 0], \"max\": [0.4, 0.2], \"fluid\": \"hot\"}]}";
 
-/* A warm column and a cold one collapse toward each other in a 3D tank: the fluid moves, splashes
- * and mixes while heat flows; two fluids of different specific heats. */
-static const char *const COLLAPSE =
-    "{\"name\": \"warm_cold_collapse\", \"solver\": \"sph\","
-    " \"domain\": {\"min\": [0, 0, 0], \"max\": [0.6, 0.4, 0.1]},"
-    " \"parameters\": {\"particle_spacing\": 0.02, \"heat_conduction\": \"cleary_monaghan\"},"
-    " \"fluids\": [{\"name\": \"cold\", \"temperature\": 280, \"thermal_diffusivity\": 0.002, \"specific_heat\": 4182},"
-    "            {\"name\": \"warm\", \"temperature\": 340, \"thermal_diffusivity\": 0.0005, \"specific_heat\": 2000}],"
-    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.2, 0.3, 0.1], \"fluid\": \"cold\"},"
-    "           {\"type\": \"box\", \"min\": [0.4, 0, 0], \"max\": [0.6, 0.3, 0.1], \"fluid\": \"warm\"}]}";
+/* A cold column and a lower warm one side by side collapse in a 3D tank: the fluid moves, splashes
+ * and mixes while heat flows; two fluids of different specific heats, the warm one expanding. */
+static const char *const COLLAPSE = FLUIDCAST_TESTS_DIR "/scenes/warm_cold_collapse.json";
 
 /* Cold water over a warm blob at the bottom of a 2D tank; the blob's fluid expands 3e-3 per kelvin,
  * so at 60 K above the water it is 18% lighter. Insulating (no conduction): only buoyancy acts. */
@@ -46,11 +39,14 @@ static const char *const WARM_BLOB =
     "           {\"type\": \"box\", \"min\": [0.11, 0.08], \"max\": [0.19, 0.3], \"fluid\": \"water\"},"
     "           {\"type\": \"box\", \"min\": [0.11, 0], \"max\": [0.19, 0.08], \"fluid\": \"warm\"}]}";
 
+/* The scene in `json` (or in the file `json` names when it ends in .json) built and started. */
 static int load(fc_world *w, const char *json, const char *name, const char *solver)
 {
     fc_scene scene;
     char err[512] = "";
-    if (fc_scene_parse_string(&scene, json, name, err, sizeof err)) {
+    const size_t len = strlen(json);
+    const int file = len > 5 && !strcmp(json + len - 5, ".json");
+    if (file ? fc_scene_parse_file(&scene, json, err, sizeof err) : fc_scene_parse_string(&scene, json, name, err, sizeof err)) {
         CHECK(0, "%s parses: %s", name, err);
         return -1;
     }

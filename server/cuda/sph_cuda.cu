@@ -2,13 +2,15 @@
 #include "cuda/device_internal.h"
 
 /* The scratch columns WCSPH uses. */
-enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ };
+enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE };
 
 /* Density (fc_sph_density_ratio over the fluid and boundary neighbours) and pressure
- * (fc_wcsph_pressure) of every particle: rho into FC_DENSITY, r p / rho and r / rho for the force
- * pass, and the neighbour count. */
-__global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *__restrict__ fluid, fc_sph_kernel k,
-                                 fc_cuda_sph_setup setup, float *__restrict__ rho, float *__restrict__ rp_over_rho,
+ * (fc_wcsph_pressure about the rest density at the particle's temperature, fc_heat_rest_density) of
+ * every particle: rho into FC_DENSITY, r p / rho and r / rho for the force pass, and the neighbour
+ * count. */
+__global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *__restrict__ fluid,
+                                 const float *__restrict__ temperature, fc_sph_kernel k, fc_cuda_sph_setup setup,
+                                 float *__restrict__ rho, float *__restrict__ rp_over_rho,
                                  float *__restrict__ r_over_rho, uint32_t *__restrict__ neighbours)
 {
     const float *x = lists.lx, *y = lists.ly, *z = lists.lz;
@@ -31,28 +33,35 @@ __global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *_
         });
         const int f = fluid[i];
         const float rest = setup.common.rest_density[f], density = rest * fc_sph_density_ratio(&k, fluid_d3, solid_d3);
+        const fc_heat_terms *ht = &setup.common.heat;
+        const float rest_now = ht->expands ? fc_heat_rest_density(ht, f, rest, temperature[i]) : rest;
         rho[i] = density;
-        fc_wcsph_particle_terms(&setup.eos, f, density, rest, setup.forces.ratio[f], &r_over_rho[i], &rp_over_rho[i]);
+        fc_wcsph_particle_terms(&setup.eos, f, density, rest_now, setup.forces.ratio[f], &r_over_rho[i], &rp_over_rho[i]);
         neighbours[i] = count;
     }
 }
 
 /* Every particle's acceleration (fc_wcsph_acceleration) from the pair terms of sph_terms.h, summed
- * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists. */
+ * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists, and with heat
+ * conduction its dT/dt (fc_heat_pair, fc_heat_rate) in the same pass. */
 __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const float *__restrict__ vx,
                                        const float *__restrict__ vy, const float *__restrict__ vz,
-                                       const uint8_t *__restrict__ fluid, fc_sph_kernel k, fc_cuda_sph_setup setup,
+                                       const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
+                                       fc_sph_kernel k, fc_cuda_sph_setup setup,
                                        const float *__restrict__ rp_over_rho, const float *__restrict__ r_over_rho,
-                                       float *__restrict__ ax, float *__restrict__ ay, float *__restrict__ az)
+                                       float *__restrict__ ax, float *__restrict__ ay, float *__restrict__ az,
+                                       float *__restrict__ heat_rate)
 {
     const fc_wcsph_forces *t = &setup.forces;
+    const fc_heat_terms *ht = &setup.common.heat;
     const float *x = lists.lx, *y = lists.ly, *z = lists.lz;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float xi = x[i], yi = y[i], zi = z[i], vxi = vx[i], vyi = vy[i], vzi = vz[i];
         const int f = fluid[i];
         const float r_over_rho_i = r_over_rho[i], p_i = rp_over_rho[i] / r_over_rho_i;
         float pressure[3] = {0.0f, 0.0f, 0.0f}, velocity[3] = {0.0f, 0.0f, 0.0f}, mixed[3] = {0.0f, 0.0f, 0.0f};
-        float wall[3] = {0.0f, 0.0f, 0.0f};
+        float wall[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f;
+        const float ti = ht->conduction ? temperature[i] : 0.0f, ki = ht->conductivity[f];
         lists.fluid(i, [&](uint32_t j) {
             const float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
             float inv_r;
@@ -67,6 +76,9 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
                 mixed[1] += fc_wcsph_mixed_pair(q, m * vy[j], m, vyi);
                 mixed[2] += fc_wcsph_mixed_pair(q, m * vz[j], m, vzi);
             }
+            if (ht->conduction)
+                conducted += fc_heat_pair(ht, ti, ki, r_over_rho[j], temperature[j], ht->conductivity[fluid[j]], q,
+                                          dx * dx + dy * dy + dz * dz, inv_r);
         });
         if (p_i > 0.0f)
             lists.solid(i, [&](uint32_t b) {
@@ -79,15 +91,18 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         float a[3];
         fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, t->mixed ? mixed : NULL, wall, a);
         ax[i] = a[0], ay[i] = a[1], az[i] = a[2];
+        if (ht->conduction) heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], conducted);
     }
 }
 
-/* Semi-implicit Euler (v += a dt, x += v dt) and the collision response (fc_collide_point), as
- * solvers/sph.c's integrate and fc_collide_particles. */
+/* Semi-implicit Euler (v += a dt, x += v dt), forward Euler of the temperature with conduction
+ * (heat_rate NULL without), and the collision response (fc_collide_point), as solvers/sph.c's
+ * integrate and fc_collide_particles. */
 __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__ ax, const float *__restrict__ ay,
-                                   const float *__restrict__ az, float *__restrict__ x, float *__restrict__ y,
-                                   float *__restrict__ z, float *__restrict__ vx, float *__restrict__ vy,
-                                   float *__restrict__ vz, fc_collision c)
+                                   const float *__restrict__ az, const float *__restrict__ heat_rate,
+                                   float *__restrict__ x, float *__restrict__ y, float *__restrict__ z,
+                                   float *__restrict__ vx, float *__restrict__ vy, float *__restrict__ vz,
+                                   float *__restrict__ temperature, fc_collision c)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float a[3] = {ax[i], ay[i], az[i]};
@@ -96,6 +111,7 @@ __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__
         fc_collide_point(&c, p, v);
         x[i] = p[0], y[i] = p[1], z[i] = p[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+        if (heat_rate) temperature[i] += heat_rate[i] * dt;
     }
 }
 
@@ -108,8 +124,8 @@ static int sort_and_density(fc_cuda_family *s, const fc_cuda_sph_setup *setup, c
         return -1;
     const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                  fc_cuda_column(s, FC_PZ));
-    FC_LAUNCH(fc_k_sph_density, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_fluid_column(s), k,
-              *setup, fc_cuda_column(s, FC_DENSITY), s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_neighbours);
+    FC_LAUNCH(fc_k_sph_density, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_fluid_column(s),
+              fc_cuda_column(s, FC_TEMPERATURE), k, *setup, fc_cuda_column(s, FC_DENSITY), s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_neighbours);
     FC_CU(cudaGetLastError());
     return 0;
 fail:
@@ -135,13 +151,15 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
         const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                      fc_cuda_column(s, FC_PZ));
         FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_column(s, FC_VX),
-                  fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_fluid_column(s), k, *setup,
-                  s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX], s->d_f[AY], s->d_f[AZ]);
+                  fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_fluid_column(s),
+                  fc_cuda_column(s, FC_TEMPERATURE), k, *setup, s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX],
+                  s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE]);
     }
     FC_CU(cudaGetLastError());
     FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
-              fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX),
-              fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), c);
+              setup->common.heat.conduction ? s->d_f[HEAT_RATE] : NULL, fc_cuda_column(s, FC_PX),
+              fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
+              fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_TEMPERATURE), c);
     FC_CU(cudaGetLastError());
     /* a step ends on the device before the call returns: step times are device times, and a
      * failed kernel fails its own step */

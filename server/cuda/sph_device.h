@@ -27,6 +27,7 @@ typedef struct fc_cuda_setup {
     float rest_density[FC_SPH_MAX_FLUIDS];
     float gravity[3];       /* gz 0 in 2D */
     fc_collision collision; /* its colliders are host memory: a step copies them to the device */
+    fc_heat_terms heat;     /* conduction and thermal expansion (fc_heat_terms_of) */
 } fc_cuda_setup;
 
 /* WCSPH's: the equation of state and the force constants (sph_terms.h), collision FC_WALLS_CLAMP. */

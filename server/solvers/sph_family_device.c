@@ -93,6 +93,7 @@ static void common_setup(const fc_world *w, const device_state *st, fc_wall_mode
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, s->rest_density);
     fc_world_gravity(w, s->gravity);
     fc_collision_init(&s->collision, w, walls, 1);
+    fc_heat_terms_of(w, &s->heat);
 }
 
 /* One WCSPH device call: a step of dt, or with dt NULL the density at the present positions. */
