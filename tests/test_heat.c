@@ -40,6 +40,16 @@ static const char *const WARM_BLOB =
     "           {\"type\": \"box\", \"min\": [0.11, 0], \"max\": [0.19, 0.08], \"fluid\": \"warm\"}]}";
 
 /* The scene in `json` (or in the file `json` names when it ends in .json) built and started. */
+/* Water at 290 K in a 2D tank whose floor is held at 330 K (heat_transfer 2,000 W/(m^2 K)); the
+ * water expands 3e-3 per kelvin, so the warmed layer is lighter than the water above it. */
+static const char *const HOT_FLOOR =
+    "{\"name\": \"hot_floor_2d\", \"dimensions\": 2, \"solver\": \"sph\","
+    " \"domain\": {\"min\": [0, 0], \"max\": [0.3, 0.25]},"
+    " \"walls\": {\"y_min\": {\"temperature\": 330, \"heat_transfer\": 2000}},"
+    " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"heat_conduction\": \"cleary_monaghan\"},"
+    " \"fluids\": [{\"name\": \"water\", \"temperature\": 290, \"thermal_diffusivity\": 0.0002, \"thermal_expansion\": 0.003}],"
+    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.3, 0.2]}]}";
+
 static int load(fc_world *w, const char *json, const char *name, const char *solver)
 {
     fc_scene scene;
@@ -246,6 +256,73 @@ static void test_warm_fluid_rises(int short_run)
     CHECK(fabs(same) < 0.01, "a blob at the water's temperature stays where it is (%.3f m)", same);
 }
 
+/* The heat a hot floor gives the water at first is Newton's h L (T_wall - T): 2,000 W/(m^2 K) along
+ * 0.3 m at 40 K is 24 kW per metre of depth; after 0.2 s the first layer has warmed only a few
+ * kelvin, so the mean rate stays within 10% of it. */
+static void test_hot_floor_flux(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    if (load(&w, HOT_FLOOR, "hot_floor_2d", NULL)) {
+        fc_world_free(&w);
+        return;
+    }
+    const double before = total_heat(&w), start = w.time;
+    if (!run(&w, 0.2, 0)) {
+        const double rate = (total_heat(&w) - before) / (w.time - start), newton = 2000.0 * 0.3 * 40.0;
+        printf("hot floor: %.0f W/m into the water over the first %.2f s, Newton's law %.0f W/m\n", rate, w.time, newton);
+        CHECK(fabs(rate / newton - 1.0) < 0.1, "the floor heats at h L (T_wall - T) within 10%% (%.0f W/m)", rate);
+    }
+    fc_world_free(&w);
+}
+
+/* The same tank with an insulating floor and a hot block (350 K) lying on it in the middle: a heater
+ * with the strongest heat transfer, in water that conducts little (2e-5 m^2/s) and expands 1e-2 per
+ * kelvin, so that the shell of water it heats is light enough to leave it. */
+static const char *const HEATER =
+    "{\"name\": \"heater_2d\", \"dimensions\": 2, \"solver\": \"sph\","
+    " \"domain\": {\"min\": [0, 0], \"max\": [0.3, 0.25]},"
+    " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"heat_conduction\": \"cleary_monaghan\"},"
+    " \"fluids\": [{\"name\": \"water\", \"temperature\": 290, \"thermal_diffusivity\": 2e-5, \"thermal_expansion\": 0.01}],"
+    " \"colliders\": [{\"type\": \"box\", \"center\": [0.15, 0.015], \"half_extents\": [0.03, 0.015],"
+    "                  \"temperature\": 350, \"heat_transfer\": 100000}],"
+    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.3, 0.2]}]}";
+
+/* Where the heat the heater gave sits after `seconds`: the height of the centroid of the excess heat,
+ * sum (T - T0) y / sum (T - T0), with the water expanding as it warms or (expansion 0) not. */
+static double heat_centroid_height(double expansion, double seconds)
+{
+    fc_world w;
+    fc_world_init(&w);
+    char err[256], assignment[64];
+    snprintf(assignment, sizeof assignment, "water.thermal_expansion=%g", expansion);
+    if (load(&w, HEATER, "heater_2d", NULL) ||
+        fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, assignment, err, sizeof err) || run(&w, seconds, 0)) {
+        fc_world_free(&w);
+        return NAN;
+    }
+    double heat = 0.0, moment = 0.0;
+    for (size_t i = 0; i < w.particles.count; i++) {
+        const double excess = w.particles.field[FC_TEMPERATURE][i] - 290.0;
+        heat += excess, moment += excess * w.particles.field[FC_PY][i];
+    }
+    fc_world_free(&w);
+    return moment / heat;
+}
+
+/* A hot base makes the water above it rise: with thermal expansion the heat is carried up by the
+ * warmed water in a plume, well above where conduction alone (expansion 0) has spread it in the
+ * same time. */
+static void test_heater_convects(int short_run)
+{
+    const double seconds = short_run ? 2.0 : 4.0;
+    const double convected = heat_centroid_height(0.01, seconds), conducted = heat_centroid_height(0.0, seconds);
+    printf("heater after %.1f s: the excess heat's centroid at %.3f m with expansion, %.3f m by conduction alone\n",
+           seconds, convected, conducted);
+    CHECK(convected > conducted + (short_run ? 0.005 : 0.01),
+          "warmed water rises: the heat's centroid %.3f m against %.3f m by conduction", convected, conducted);
+}
+
 int main(int argc, char **argv)
 {
     const int short_run = check_short_run(argc, argv);
@@ -254,5 +331,7 @@ int main(int argc, char **argv)
     test_thermal_condition();
     test_conduction_off();
     test_warm_fluid_rises(short_run);
+    test_hot_floor_flux();
+    test_heater_convects(short_run);
     return check_summary("test_heat");
 }

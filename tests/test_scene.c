@@ -27,7 +27,7 @@ static const bad_case bad_cases[] = {
     {"trailing garbage", "{" DOMAIN "} x", NULL, "line 1"},
     {"top level not an object", "[1, 2, 3]", NULL, "a JSON object at the top level, found an array"},
     {"unknown top-level key", "{" DOMAIN ", \"frobnicate\": 1}", "frobnicate",
-     "unknown key (expected one of name, description, dimensions, solver, view, domain, parameters, fluids, fluid, colliders, emitters, sinks)"},
+     "unknown key (expected one of name, description, dimensions, solver, view, domain, walls, parameters, fluids, fluid, colliders, emitters, sinks)"},
     {"duplicate key", "{" DOMAIN ", \"name\": \"a\", \"name\": \"b\"}", "name", "duplicate key"},
     {"missing domain", "{\"name\": \"x\"}", "domain", "found nothing"},
     {"domain not an object", "{\"domain\": [0, 1]}", "domain", "expected an object"},
@@ -150,6 +150,31 @@ static const bad_case bad_cases[] = {
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": 5, \"radius\": 0.04, \"colour\": 1}]}",
      "emitters[0].colour", "unknown key"},
+    {"a collider's temperature below zero",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": -3}]}",
+     "colliders[0].temperature", "expected a number > 0, found -3"},
+    {"too hot a collider",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": 9000}]}",
+     "colliders[0].temperature", "at most 5000 (K), found 9000"},
+    {"a negative heat transfer",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0.1, 0.1],"
+     " \"temperature\": 350, \"heat_transfer\": -1}]}",
+     "colliders[0].heat_transfer", "expected a number >= 0, found -1"},
+    {"too great a heat transfer",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0.1, 0.1],"
+     " \"temperature\": 350, \"heat_transfer\": 1e7}]}",
+     "colliders[0].heat_transfer", "at most 100000 (W/(m^2 K)), found 1e+07"},
+    {"a heat transfer without a temperature",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"plane\", \"point\": [0, 0.1, 0], \"normal\": [0, 1, 0], \"heat_transfer\": 500}]}",
+     "colliders[0].heat_transfer", "needs the solid's temperature beside it"},
+    {"walls not an object", "{" DOMAIN ", \"walls\": [350]}", "walls", "an object such as"},
+    {"an unknown wall", "{" DOMAIN ", \"walls\": {\"floor\": {\"temperature\": 350}}}", "walls.floor",
+     "unknown key (expected one of x_min, x_max, y_min, y_max, z_min, z_max)"},
+    {"a wall as a number", "{" DOMAIN ", \"walls\": {\"y_min\": 350}}", "walls.y_min", "an object such as"},
+    {"a wall's heat transfer as text", "{" DOMAIN ", \"walls\": {\"y_min\": {\"temperature\": 350, \"heat_transfer\": \"high\"}}}",
+     "walls.y_min.heat_transfer", "expected a number >= 0"},
+    {"an unknown key in a wall", "{" DOMAIN ", \"walls\": {\"y_min\": {\"temperature\": 350, \"colour\": 1}}}",
+     "walls.y_min.colour", "unknown key (expected one of temperature, heat_transfer)"},
     {"fluids not an array", "{" DOMAIN ", \"fluids\": {\"name\": \"water\"}}", "fluids", "an array of 1 to 16 fluid objects"},
     {"no fluids", "{" DOMAIN ", \"fluids\": []}", "fluids", "an array of 1 to 16 fluid objects"},
     {"a fluid without a name", "{" DOMAIN ", \"fluids\": [{\"viscosity\": 1}]}", "fluids[0].name", "found nothing"},
@@ -315,6 +340,46 @@ static void test_fluids(void)
               s.fluids[0].rest_density == 1000,
           "a scene without fluids has one, water, of its parameters");
     fc_scene_free(&s);
+}
+
+/* Hot and cold solids: a collider's temperature with and without a heat transfer (the default),
+ * an insulating one, and the container walls, into the world; a 2D scene has no z walls. */
+static void test_thermal_solids(void)
+{
+    fc_scene s;
+    char err[512] = "";
+    const char *json =
+        "{" DOMAIN ", \"walls\": {\"y_min\": {\"temperature\": 350, \"heat_transfer\": 800}, \"x_max\": {\"temperature\": 280}},"
+        " \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": 400},"
+        "               {\"type\": \"box\", \"center\": [0.2, 0.2, 0.2], \"half_extents\": [0.1, 0.1, 0.1],"
+        "                \"temperature\": 300, \"heat_transfer\": 0},"
+        "               {\"type\": \"sphere\", \"center\": [0.8, 0.8, 0.8], \"radius\": 0.1}]}";
+    if (fc_scene_parse_string(&s, json, "thermal.json", err, sizeof err)) {
+        CHECK(0, "a scene with hot and cold solids parses: %s", err);
+        return;
+    }
+    fc_world w;
+    CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == 0, "it builds: %s", err);
+    const fc_object *heater = fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, NULL);
+    const fc_object *plain = heater ? fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, heater) : NULL;
+    const fc_object *bare = plain ? fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, plain) : NULL;
+    CHECK(heater && heater->thermal.temperature == 400.0f && heater->thermal.heat_transfer == FC_HEAT_TRANSFER_DEFAULT,
+          "a collider given a temperature alone heats with the default heat transfer");
+    CHECK(plain && plain->thermal.temperature == 300.0f && plain->thermal.heat_transfer == 0.0f,
+          "a heat transfer of 0 keeps a collider insulating");
+    CHECK(bare && bare->thermal.heat_transfer == 0.0f, "a collider without either is insulating");
+    CHECK(w.walls[2].temperature == 350.0f && w.walls[2].heat_transfer == 800.0f && w.walls[1].temperature == 280.0f &&
+              w.walls[1].heat_transfer == FC_HEAT_TRANSFER_DEFAULT && w.walls[0].heat_transfer == 0.0f &&
+              w.walls[5].heat_transfer == 0.0f,
+          "the walls y_min and x_max heat and cool, the others insulate");
+    fc_world_free(&w);
+    fc_scene_free(&s);
+    CHECK(fc_scene_parse_string(&s,
+                                "{\"dimensions\": 2, \"domain\": {\"min\": [0, 0], \"max\": [1, 1]},"
+                                " \"walls\": {\"z_min\": {\"temperature\": 350}}}",
+                                "flat.json", err, sizeof err) == -1 &&
+              strstr(err, "walls.z_min") && strstr(err, "unknown key (expected one of x_min, x_max, y_min, y_max)"),
+          "a 2D scene has no z walls: %s", err);
 }
 
 static void test_minimal_scene(void)
@@ -563,6 +628,7 @@ int main(void)
     test_oversized_file();
     test_minimal_scene();
     test_fluids();
+    test_thermal_solids();
     test_2d_scene();
     test_instantiate_error();
     test_shipped_scenes();

@@ -28,6 +28,9 @@ typedef struct fc_collision {
     float wall_allowance;         /* FC_WALLS_SOFT: how far beyond wall_lo/hi a particle may end */
     fc_wall_mode walls;
     int move_positions;           /* 0: contacts change velocities only (positions already resolved) */
+    fc_thermal_contact wall_heat[6]; /* the container walls' (fc_world.walls) */
+    float heat_depth;             /* how deep into the fluid a solid's heat reaches: one particle spacing */
+    int heat_contacts;            /* some wall or collider has a heat_transfer */
 } fc_collision;
 
 static inline FC_HD float fc_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -181,6 +184,52 @@ static inline FC_HD void fc_collide_point(const fc_collision *c, float x[3], flo
         }
         if (v) fc_contact_response(v, container_at_rest, wall_normal, c->restitution, c->friction);
     }
+}
+
+/* The share of a solid's surface heat flux that a particle at distance d from it takes: 1 within
+ * one spacing (the first layer of particles, which at rest sits half a spacing off), falling to 0
+ * at one and a half. */
+static inline FC_HD float fc_contact_heat_weight(float d, float depth)
+{
+    const float w = (1.5f * depth - d) / (0.5f * depth);
+    return w < 0.0f ? 0.0f : (w > 1.0f ? 1.0f : w);
+}
+
+/* One contact's Newton cooling over dt for a particle that stands for the surface area `area` and
+ * holds the heat capacity m c (area_over_capacity = area / (m c)): the exact solution of
+ * m c dT/dt = heat_transfer weight area (T_solid - T), which never overshoots T_solid. */
+static inline FC_HD float fc_contact_relax(const fc_thermal_contact *contact, float weight, float area_over_capacity,
+                                           float dt, float temperature)
+{
+    if (weight <= 0.0f || contact->heat_transfer <= 0.0f) return temperature;
+    const float decay = expf(-contact->heat_transfer * weight * area_over_capacity * dt);
+    return contact->temperature + (temperature - contact->temperature) * decay;
+}
+
+/* The temperature of a particle at x after dt of contact with the hot or cold solids near it (the
+ * colliders and container walls with a heat_transfer), each by Newton's law of cooling through the
+ * area spacing^(dims - 1) the particle covers (area_over_capacity = that area / (m c)). */
+static inline FC_HD float fc_contact_heat(const fc_collision *c, const float x[3], float area_over_capacity, float dt,
+                                          float temperature)
+{
+    if (!c->heat_contacts) return temperature;
+    float normal[3];
+    for (size_t k = 0; k < c->object_count; k++) {
+        const fc_object *o = &c->objects[k];
+        if (o->kind != FC_OBJECT_COLLIDER || o->thermal.heat_transfer <= 0.0f) continue;
+        const float d = fc_shape_distance(&o->shape, x, normal);
+        temperature = fc_contact_relax(&o->thermal, fc_contact_heat_weight(d, c->heat_depth), area_over_capacity, dt,
+                                       temperature);
+    }
+    for (int a = 0; a < 3; a++) { /* the walls' planes lie radius beyond wall_lo and wall_hi */
+        if (c->wall_lo[a] == c->wall_hi[a]) continue; /* 2D: no walls across z */
+        const float below = x[a] - (c->wall_lo[a] - c->radius), above = (c->wall_hi[a] + c->radius) - x[a];
+        temperature = fc_contact_relax(&c->wall_heat[2 * a], fc_contact_heat_weight(below, c->heat_depth),
+                                       area_over_capacity, dt, temperature);
+        temperature = fc_contact_relax(&c->wall_heat[2 * a + 1], fc_contact_heat_weight(above, c->heat_depth),
+                                       area_over_capacity, dt, temperature);
+    }
+    return temperature;
 }
 
 /* Whether fc_collide_point can do anything at x: there are colliders, or x is beyond a wall. For

@@ -108,6 +108,13 @@ void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, i
     c->wall_allowance = c->margin < c->radius ? c->margin : c->radius;
     c->walls = walls;
     c->move_positions = move_positions;
+    c->heat_depth = (float)prm->particle_spacing;
+    c->heat_contacts = 0;
+    for (int side = 0; side < 6; side++) {
+        c->wall_heat[side] = w->walls[side];
+        c->heat_contacts |= w->walls[side].heat_transfer > 0.0f;
+    }
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, row) c->heat_contacts |= row->thermal.heat_transfer > 0.0f;
 }
 
 void fc_collide_particles(fc_world *w)

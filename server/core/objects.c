@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const fc_wall_names[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+
 const char *fc_object_kind_name(fc_object_kind kind)
 {
     static const char *const names[FC_OBJECT_KIND_COUNT] = {"collider", "sink", "emitter"};

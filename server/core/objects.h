@@ -25,13 +25,29 @@ typedef struct fc_emitter {
     int fluid;      /* index of the fluid emitted in the world's fluids */
 } fc_emitter;
 
+/* A solid's thermal contact with the fluid: Newton's law of cooling, a heat flux heat_transfer
+ * (T_solid - T) per area of the surface the fluid touches (core/collide.h's fc_contact_heat).
+ * heat_transfer 0: an insulating solid, whatever its temperature. */
+typedef struct fc_thermal_contact {
+    float temperature;   /* K */
+    float heat_transfer; /* W/(m^2 K) */
+} fc_thermal_contact;
+
+/* A solid given a temperature and no heat_transfer takes this one, about that of water moving past
+ * a heater; no solid takes more than the maximum. */
+#define FC_HEAT_TRANSFER_DEFAULT 1000.0f
+#define FC_HEAT_TRANSFER_MAX 1e5f
+/* The container walls' names, in fc_world.walls' order (2D worlds have the first four). */
+extern const char *const fc_wall_names[6];
+
 /* One object: its id in the world, its kind, its posed shape (position, orientation, linear and
  * angular velocity, core/shape.h) and the kind's properties. */
 typedef struct fc_object {
     int id;
     fc_object_kind kind;
     fc_shape shape;
-    fc_emitter emitter; /* FC_OBJECT_EMITTER */
+    fc_emitter emitter;         /* FC_OBJECT_EMITTER */
+    fc_thermal_contact thermal; /* FC_OBJECT_COLLIDER: a heater or a cold plate */
 } fc_object;
 
 /* The rows in the order they were added (the collision code and the boundary sampling meet the

@@ -408,18 +408,43 @@ static int read_rotation(const reader *r, const cJSON *obj, const char *path, fc
     return 0;
 }
 
+/* obj.temperature (> 0, at most the fluids' hottest) and obj.heat_transfer (>= 0, at most
+ * FC_HEAT_TRANSFER_MAX W/(m^2 K)), both optional: a temperature alone heats with
+ * FC_HEAT_TRANSFER_DEFAULT, a heat_transfer needs a temperature, neither leaves c insulating. */
+static int read_thermal(const reader *r, const cJSON *obj, const char *path, fc_thermal_contact *c)
+{
+    char sub[PATH_LEN];
+    float temperature = 0.0f, transfer = -1.0f;
+    if (read_number(r, obj, "temperature", path, 0, NUM_POSITIVE, &temperature) ||
+        read_number(r, obj, "heat_transfer", path, 0, NUM_NONNEGATIVE, &transfer))
+        return -1;
+    const double hottest = fc_param_find("temperature")->max;
+    child_path(sub, path, "temperature");
+    if (temperature > hottest) return fail(r, sub, "expected a number > 0 and at most %g (K), found %g", hottest, temperature);
+    child_path(sub, path, "heat_transfer");
+    if (transfer > FC_HEAT_TRANSFER_MAX)
+        return fail(r, sub, "expected a number >= 0 and at most %g (W/(m^2 K)), found %g", FC_HEAT_TRANSFER_MAX, transfer);
+    if (transfer >= 0.0f && temperature == 0.0f)
+        return fail(r, sub, "a heat_transfer needs the solid's temperature beside it");
+    c->temperature = temperature;
+    c->heat_transfer = temperature > 0.0f ? (transfer >= 0.0f ? transfer : FC_HEAT_TRANSFER_DEFAULT) : 0.0f;
+    return 0;
+}
+
 static int parse_collider(const reader *r, const cJSON *obj, const char *path, void *out)
 {
     static const char *const types[] = {"box", "sphere", "plane", NULL};
-    static const char *const box_keys[] = {"type", "center", "half_extents", "rotation", NULL};
-    static const char *const sphere_keys[] = {"type", "center", "radius", NULL};
-    static const char *const plane_keys[] = {"type", "point", "normal", NULL};
+    static const char *const box_keys[] = {"type", "center", "half_extents", "rotation", "temperature", "heat_transfer", NULL};
+    static const char *const sphere_keys[] = {"type", "center", "radius", "temperature", "heat_transfer", NULL};
+    static const char *const plane_keys[] = {"type", "point", "normal", "temperature", "heat_transfer", NULL};
     static const char *const *const keys[] = {box_keys, sphere_keys, plane_keys};
     fc_object *row = out;
     fc_shape *s = &row->shape;
     int type;
     row->kind = FC_OBJECT_COLLIDER;
-    if (read_choice(r, obj, "type", path, types, &type) || check_keys(r, obj, path, keys[type])) return -1;
+    if (read_choice(r, obj, "type", path, types, &type) || check_keys(r, obj, path, keys[type]) ||
+        read_thermal(r, obj, path, &row->thermal))
+        return -1;
     if (type == 0) {
         s->kind = FC_SHAPE_BOX;
         return read_vec3(r, obj, "center", path, 1, NUM_ANY, s->center) ||
@@ -609,6 +634,29 @@ static int parse_solver(const reader *r, const cJSON *root, fc_scene *s)
     return fail(r, "solver", "%s", why);
 }
 
+/* "walls": {"y_min": {"temperature", "heat_transfer"}, ...} (optional): the container's sides that
+ * heat or cool the fluid (read_thermal); a 2D scene has no z_min, z_max. */
+static int parse_walls(const reader *r, const cJSON *root, fc_scene *s)
+{
+    static const char *const keys3[] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max", NULL};
+    static const char *const keys2[] = {"x_min", "x_max", "y_min", "y_max", NULL};
+    static const char *const side_keys[] = {"temperature", "heat_transfer", NULL};
+    const cJSON *walls = cJSON_GetObjectItemCaseSensitive(root, "walls");
+    if (!walls) return 0;
+    if (!cJSON_IsObject(walls))
+        return fail_expected(r, "walls", "an object such as {\"y_min\": {\"temperature\": 350}}", walls);
+    if (check_keys(r, walls, "walls", is_2d(r) ? keys2 : keys3)) return -1;
+    for (int side = 0; side < (is_2d(r) ? 4 : 6); side++) {
+        const cJSON *wall = cJSON_GetObjectItemCaseSensitive(walls, fc_wall_names[side]);
+        char sub[PATH_LEN];
+        child_path(sub, "walls", fc_wall_names[side]);
+        if (!wall) continue;
+        if (!cJSON_IsObject(wall)) return fail_expected(r, sub, "an object such as {\"temperature\": 350}", wall);
+        if (check_keys(r, wall, sub, side_keys) || read_thermal(r, wall, sub, &s->walls[side])) return -1;
+    }
+    return 0;
+}
+
 /* "view": {"colour": MODE} (optional): how viewers colour the particles when the scene opens. */
 static int parse_view(const reader *r, const cJSON *root, fc_scene *s)
 {
@@ -639,7 +687,7 @@ static void default_name(char *out, size_t outlen, const char *source)
 
 static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
 {
-    static const char *const keys[] = {"name", "description", "dimensions", "solver", "view", "domain", "parameters",
+    static const char *const keys[] = {"name", "description", "dimensions", "solver", "view", "domain", "walls", "parameters",
                                        "fluids", "fluid", "colliders", "emitters", "sinks", NULL};
     void *items;
     if (!cJSON_IsObject(root)) return fail_expected(r, "", "a JSON object at the top level", root);
@@ -647,6 +695,7 @@ static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
         parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_view(r, root, s) || parse_domain(r, root, s) ||
+        parse_walls(r, root, s) ||
         parse_parameters(r, root, s) || parse_fluids(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
@@ -859,6 +908,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     }
     memcpy(w->domain_lo, scene->domain_min, sizeof w->domain_lo);
     memcpy(w->domain_hi, scene->domain_max, sizeof w->domain_hi);
+    memcpy(w->walls, scene->walls, sizeof w->walls);
     w->dimensions = scene->dimensions == 2 ? 2 : 3;
     snprintf(w->name, sizeof w->name, "%s", scene->name);
     snprintf(w->view_colour, sizeof w->view_colour, "%s", scene->view_colour);

@@ -38,6 +38,7 @@ typedef struct fc_scene {
     int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
     char view_colour[16];     /* "view": {"colour"}: the viewer's colour mode when the scene opens; "" = none */
     float domain_min[3], domain_max[3];
+    fc_thermal_contact walls[6]; /* "walls": the container's heated or cooled sides (fc_world.walls) */
     fc_scene_block *blocks;
     size_t block_count;
     fc_objects objects;       /* the file's colliders, then emitters, then sinks, as rows of the world's table */

@@ -24,6 +24,8 @@ typedef struct fc_world {
     fc_fluid fluids[FC_MAX_FLUIDS]; /* at least one; a particle's `fluid` field indexes them */
     int fluid_count;
     float domain_lo[3], domain_hi[3]; /* the container: fluid stays inside */
+    fc_thermal_contact walls[6];      /* the container's walls x_min, x_max, y_min, y_max, z_min, z_max (scenes'
+                                         "walls"): insulating unless a heat_transfer is set */
     int dimensions;                   /* 3, or 2: a 2D world lives in the plane z = 0 (every particle's z and
                                          vz are 0, domain_lo[2] = domain_hi[2] = 0, the grid is one cell
                                          deep); the scene's "dimensions" */

@@ -100,6 +100,7 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
  * integrate and fc_collide_particles. */
 __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__ ax, const float *__restrict__ ay,
                                    const float *__restrict__ az, const float *__restrict__ heat_rate,
+                                   const uint8_t *__restrict__ fluid, fc_heat_terms ht,
                                    float *__restrict__ x, float *__restrict__ y, float *__restrict__ z,
                                    float *__restrict__ vx, float *__restrict__ vy, float *__restrict__ vz,
                                    float *__restrict__ temperature, fc_collision c)
@@ -108,10 +109,12 @@ __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__
         const float a[3] = {ax[i], ay[i], az[i]};
         float v[3] = {vx[i], vy[i], vz[i]}, p[3] = {x[i], y[i], z[i]};
         fc_wcsph_integrate(a, dt, v, p);
+        const float moved[3] = {p[0], p[1], p[2]};
         fc_collide_point(&c, p, v);
         x[i] = p[0], y[i] = p[1], z[i] = p[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
-        if (heat_rate) temperature[i] += heat_rate[i] * dt;
+        if (heat_rate) /* as solvers/sph.c: at the position before the collision response */
+            temperature[i] = fc_contact_heat(&c, moved, ht.contact[fluid[i]], dt, temperature[i] + heat_rate[i] * dt);
     }
 }
 
@@ -157,7 +160,8 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
     }
     FC_CU(cudaGetLastError());
     FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
-              setup->common.heat.conduction ? s->d_f[HEAT_RATE] : NULL, fc_cuda_column(s, FC_PX),
+              setup->common.heat.conduction ? s->d_f[HEAT_RATE] : NULL, fc_cuda_fluid_column(s), setup->common.heat,
+              fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),
               fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_TEMPERATURE), c);
     FC_CU(cudaGetLastError());

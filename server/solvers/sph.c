@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/colliders.h"
 #include "core/eos.h"
 #include "core/kernels.h"
 #include "core/lanes.h"
@@ -225,9 +226,14 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
 }
 
 /* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. With heat conduction,
- * forward Euler T += dT/dt dt (stable under the thermal condition of the adaptive step). */
-static void integrate(fc_world *w, sph_state *st, float dt, int conduction)
+ * forward Euler T += dT/dt dt (stable under the thermal condition of the adaptive step), then the
+ * heat of the hot and cold solids near the particle (fc_contact_heat). */
+static void integrate(fc_world *w, sph_state *st, float dt, const fc_heat_terms *ht)
 {
+    const int conduction = ht->conduction;
+    const uint8_t *of = w->particles.u8[FC_FLUID];
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
     fc_particles *p = &w->particles;
     float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
@@ -243,7 +249,8 @@ static void integrate(fc_world *w, sph_state *st, float dt, int conduction)
         fc_wcsph_integrate(a, dt, v, at);
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         x[i] = at[0], y[i] = at[1], z[i] = at[2];
-        if (conduction) temperature[i] += st->heat_rate[i] * dt;
+        if (conduction)
+            temperature[i] = fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
     }
     st->max_acceleration = sqrt((double)max_a2);
 }
@@ -284,7 +291,7 @@ static int sph_step(fc_world *w, void *state, double dt)
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     compute_accelerations(w, st, &k, &ht);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    integrate(w, st, (float)dt, ht.conduction);
+    integrate(w, st, (float)dt, &ht);
     fc_collide_particles(w);
     return FC_STEP_DONE;
 }

@@ -283,6 +283,8 @@ void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
         t->inv_capacity[f] = (float)(1.0 / fluid->specific_heat);
         t->expansion[f] = (float)fluid->thermal_expansion;
         t->reference[f] = (float)fluid->temperature;
+        t->contact[f] = (float)(pow(p->particle_spacing, w->dimensions - 1) /
+                                ((double)w->fluid_mass[f < w->fluid_count ? f : 0] * fluid->specific_heat));
         t->expands |= t->expansion[f] > 0.0f;
     }
 }

@@ -170,6 +170,8 @@ typedef struct fc_heat_terms {
     float inv_capacity[FC_SPH_MAX_FLUIDS];  /* 1 / c_f, kg K/J */
     float expansion[FC_SPH_MAX_FLUIDS];     /* beta_f, 1/K */
     float reference[FC_SPH_MAX_FLUIDS];     /* T_ref of fluid f: it has rest density rho0_f there, K */
+    float contact[FC_SPH_MAX_FLUIDS];       /* spacing^(dims - 1) / (m_f c_f): what a hot solid's flux does to a
+                                               particle of the first layer (fc_contact_heat), K/J m^2 */
     float coeff;                            /* m_0 45 / (pi h^6) (2D: 30 / (pi h^5)) over the lattice moment of the
                                                spiky gradient (kernels.h): exact for a quadratic field at rest */
     float eta2;                             /* 0.01 h^2, which keeps the pair term finite as r goes to 0 */
