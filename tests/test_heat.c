@@ -276,20 +276,14 @@ static void test_hot_floor_flux(void)
     fc_world_free(&w);
 }
 
-/* The same tank with an insulating floor and a hot block (350 K) lying on it in the middle: a heater
- * with the strongest heat transfer, in water that conducts little (2e-5 m^2/s) and expands 1e-2 per
- * kelvin, so that the shell of water it heats is light enough to leave it. */
-static const char *const HEATER =
-    "{\"name\": \"heater_2d\", \"dimensions\": 2, \"solver\": \"sph\","
-    " \"domain\": {\"min\": [0, 0], \"max\": [0.3, 0.25]},"
-    " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"heat_conduction\": \"cleary_monaghan\"},"
-    " \"fluids\": [{\"name\": \"water\", \"temperature\": 290, \"thermal_diffusivity\": 2e-5, \"thermal_expansion\": 0.01}],"
-    " \"colliders\": [{\"type\": \"box\", \"center\": [0.15, 0.015], \"half_extents\": [0.03, 0.015],"
-    "                  \"temperature\": 350, \"heat_transfer\": 100000}],"
-    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.3, 0.2]}]}";
+/* A 2D tank of water over a hot block (350 K) lying on the floor in the middle, with the strongest
+ * heat transfer, the water conducting little (2e-5 m^2/s) and expanding 1e-2 per kelvin, so that the
+ * shell of water the block heats is light enough to leave it; the far wall is cold (280 K). */
+static const char *const HEATER = FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json";
 
-/* Where the heat the heater gave sits after `seconds`: the height of the centroid of the excess heat,
- * sum (T - T0) y / sum (T - T0), with the water expanding as it warms or (expansion 0) not. */
+/* Where the heat the heater gave sits after `seconds`: the height of the centroid of the excess heat
+ * over 290 K, sum (T - T0) y / sum (T - T0), with the water expanding as it warms or (expansion 0)
+ * not. */
 static double heat_centroid_height(double expansion, double seconds)
 {
     fc_world w;
@@ -319,7 +313,7 @@ static void test_heater_convects(int short_run)
     const double convected = heat_centroid_height(0.01, seconds), conducted = heat_centroid_height(0.0, seconds);
     printf("heater after %.1f s: the excess heat's centroid at %.3f m with expansion, %.3f m by conduction alone\n",
            seconds, convected, conducted);
-    CHECK(convected > conducted + (short_run ? 0.005 : 0.01),
+    CHECK(convected > conducted + (short_run ? 0.005 : 0.008),
           "warmed water rises: the heat's centroid %.3f m against %.3f m by conduction", convected, conducted);
 }
 
