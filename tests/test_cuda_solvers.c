@@ -476,10 +476,9 @@ int main(int argc, char **argv)
         one_step_agrees("dam_break", warmup_steps);
         one_step_agrees("dam_break_2d", warmup_steps);
         one_step_agrees("pool_colliders", warmup_steps);
-        if (!strcmp(solver_now, "sph")) { /* heat: conduction, expansion, a hot collider and a cold wall */
-            one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/warm_cold_collapse.json", warmup_steps);
-            one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json", warmup_steps);
-        }
+        /* heat: conduction, expansion, a hot collider and a cold wall */
+        one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/warm_cold_collapse.json", warmup_steps);
+        one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json", warmup_steps);
         if (!short_run) { /* two fluids and emitters stay checked below (frames, emitters and sinks) */
             one_step_agrees("two_fluids", warmup_steps);
             one_step_agrees("fountain", warmup_steps);

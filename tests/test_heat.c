@@ -88,11 +88,11 @@ static double total_heat(fc_world *w)
 /* T(x, t) = (T1 + T2) / 2 + (T2 - T1) / 2 erf((x - x0) / (2 sqrt(alpha t))) for two half-spaces;
  * the tank's walls are insulating and far enough (0.2 m against 2 sqrt(alpha t) = 0.045 m) that
  * the half-space solution holds. Column means of the particles' temperatures against it. */
-static void test_error_function_profile(void)
+static void test_error_function_profile(const char *solver)
 {
     fc_world w;
     fc_world_init(&w);
-    if (load(&w, HALVES, "halves_2d", NULL) || run(&w, 0.5, 0)) {
+    if (load(&w, HALVES, "halves_2d", solver) || run(&w, 0.5, 0)) {
         fc_world_free(&w);
         return;
     }
@@ -113,9 +113,9 @@ static void test_error_function_profile(void)
         worst = fmax(worst, fabs(sum[c] / count[c] - exact) / (hot - cold));
         if (c == 20) middle_slope = sum[c] / count[c] - sum[c - 1] / count[c - 1];
     }
-    printf("erf profile at t = %.3f s: largest column error %.2f%% of the temperature difference, "
+    printf("%s: erf profile at t = %.3f s: largest column error %.2f%% of the temperature difference, "
            "%.2f K between the two middle columns\n",
-           w.time, 100.0 * worst, middle_slope);
+           solver, w.time, 100.0 * worst, middle_slope);
     CHECK(worst < 0.05, "the profile matches the error function within 5%% of T2 - T1 (%.2f%%)", 100.0 * worst);
     CHECK(middle_slope > 1.0, "heat has crossed the middle (%.2f K between the middle columns)", middle_slope);
     fc_world_free(&w);
@@ -124,11 +124,11 @@ static void test_error_function_profile(void)
 /* Without walls that heat, conduction only moves heat between particles: sum m c T keeps through
  * 1,000 steps of a collapsing, splashing pair of columns, to a tolerance set against the heat that
  * had to move (sum m c |T - T_mean|), not against the absolute heat in kelvin. */
-static void test_conservation(int short_run)
+static void test_conservation(const char *solver, int short_run)
 {
     fc_world w;
     fc_world_init(&w);
-    if (load(&w, COLLAPSE, "warm_cold_collapse", NULL)) {
+    if (load(&w, COLLAPSE, "warm_cold_collapse", solver)) {
         fc_world_free(&w);
         return;
     }
@@ -159,9 +159,9 @@ static void test_conservation(int short_run)
             coldest = fminf(coldest, t), warmest = fmaxf(warmest, t);
             sum[f] += t, n[f]++;
         }
-        printf("conservation over %d steps (%.3f s): total heat %.9g -> %.9g J (relative %.2g; %.2g of the "
+        printf("%s: conservation over %d steps (%.3f s): total heat %.9g -> %.9g J (relative %.2g; %.2g of the "
                "heat to even out); temperatures %.2f to %.2f K, the fluids' means %.3f and %.3f K\n",
-               steps, w.time, before, after, fabs(after - before) / before, fabs(after - before) / spread, coldest,
+               solver, steps, w.time, before, after, fabs(after - before) / before, fabs(after - before) / spread, coldest,
                warmest, sum[0] / n[0], sum[1] / n[1]);
         CHECK(fabs(after - before) < 1e-3 * before, "total heat within 0.1%% over %d steps", steps);
         CHECK(fabs(after - before) < 1e-4 * spread, "total heat kept to 1e-4 of the heat to even out");
@@ -224,11 +224,11 @@ static void test_conduction_off(void)
 
 /* Thermal expansion makes warm fluid buoyant: a blob 60 K warmer than the water around it (so 18%
  * lighter at rest) rises from the floor; the same blob at the water's temperature stays down. */
-static double blob_rise(double blob_temperature, double seconds)
+static double blob_rise(const char *solver, double blob_temperature, double seconds)
 {
     fc_world w;
     fc_world_init(&w);
-    if (load(&w, WARM_BLOB, "warm_blob_2d", NULL)) {
+    if (load(&w, WARM_BLOB, "warm_blob_2d", solver)) {
         fc_world_free(&w);
         return NAN;
     }
@@ -246,12 +246,12 @@ static double blob_rise(double blob_temperature, double seconds)
     return rise;
 }
 
-static void test_warm_fluid_rises(int short_run)
+static void test_warm_fluid_rises(const char *solver, int short_run)
 {
     const double seconds = short_run ? 0.6 : 1.5;
-    const double warm = blob_rise(350.0, seconds), same = blob_rise(290.0, seconds);
-    printf("after %.1f s the warm blob's centre rose %.3f m, the blob at the water's temperature %.3f m\n", seconds,
-           warm, same);
+    const double warm = blob_rise(solver, 350.0, seconds), same = blob_rise(solver, 290.0, seconds);
+    printf("%s: after %.1f s the warm blob's centre rose %.3f m, the blob at the water's temperature %.3f m\n", solver,
+           seconds, warm, same);
     CHECK(warm > (short_run ? 0.02 : 0.06), "the warm blob rises (%.3f m)", warm);
     CHECK(fabs(same) < 0.01, "a blob at the water's temperature stays where it is (%.3f m)", same);
 }
@@ -320,11 +320,16 @@ static void test_heater_convects(int short_run)
 int main(int argc, char **argv)
 {
     const int short_run = check_short_run(argc, argv);
-    test_error_function_profile();
-    test_conservation(short_run);
+    static const char *const solvers[] = {"sph", "pbf"};
+    for (int s = 0; s < 2; s++) {
+        test_error_function_profile(solvers[s]);
+        test_conservation(solvers[s], short_run);
+    }
+    /* PBF moves every particle alike whatever its mass or volume (issue 23 item 2: its mass
+     * weighting is still to come), so a lighter blob has nothing to lift it there yet */
+    test_warm_fluid_rises("sph", short_run);
     test_thermal_condition();
     test_conduction_off();
-    test_warm_fluid_rises(short_run);
     test_hot_floor_flux();
     test_heater_convects(short_run);
     return check_summary("test_heat");

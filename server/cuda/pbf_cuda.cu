@@ -4,7 +4,7 @@
 /* The scratch columns PBF uses: predicted positions in the particles' order (P), the same sorted
  * (Q: the positions the lists were found at), x* of this iteration (X) and the next (N), lambda,
  * the boundary part of grad C (B), vorticity (W, |W|) and the XSPH change (U). */
-enum { PX, PY, PZ, QX, QY, QZ, XX, XY, XZ, NX, NY, NZ, LAMBDA, BX, BY, BZ, WX, WY, WZ, WN, UX, UY, UZ };
+enum { PX, PY, PZ, QX, QY, QZ, XX, XY, XZ, NX, NY, NZ, LAMBDA, BX, BY, BZ, WX, WY, WZ, WN, UX, UY, UZ, HEAT_RATE };
 
 /* Algorithm 1 lines 1-4: v += dt g, x* = x + dt v kept inside the container and out of colliders. */
 __global__ void fc_k_pbf_predict(size_t n, float dt, fc_cuda_setup setup, fc_collision c, const float *__restrict__ x,
@@ -22,10 +22,12 @@ __global__ void fc_k_pbf_predict(size_t n, float dt, fc_cuda_setup setup, fc_col
     }
 }
 
-/* lambda_i (fc_pbf_lambda) at the positions X, and the boundary part of grad C_i. */
-__global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants c, const float *__restrict__ x,
-                                const float *__restrict__ y, const float *__restrict__ z, float *__restrict__ lambda,
-                                float *__restrict__ bx, float *__restrict__ by, float *__restrict__ bz)
+/* lambda_i (fc_pbf_lambda, at the particle's expansion) at the positions X, and the boundary part of grad C_i. */
+__global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_heat_terms ht,
+                                const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
+                                const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
+                                float *__restrict__ lambda, float *__restrict__ bx, float *__restrict__ by,
+                                float *__restrict__ bz)
 {
     const fc_sph_kernel *k = &c.kernel;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -49,7 +51,8 @@ __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants 
             walls[0] += volume * g * dx, walls[1] += volume * g * dy, walls[2] += volume * g * dz;
         });
         float boundary_gradient[3];
-        lambda[i] = fc_pbf_lambda(&c, fluid_d3, grad, gradients2, solid_d3, walls, boundary_gradient);
+        const float expansion = ht.expands ? fc_heat_expansion(&ht, fluid[i], temperature[i]) : 1.0f;
+        lambda[i] = fc_pbf_lambda(&c, fluid_d3, grad, gradients2, solid_d3, walls, expansion, boundary_gradient);
         bx[i] = boundary_gradient[0], by[i] = boundary_gradient[1], bz[i] = boundary_gradient[2];
     }
 }
@@ -96,9 +99,11 @@ __global__ void fc_k_pbf_velocity(size_t n, float inv_dt, fc_collision col, cons
 }
 
 /* Density (FC_DENSITY), vorticity (eq. 15) and the XSPH change (eq. 18) at the positions x and
- * velocities v, and the neighbour count. */
+ * velocities v, the neighbour count, and with heat conduction (heat_rate not NULL) dT/dt as pbf.c
+ * sums it (fc_heat_pair with PBF's weights, fc_heat_rate). */
 __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_cuda_setup setup,
-                                   const uint8_t *__restrict__ fluid, const float *__restrict__ x,
+                                   const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
+                                   float volume_over_m0, float *__restrict__ heat_rate, const float *__restrict__ x,
                                    const float *__restrict__ y, const float *__restrict__ z, const float *__restrict__ vx,
                                    const float *__restrict__ vy, const float *__restrict__ vz, float *__restrict__ rho,
                                    float *__restrict__ wx, float *__restrict__ wy, float *__restrict__ wz,
@@ -108,15 +113,22 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
     const fc_sph_kernel *k = &c.kernel;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float xi = x[i], yi = y[i], zi = z[i], vxi = vx[i], vyi = vy[i], vzi = vz[i];
-        float fluid_d3 = 0.0f, solid_d3 = 0.0f, o[3] = {0.0f, 0.0f, 0.0f}, u[3] = {0.0f, 0.0f, 0.0f};
+        float fluid_d3 = 0.0f, solid_d3 = 0.0f, o[3] = {0.0f, 0.0f, 0.0f}, u[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f;
+        const fc_heat_terms *ht = &setup.heat;
+        const float ti = heat_rate ? temperature[i] : 0.0f, ki = ht->conductivity[fluid[i]];
         uint32_t count = 0;
         lists.fluid(i, [&](uint32_t j) {
             const float d[3] = {xi - x[j], yi - y[j], zi - z[j]};
-            const float dv[3] = {vx[j] - vxi, vy[j] - vyi, vz[j] - vzi};
+            const float dv[3] = {vx[j] - vxi, vy[j] - vyi, vz[j] - vzi}, r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             float d3, g;
-            fc_sph_kernel_terms(k, d[0] * d[0] + d[1] * d[1] + d[2] * d[2], &d3, &g);
+            fc_sph_kernel_terms(k, r2, &d3, &g);
             fluid_d3 += d3;
             fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
+            if (heat_rate) {
+                float inv_r;
+                const float q = fc_sph_distance_terms(k, r2, &inv_r);
+                conducted += fc_heat_pair(ht, ti, ki, volume_over_m0, temperature[j], ht->conductivity[fluid[j]], q, r2, inv_r);
+            }
             count++;
         });
         lists.solid(i, [&](uint32_t b) {
@@ -131,11 +143,15 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
         wx[i] = omega[0], wy[i] = omega[1], wz[i] = omega[2];
         ux[i] = du[0], uy[i] = du[1], uz[i] = du[2];
         neighbours[i] = count;
+        if (heat_rate) heat_rate[i] = fc_heat_rate(ht, fluid[i], setup.volume_over_mass[fluid[i]], conducted);
     }
 }
 
-/* Lines 27-28: v += dt f_vort (fc_pbf_confinement) + the XSPH change. */
-__global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants c, float dt,
+/* Lines 27-28: v += dt f_vort (fc_pbf_confinement) + the XSPH change; with heat conduction
+ * (heat_rate not NULL) T += dT/dt dt and the solids' heat (fc_contact_heat), as pbf.c. */
+__global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants c, float dt, fc_collision col,
+                                 fc_heat_terms ht, const uint8_t *__restrict__ fluid,
+                                 const float *__restrict__ heat_rate, float *__restrict__ temperature,
                                  const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
                                  const float *__restrict__ wx, const float *__restrict__ wy,
                                  const float *__restrict__ wz, const float *__restrict__ wn,
@@ -160,6 +176,10 @@ __global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants
             fc_pbf_confinement(&c, e, omega, wi, f);
         }
         vx[i] += dt * f[0] + ux[i], vy[i] += dt * f[1] + uy[i], vz[i] += dt * f[2] + uz[i];
+        if (heat_rate) {
+            const float at[3] = {x[i], y[i], z[i]};
+            temperature[i] = fc_contact_heat(&col, at, ht.contact[fluid[i]], dt, temperature[i] + heat_rate[i] * dt);
+        }
     }
 }
 
@@ -172,14 +192,16 @@ static fc_pbf_constants constants_of(const fc_cuda_pbf_setup *s)
     return c;
 }
 
-/* Density, vorticity and XSPH at the sorted positions x (the lists' too) and the velocities. */
+/* Density, vorticity and XSPH at the sorted positions x (the lists' too) and the velocities, and
+ * with conduction (a step's pass) dT/dt. */
 static int vorticity_pass(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, const fc_pbf_constants &c,
-                          const fc_cuda_lists &lists, char *err, size_t errlen)
+                          const fc_cuda_lists &lists, int conduction, char *err, size_t errlen)
 {
     const size_t n = s->store->particles.count;
     float *const *f = s->d_f;
     FC_LAUNCH(fc_k_pbf_vorticity, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, c, setup->common,
-              fc_cuda_fluid_column(s), fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ),
+              fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), setup->common.volume_over_m0,
+              conduction ? f[HEAT_RATE] : NULL, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ),
               fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ),
               fc_cuda_column(s, FC_DENSITY), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ], s->d_neighbours);
     FC_CU(cudaGetLastError());
@@ -196,7 +218,7 @@ extern "C" int fc_cuda_pbf_density(fc_cuda_family *s, const fc_cuda_pbf_setup *s
         return -1;
     const fc_cuda_lists lists = fc_cuda_lists_of(s, c.kernel, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                  fc_cuda_column(s, FC_PZ));
-    return vorticity_pass(s, setup, c, lists, err, errlen);
+    return vorticity_pass(s, setup, c, lists, 0, err, errlen);
 }
 
 extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen)
@@ -225,7 +247,8 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
         const fc_cuda_lists lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
         int xs = XX, ns = NX; /* x* of this iteration, and the next */
         for (int iteration = 0; iteration < setup->iterations; iteration++) {
-            FC_LAUNCH(fc_k_pbf_lambda, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, f[xs], f[xs + 1], f[xs + 2],
+            FC_LAUNCH(fc_k_pbf_lambda, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, setup->common.heat,
+                      fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), f[xs], f[xs + 1], f[xs + 2],
                       f[LAMBDA], f[BX], f[BY], f[BZ]);
             FC_CU(cudaGetLastError());
             FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, col, f[xs], f[xs + 1],
@@ -241,8 +264,11 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
         FC_CU(cudaGetLastError());
         /* the passes after line 24 read the final positions, with the lists of this step */
         const fc_cuda_lists final_lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
-        if (vorticity_pass(s, setup, c, final_lists, err, errlen)) return -1;
-        FC_LAUNCH(fc_k_pbf_confine, blocks, FC_CUDA_BLOCK, s->store->stream, n, final_lists, c, dt, fc_cuda_column(s, FC_PX),
+        const int conduction = setup->common.heat.conduction;
+        if (vorticity_pass(s, setup, c, final_lists, conduction, err, errlen)) return -1;
+        FC_LAUNCH(fc_k_pbf_confine, blocks, FC_CUDA_BLOCK, s->store->stream, n, final_lists, c, dt, col,
+                  setup->common.heat, fc_cuda_fluid_column(s), conduction ? f[HEAT_RATE] : NULL,
+                  fc_cuda_column(s, FC_TEMPERATURE), fc_cuda_column(s, FC_PX),
                   fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ],
                   fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ));
         FC_CU(cudaGetLastError());

@@ -78,6 +78,8 @@ typedef struct pbf_state {
     fc_record4 *pos, *next;           /* x* of this iteration and the next (sorted), w: lambda_i,
                                        * then |omega_i| after the iterations; entry n is far away */
     fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
+    fc_record4 *heat;                 /* (T, k, 0, 0), with heat conduction; entry n far away */
+    float *heat_rate;                 /* dT/dt, K/s, with heat conduction */
     float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
     float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
     float *ux, *uy, *uz;              /* XSPH velocity change (eq. 18) */
@@ -96,8 +98,8 @@ static int pbf_reserve(pbf_state *st, size_t n)
     void **const floats[] = {(void **)&st->px, (void **)&st->py, (void **)&st->pz, (void **)&st->qx,
                              (void **)&st->qy, (void **)&st->qz, (void **)&st->bx, (void **)&st->by,
                              (void **)&st->bz, (void **)&st->wx, (void **)&st->wy, (void **)&st->wz,
-                             (void **)&st->ux, (void **)&st->uy, (void **)&st->uz};
-    void **const records[] = {(void **)&st->pos, (void **)&st->next, (void **)&st->vel};
+                             (void **)&st->ux, (void **)&st->uy, (void **)&st->uz, (void **)&st->heat_rate};
+    void **const records[] = {(void **)&st->pos, (void **)&st->next, (void **)&st->vel, (void **)&st->heat};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -112,7 +114,7 @@ static void pbf_destroy(void *state)
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
-                      st->wz, st->ux, st->uy, st->uz, st->pos, st->next, st->vel};
+                      st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
     free(st);
 }
@@ -213,10 +215,12 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
  *   lambda_i = -C_i / (sum_k |grad_{p_k} C_i|^2 + epsilon)                         (eq. 11)
  * and the boundary part of grad_{p_i} C_i, which delta p_i needs again. Reads only the positions
  * of pos, writes only the w of pos. */
-static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k)
+static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht)
 {
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_sph_kernel *kernel = &k->kernel;
+    const float *temperature = w->particles.field[FC_TEMPERATURE];
+    const uint8_t *of = w->particles.u8[FC_FLUID];
     fc_record4 *pos = st->pos;
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(dynamic, 1024)
@@ -242,7 +246,9 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
         if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
         fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
         float boundary_gradient[3];
-        pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, boundary_gradient);
+        const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
+        pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, expansion,
+                                 boundary_gradient);
         st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
     }
 }
@@ -297,9 +303,11 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
 /* ---- Algorithm 1, lines 21-28 -------------------------------------------------------------- */
 
 /* v = (x* - x) / dt (line 24), the velocity response at contacts, x = x*; the velocities also as
- * records for the passes below. */
-static void update_velocities(fc_world *w, pbf_state *st, float dt)
+ * records for the passes below, and with heat conduction (T, k) too. */
+static void update_velocities(fc_world *w, pbf_state *st, float dt, const fc_heat_terms *ht)
 {
+    const float *temperature = w->particles.field[FC_TEMPERATURE];
+    const uint8_t *of = w->particles.u8[FC_FLUID];
     fc_particles *p = &w->particles;
     float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
@@ -317,15 +325,24 @@ static void update_velocities(fc_world *w, pbf_state *st, float dt)
         x[i] = position[0], y[i] = position[1], z[i] = position[2];
         vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         st->vel[i] = (fc_record4){v[0], v[1], v[2], 0.0f};
+        if (ht->conduction) st->heat[i] = (fc_record4){temperature[i], ht->conductivity[of[i]], 0.0f, 0.0f};
     }
+    st->heat[n] = fc_sph_far_away;
 }
 
 /* At the positions pos and velocities vel: density (reported in FC_DENSITY), vorticity
  *   omega_i = V0 sum_j (v_j - v_i) x grad_{p_j} W_ij                               (eq. 15)
  * (|omega_i| into pos[i].w) and the XSPH velocity change
- *   c V0 sum_j (v_j - v_i) W_ij                                                    (eq. 18) */
-static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k)
+ *   c V0 sum_j (v_j - v_i) W_ij                                                    (eq. 18)
+ * and with heat (conduction on; NULL: off) dT/dt (fc_heat_pair with PBF's weights, fc_heat_rate)
+ * in the same pass. */
+static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *heat)
 {
+    const int conduction = heat && heat->conduction;
+    const float volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]); /* PBF's r_j / rho_j */
+    float volume_over_mass[FC_MAX_FLUIDS];                                     /* 1 / rho_i = V0 / m_i */
+    for (int f = 0; f < FC_MAX_FLUIDS; f++)
+        volume_over_mass[f] = (float)(st->rest_volume / w->fluid_mass[f < w->fluid_count ? f : 0]);
     fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
     const fc_sph_kernel *kernel = &k->kernel;
@@ -341,7 +358,8 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         const fc_record4 at = pos[i];
         const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
         const fc_f8 zero = fc_f8_splat(0.0f);
-        fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero};
+        fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
+        const fc_f8 ti = fc_f8_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_f8_splat(conduction ? st->heat[i].y : 0.0f);
         for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 vxj, vyj, vzj, unused, d3, g;
             fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
@@ -349,6 +367,12 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             const fc_f8 dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
             fluid_d3 += d3;
             fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
+            if (conduction) { /* (T_j, k_j) */
+                fc_f8 tj, kj, unused_z, unused_w, inv_r;
+                fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
+                const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                conducted += fc_heat_pair(heat, ti, ki, fc_f8_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
+            }
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
         float omega_sum[4], u_sum[4], omega[3], du[3];
@@ -358,6 +382,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
         st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
         st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
+        if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_f8_sum(conducted));
     }
 }
 
@@ -383,18 +408,28 @@ static inline void confinement(const fc_world *w, const pbf_state *st, const pbf
     fc_pbf_confinement(k, e, omega, at.w, f);
 }
 
-/* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28). */
-static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, const pbf_constants *k, float dt)
+/* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28); with heat conduction, T += dT/dt dt
+ * and the heat of the hot and cold solids near the particle (fc_contact_heat), as WCSPH's integrate. */
+static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, const pbf_constants *k,
+                                            const fc_heat_terms *ht, float dt)
 {
     fc_particles *p = &w->particles;
-    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ], *temperature = p->field[FC_TEMPERATURE];
+    const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    const uint8_t *of = p->u8[FC_FLUID];
     const int confine = k->vorticity > 0.0f;
+    fc_collision c;
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 0);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         float f[3] = {0.0f, 0.0f, 0.0f};
         if (confine) confinement(w, st, k, i, f);
         vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
+        if (ht->conduction) {
+            const float at[3] = {x[i], y[i], z[i]};
+            temperature[i] = fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
+        }
     }
 }
 
@@ -403,17 +438,19 @@ static int pbf_step(fc_world *w, void *state, double dt)
     pbf_state *st = state;
     if (pbf_reserve(st, w->particles.count)) return -1;
     pbf_constants k;
+    fc_heat_terms ht;
     constants_init(&k, w, st);
+    fc_heat_terms_of(w, &ht);
     const int found = predict_and_find_neighbours(w, st, (float)dt);
     if (found) return found; /* failed or interrupted */
     for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
         if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED; /* x* lives in st, not yet in w */
-        compute_lambda(w, st, &k);
+        compute_lambda(w, st, &k, &ht);
         apply_corrections(w, st, &k);
     }
-    update_velocities(w, st, (float)dt);
-    compute_vorticity_density_xsph(w, st, &k);
-    apply_confinement_and_viscosity(w, st, &k, (float)dt);
+    update_velocities(w, st, (float)dt, &ht);
+    compute_vorticity_density_xsph(w, st, &k, &ht);
+    apply_confinement_and_viscosity(w, st, &k, &ht, (float)dt);
     return FC_STEP_DONE;
 }
 
@@ -434,7 +471,7 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
     st->pos[n] = st->vel[n] = fc_sph_far_away;
     if (fc_sph_find_neighbours(w, &st->nh, &st->solids, x, y, z, NULL, NULL)) return -1;
     constants_init(k, w, st);
-    compute_vorticity_density_xsph(w, st, k);
+    compute_vorticity_density_xsph(w, st, k, NULL);
     return 0;
 }
 
@@ -466,6 +503,7 @@ void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit)
 {
     const fc_params *p = &w->params;
     fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, max_speed), FC_DT_VELOCITY);
+    fc_heat_limit_dt(w, limit);
 }
 
 static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)

@@ -179,12 +179,18 @@ typedef struct fc_heat_terms {
     int expands;                            /* some fluid has beta > 0 */
 } fc_heat_terms;
 
-/* The rest density of a particle of fluid f (rest density rho0) at temperature T: its fluid's, times
- * 1 - beta (T - T_ref), the factor clamped to [0.5, 1.5]. Exactly rho0 at T_ref. */
-static inline FC_HD float fc_heat_rest_density(const fc_heat_terms *t, int f, float rho0, float temperature)
+/* How a particle of fluid f at temperature T has expanded: its rest density over its fluid's,
+ * 1 - beta (T - T_ref), clamped to [0.5, 1.5]. Exactly 1 at T_ref. */
+static inline FC_HD float fc_heat_expansion(const fc_heat_terms *t, int f, float temperature)
 {
     const float factor = 1.0f - t->expansion[f] * (temperature - t->reference[f]);
-    return rho0 * fminf(fmaxf(factor, 0.5f), 1.5f);
+    return fminf(fmaxf(factor, 0.5f), 1.5f);
+}
+
+/* The rest density of a particle of fluid f (rest density rho0) at temperature T. */
+static inline FC_HD float fc_heat_rest_density(const fc_heat_terms *t, int f, float rho0, float temperature)
+{
+    return rho0 * fc_heat_expansion(t, f, temperature);
 }
 
 /* The pair term of particle i's conduction sum with q = h - r, 1/r and r^2 (fc_sph_distance_terms),
@@ -202,7 +208,9 @@ static inline FC_HD fc_f8 fc_heat_pair(const fc_heat_terms *t, fc_f8 temperature
 }
 
 /* dT_i/dt of particle i of fluid f (1 / rho_i = inv_rho_i) from its sum of fc_heat_pair. The pair
- * terms of i and j are equal and opposite in m c dT/dt, so conduction keeps sum m c T exactly. */
+ * terms of i and j are equal and opposite in m c dT/dt, so conduction keeps sum m c T exactly.
+ * PBF, whose particles keep their rest volume V0, weighs every neighbour by r_j / rho_j = V0 / m_0
+ * and takes 1 / rho_i = V0 / m_i (m_i / rho_i = V0 on both sides of the pair: still exact). */
 static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_rho_i, float sum)
 {
     return t->coeff * t->inv_capacity[f] * inv_rho_i * sum;
@@ -261,16 +269,19 @@ static inline FC_HD fc_f8 fc_pbf_power_n(fc_f8 x, int n)
  * x_j), g and d3 from fc_sph_kernel_terms):
  *   fluid_d3 = sum_j d3_ij,  grad = sum_j g_ij (x_i - x_j),  gradients2 = sum_j |grad W_ij|^2 = sum_j g^2 r^2,
  *   solid_d3 = sum_b V_b d3_ib,  walls = sum_b V_b g_ib (x_i - x_b);
- *   C_i = rho_i / rho0 - 1 (eq. 1, fc_sph_density_ratio), grad_{p_i} C_i = -(V0 grad + walls),
- *   lambda_i = -C_i / (|grad_{p_i} C_i|^2 + V0^2 gradients2 + epsilon).
+ *   C_i = rho_i / rho0_i - 1 (eq. 1, fc_sph_density_ratio), grad_{p_i} C_i = -(V0 grad + walls) / e,
+ *   lambda_i = -C_i / (|grad_{p_i} C_i|^2 + V0^2 gradients2 / e^2 + epsilon),
+ * with rho0_i = e rho0 the particle's rest density at its temperature (e = fc_heat_expansion, 1
+ * without thermal expansion): a warm particle's constraint asks for more room.
  * Returns lambda_i; *boundary_gradient gets sum_b V_b grad W_ib = -walls, which delta p_i needs. */
 static inline FC_HD float fc_pbf_lambda(const fc_pbf_constants *c, float fluid_d3, const float grad[3], float gradients2,
-                                        float solid_d3, const float walls[3], float boundary_gradient[3])
+                                        float solid_d3, const float walls[3], float expansion, float boundary_gradient[3])
 {
-    const float V0 = c->kernel.volume;
-    const float C = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) - 1.0f;
-    const float cx = V0 * grad[0] + walls[0], cy = V0 * grad[1] + walls[1], cz = V0 * grad[2] + walls[2];
-    const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * gradients2 + c->epsilon;
+    const float V0 = c->kernel.volume, inv_e = 1.0f / expansion;
+    const float C = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) * inv_e - 1.0f;
+    const float cx = (V0 * grad[0] + walls[0]) * inv_e, cy = (V0 * grad[1] + walls[1]) * inv_e,
+                cz = (V0 * grad[2] + walls[2]) * inv_e;
+    const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * gradients2 * inv_e * inv_e + c->epsilon;
     for (int a = 0; a < 3; a++) boundary_gradient[a] = -walls[a];
     return denominator > 0.0f ? -C / denominator : 0.0f;
 }
