@@ -48,6 +48,14 @@ typedef struct fc_emitter_fields {
  * position, and radius for a sphere, half_extents for a box; rotation is optional). */
 enum { FC_COLLIDER_HAS_RADIUS = 1 << 0, FC_COLLIDER_HAS_HALF_EXTENTS = 1 << 1, FC_COLLIDER_HAS_ROTATION = 1 << 2 };
 
+/* A solid's thermal fields as sent (collider_add, collider_update's changes, walls_update's walls):
+ * which came, and their values. */
+enum { FC_THERMAL_HAS_TEMPERATURE = 1 << 0, FC_THERMAL_HAS_HEAT_TRANSFER = 1 << 1 };
+typedef struct fc_thermal_fields {
+    unsigned has; /* FC_THERMAL_HAS_* */
+    fc_thermal_contact value;
+} fc_thermal_fields;
+
 typedef struct fc_command {
     fc_message_type type;
     uint64_t client;        /* the session that sent it, for the reply */
@@ -59,8 +67,10 @@ typedef struct fc_command {
         struct { int emitter; fc_emitter_fields changes; } emitter_update;
         struct { int emitter; } emitter_remove;
         struct { int collider; unsigned has; float position[3], velocity[3], rotation[3], angular_velocity[3]; } collider_move;
-        struct { unsigned has; fc_shape shape; float rotation[3]; } collider_add; /* shape: kind, center, radius or half;
-                                                                                  rotation in degrees */
+        struct { unsigned has; fc_shape shape; float rotation[3]; fc_thermal_fields thermal; } collider_add; /* shape: kind,
+                                                                                  center, radius or half; rotation in degrees */
+        struct { int collider; fc_thermal_fields changes; } collider_update;
+        struct { fc_thermal_fields walls[6]; } walls_update; /* fc_world.walls' order; has 0: unchanged */
         struct { int collider; } collider_remove;
         struct { float position[3]; } pick;
         struct { int frames; } step;
@@ -121,7 +131,7 @@ int fc_reserve_step_work(fc_world *w, const fc_params *p, const struct fc_solver
 int fc_check_max_particles(const fc_budget *b, const fc_param_values *values, fc_message_error *err);
 
 /* World-level requests on the world's thread: set, emitter_add, emitter_update, emitter_remove,
- * collider_move, collider_add, collider_remove, pick. Checks against the world (unknown_emitter,
+ * collider_move, collider_add, collider_update, collider_remove, walls_update, pick. Checks against the world (unknown_emitter,
  * unknown_collider, positions inside the domain, direction not zero, fluid 0, relations between
  * parameters, the collider limit and the server's budget), then applies, all or nothing. Returns 0 with the ack's "applied" members added to `applied` (PROTOCOL.md 2.2),
  * or -1 with err filled and the world unchanged. */

@@ -418,6 +418,61 @@ int fc_check_collider(const fc_world *w, const fc_shape *s, const char *object, 
     return check_collider_inside(w, s, field, err);
 }
 
+/* The thermal fields that came merged into *c (the scene format's rule, scenes/README.md): a
+ * temperature given to a solid that had none heats with FC_HEAT_TRANSFER_DEFAULT unless a
+ * heat_transfer came too; a heat_transfer without any temperature is refused on
+ * `object`.heat_transfer. 0, or -1 with *c unchanged. */
+static int merge_thermal(fc_thermal_contact *c, const fc_thermal_fields *f, const char *object, fc_message_error *err)
+{
+    fc_thermal_contact merged = *c;
+    if (f->has & FC_THERMAL_HAS_TEMPERATURE) {
+        if (c->temperature <= 0.0f) merged.heat_transfer = FC_HEAT_TRANSFER_DEFAULT;
+        merged.temperature = f->value.temperature;
+    }
+    if (f->has & FC_THERMAL_HAS_HEAT_TRANSFER) merged.heat_transfer = f->value.heat_transfer;
+    if (merged.heat_transfer > 0.0f && merged.temperature <= 0.0f) {
+        char field[sizeof err->field];
+        member_path(field, sizeof field, object, "heat_transfer");
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field,
+                             "a heat_transfer needs the solid's temperature beside it (send temperature too)");
+        return -1;
+    }
+    *c = merged;
+    return 0;
+}
+
+static int apply_collider_update(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    const int id = cmd->u.collider_update.collider;
+    fc_object *target = find_movable_collider(w, id);
+    if (!target) return unknown_collider(id, err);
+    fc_object updated = *target;
+    if (merge_thermal(&updated.thermal, &cmd->u.collider_update.changes, "changes", err)) return -1;
+    if (fc_json_attach(applied, "collider", fc_json_object(&updated))) return fc_command_out_of_memory(err);
+    *target = updated;
+    return 0;
+}
+
+static int apply_walls_update(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
+{
+    fc_thermal_contact walls[6];
+    memcpy(walls, w->walls, sizeof walls);
+    for (int side = 0; side < 6; side++) {
+        const fc_thermal_fields *f = &cmd->u.walls_update.walls[side];
+        char object[32];
+        snprintf(object, sizeof object, "walls.%s", fc_wall_names[side]);
+        if (!f->has) continue;
+        if (side >= 4 && w->dimensions == 2) {
+            fc_message_error_set(err, FC_ERR_BAD_VALUE, object, "a 2D world has no walls across z (x_min to y_max only)");
+            return -1;
+        }
+        if (merge_thermal(&walls[side], f, object, err)) return -1;
+    }
+    if (fc_json_attach(applied, "walls", fc_json_walls(walls, w->dimensions))) return fc_command_out_of_memory(err);
+    memcpy(w->walls, walls, sizeof walls);
+    return 0;
+}
+
 static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const fc_shape *s = &cmd->u.collider_add.shape;
@@ -445,8 +500,10 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
     memcpy(shape.center, s->center, sizeof shape.center);
     if (!sphere) memcpy(shape.half, s->half, sizeof shape.half);
     if (rotated) set_rotation(&shape, cmd->u.collider_add.rotation);
-    if (fc_check_collider(w, &shape, "collider", err) || reserve_collider(w, &shape, size_field, err)) return -1;
-    const fc_object row = fc_collider_row(&shape);
+    fc_object row = fc_collider_row(&shape);
+    if (merge_thermal(&row.thermal, &cmd->u.collider_add.thermal, "collider", err) ||
+        fc_check_collider(w, &shape, "collider", err) || reserve_collider(w, &shape, size_field, err))
+        return -1;
     int id = fc_world_add_object(w, &row);
     if (id < 0) return fc_command_out_of_memory(err);
     if (fc_json_attach(applied, "collider", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER))) ||
@@ -512,7 +569,9 @@ int fc_command_apply_to_world(fc_world *w, const fc_command *cmd, cJSON *applied
     case FC_MSG_EMITTER_REMOVE: return apply_emitter_remove(w, cmd->u.emitter_remove.emitter, applied, err);
     case FC_MSG_COLLIDER_MOVE: return apply_collider_move(w, cmd, applied, err);
     case FC_MSG_COLLIDER_ADD: return apply_collider_add(w, cmd, applied, err);
+    case FC_MSG_COLLIDER_UPDATE: return apply_collider_update(w, cmd, applied, err);
     case FC_MSG_COLLIDER_REMOVE: return apply_collider_remove(w, cmd->u.collider_remove.collider, applied, err);
+    case FC_MSG_WALLS_UPDATE: return apply_walls_update(w, cmd, applied, err);
     case FC_MSG_PICK: return apply_pick(w, cmd->u.pick.position, applied, err);
     default:
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "%s is not a request for a world's content",

@@ -211,6 +211,16 @@ static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
     }
 }
 
+/* A solid's "temperature" and "heat_transfer" (schema-valid; object NULL: none came). */
+static void read_thermal_fields(const cJSON *object, fc_thermal_fields *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!object) return;
+    const cJSON *temperature = member(object, "temperature"), *transfer = member(object, "heat_transfer");
+    if (temperature) f->has |= FC_THERMAL_HAS_TEMPERATURE, read_floats(temperature, &f->value.temperature, 1);
+    if (transfer) f->has |= FC_THERMAL_HAS_HEAT_TRANSFER, read_floats(transfer, &f->value.heat_transfer, 1);
+}
+
 /* collider_add's "collider" (schema-valid: shape and position, radius or half_extents). */
 static void read_collider_fields(const cJSON *object, fc_command *cmd)
 {
@@ -224,6 +234,13 @@ static void read_collider_fields(const cJSON *object, fc_command *cmd)
     read_floats(rotation, cmd->u.collider_add.rotation, 3);
     cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u) |
                               (rotation ? FC_COLLIDER_HAS_ROTATION : 0u);
+    read_thermal_fields(object, &cmd->u.collider_add.thermal);
+}
+
+/* walls_update's "walls" (schema-valid: the six names, each with thermal fields). */
+static void read_walls(const cJSON *walls, fc_command *cmd)
+{
+    for (int side = 0; side < 6; side++) read_thermal_fields(member(walls, fc_wall_names[side]), &cmd->u.walls_update.walls[side]);
 }
 
 /* ---- building a command ---------------------------------------------------------------------- */
@@ -263,6 +280,11 @@ static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *
         return 0;
     case FC_MSG_COLLIDER_ADD: read_collider_fields(member(message, "collider"), cmd); return 0;
     case FC_MSG_COLLIDER_REMOVE: cmd->u.collider_remove.collider = (int)number_or(message, "collider", 0.0); return 0;
+    case FC_MSG_COLLIDER_UPDATE:
+        cmd->u.collider_update.collider = (int)number_or(message, "collider", 0.0);
+        read_thermal_fields(member(message, "changes"), &cmd->u.collider_update.changes);
+        return 0;
+    case FC_MSG_WALLS_UPDATE: read_walls(member(message, "walls"), cmd); return 0;
     case FC_MSG_PICK: read_floats(member(message, "position"), cmd->u.pick.position, 3); return 0;
     case FC_MSG_STEP: cmd->u.step.frames = (int)number_or(message, "frames", 1.0); return 0;
     case FC_MSG_RESET:

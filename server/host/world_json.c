@@ -58,8 +58,15 @@ static cJSON *emitter_json(const fc_object *row)
     return o;
 }
 
+/* "temperature" and "heat_transfer" of a hot or cold solid into o; 0, or -1 out of memory. */
+static int add_thermal(cJSON *o, const fc_thermal_contact *c)
+{
+    return fc_json_attach(o, "temperature", fc_json_float(c->temperature)) ||
+           fc_json_attach(o, "heat_transfer", fc_json_float(c->heat_transfer));
+}
+
 /* A sphere or box collider: its shape, position and size, a rotated box's rotation (degrees about
- * x, then y, then z). */
+ * x, then y, then z), and a hot or cold one's temperature and heat transfer. */
 static cJSON *collider_json(const fc_object *row)
 {
     const fc_shape *s = &row->shape;
@@ -74,9 +81,25 @@ static cJSON *collider_json(const fc_object *row)
         fc_json_attach(o, "position", fc_json_vector(s->center)) ||
         (sphere ? fc_json_attach(o, "radius", fc_json_float(s->radius))
                 : fc_json_attach(o, "half_extents", fc_json_vector(half))) ||
-        (s->rotated && fc_json_attach(o, "rotation", fc_json_vector(degrees)))) {
+        (s->rotated && fc_json_attach(o, "rotation", fc_json_vector(degrees))) ||
+        (row->thermal.temperature > 0.0f && add_thermal(o, &row->thermal))) {
         cJSON_Delete(o);
         return NULL;
+    }
+    return o;
+}
+
+cJSON *fc_json_walls(const fc_thermal_contact walls[6], int dimensions)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int side = 0; o && side < (dimensions == 2 ? 4 : 6); side++) {
+        if (walls[side].temperature <= 0.0f) continue;
+        cJSON *wall = cJSON_CreateObject();
+        if (!wall || add_thermal(wall, &walls[side]) || fc_json_attach(o, fc_wall_names[side], wall)) {
+            cJSON_Delete(wall);
+            cJSON_Delete(o);
+            return NULL;
+        }
     }
     return o;
 }
@@ -221,7 +244,8 @@ int fc_json_add_world_content(cJSON *state, const fc_world *w)
                    fc_json_attach(state, "view", view_json(w)) ||
                    fc_json_attach(state, "values", fc_json_param_values(&w->params, w->fluids, w->fluid_count)) ||
                    fc_json_attach(state, "emitters", objects_json(w, FC_OBJECT_EMITTER)) ||
-                   fc_json_attach(state, "colliders", objects_json(w, FC_OBJECT_COLLIDER))
+                   fc_json_attach(state, "colliders", objects_json(w, FC_OBJECT_COLLIDER)) ||
+                   fc_json_attach(state, "walls", fc_json_walls(w->walls, w->dimensions))
                ? -1
                : 0;
 }

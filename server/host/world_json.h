@@ -19,9 +19,12 @@ cJSON *fc_json_vector(const float v[3]);
 
 /* An object as messages and the state show it: an emitter {"id", "position", "direction",
  * "radius", "speed", "rate", "fluid"} (fluid: its index); a sphere or box collider {"id", "shape":
- * "sphere"|"box", "position", "radius" | "half_extents", and a rotated box's "rotation" (degrees
- * about x, then y, then z)}. */
+ * "sphere"|"box", "position", "radius" | "half_extents", a rotated box's "rotation" (degrees
+ * about x, then y, then z), and a hot or cold one's "temperature" and "heat_transfer"}. */
 cJSON *fc_json_object(const fc_object *row);
+/* {"y_min": {"temperature", "heat_transfer"}, ...}: the container walls that heat or cool (those
+ * with a temperature; a 2D world's first four). */
+cJSON *fc_json_walls(const fc_thermal_contact walls[6], int dimensions);
 
 /* {name: value, ...} for every parameter of the table: as stored in p, and for a fluid-scoped one
  * the value every fluid has (null when they differ: each fluid's is in "fluids"). */

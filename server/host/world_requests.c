@@ -218,7 +218,9 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_EMITTER_REMOVE:
     case FC_MSG_COLLIDER_MOVE:
     case FC_MSG_COLLIDER_ADD:
-    case FC_MSG_COLLIDER_REMOVE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_COLLIDER_UPDATE:
+    case FC_MSG_COLLIDER_REMOVE:
+    case FC_MSG_WALLS_UPDATE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
     case FC_MSG_PICK: return apply_pick(h, cmd, applied, err);
     case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:

@@ -630,6 +630,85 @@ static void test_rotated_collider_refusals(void)
     fc_world_free(&w);
 }
 
+/* Hot and cold solids by command: collider_add with a temperature (the default heat transfer),
+ * collider_update and walls_update, and their refusals, each changing nothing. */
+static void test_thermal_commands(void)
+{
+    fc_world w;
+    fc_world_init(&w);
+    for (int a = 0; a < 3; a++) w.domain_hi[a] = 1.0f;
+    cJSON *applied;
+    fc_message_error err;
+    int rc = apply_text(&w, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"sphere\", \"position\": "
+                            "[0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": 360}}",
+                        &applied, &err);
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(applied, "collider");
+    CHECK(rc == 0 && w.objects.count == 1 && w.objects.rows[0].thermal.temperature == 360.0f &&
+              w.objects.rows[0].thermal.heat_transfer == FC_HEAT_TRANSFER_DEFAULT && number_at(added, "temperature") == 360.0 &&
+              number_at(added, "heat_transfer") == FC_HEAT_TRANSFER_DEFAULT,
+          "collider_add: a temperature alone heats with the default heat transfer, and the ack says so: %s", err.message);
+    const int id = w.objects.count ? w.objects.rows[0].id : -1;
+    cJSON_Delete(applied);
+    char text[256];
+    snprintf(text, sizeof text, "{\"type\": \"collider_update\", \"world\": 1, \"collider\": %d, \"changes\": "
+                                "{\"temperature\": 280, \"heat_transfer\": 5000}}", id);
+    rc = apply_text(&w, text, &applied, &err);
+    CHECK(rc == 0 && w.objects.rows[0].thermal.temperature == 280.0f && w.objects.rows[0].thermal.heat_transfer == 5000.0f &&
+              number_at(cJSON_GetObjectItemCaseSensitive(applied, "collider"), "heat_transfer") == 5000.0,
+          "collider_update makes it a cold plate: %s", err.message);
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text, "{\"type\": \"collider_update\", \"world\": 1, \"collider\": %d, \"changes\": "
+                                "{\"temperature\": 300}}", id);
+    rc = apply_text(&w, text, &applied, &err);
+    CHECK(rc == 0 && w.objects.rows[0].thermal.temperature == 300.0f && w.objects.rows[0].thermal.heat_transfer == 5000.0f,
+          "a new temperature keeps the heat transfer it had: %s", err.message);
+    cJSON_Delete(applied);
+    snprintf(text, sizeof text, "{\"type\": \"collider_update\", \"world\": 1, \"collider\": %d, \"changes\": "
+                                "{\"temperature\": 300}}", id + 40);
+    rc = apply_text(&w, text, &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_UNKNOWN_COLLIDER && strcmp(err.field, "collider") == 0,
+          "collider_update of no collider: unknown_collider (%s '%s')", fc_error_code_name(err.code), err.field);
+    cJSON_Delete(applied);
+
+    rc = apply_text(&w, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"sphere\", \"position\": "
+                        "[0.2, 0.2, 0.2], \"radius\": 0.1, \"heat_transfer\": 300}}",
+                    &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "collider.heat_transfer") == 0 && w.objects.count == 1,
+          "a heat transfer without a temperature is refused on collider.heat_transfer, nothing added: %s '%s' %s",
+          fc_error_code_name(err.code), err.field, err.message);
+    cJSON_Delete(applied);
+
+    rc = apply_text(&w, "{\"type\": \"walls_update\", \"world\": 1, \"walls\": {\"y_min\": {\"temperature\": 340}, "
+                        "\"z_max\": {\"temperature\": 280, \"heat_transfer\": 50}}}",
+                    &applied, &err);
+    const cJSON *walls = cJSON_GetObjectItemCaseSensitive(applied, "walls");
+    CHECK(rc == 0 && w.walls[2].temperature == 340.0f && w.walls[2].heat_transfer == FC_HEAT_TRANSFER_DEFAULT &&
+              w.walls[5].heat_transfer == 50.0f && w.walls[0].heat_transfer == 0.0f &&
+              number_at(cJSON_GetObjectItemCaseSensitive(walls, "y_min"), "temperature") == 340.0 &&
+              !cJSON_GetObjectItemCaseSensitive(walls, "x_min"),
+          "walls_update heats the floor and cools the back, and the ack lists the walls that do: %s", err.message);
+    cJSON_Delete(applied);
+    rc = apply_text(&w, "{\"type\": \"walls_update\", \"world\": 1, \"walls\": {\"y_min\": {\"temperature\": 350}, "
+                        "\"x_min\": {\"heat_transfer\": 10}}}",
+                    &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "walls.x_min.heat_transfer") == 0 &&
+              w.walls[2].temperature == 340.0f && w.walls[0].heat_transfer == 0.0f,
+          "a wall's heat transfer without a temperature is refused, and the floor keeps 340 K: %s '%s'",
+          fc_error_code_name(err.code), err.field);
+    cJSON_Delete(applied);
+    fc_world_free(&w);
+
+    fc_world_init(&w);
+    w.dimensions = 2;
+    w.domain_hi[0] = 1.0f, w.domain_hi[1] = 1.0f, w.domain_hi[2] = 0.0f;
+    rc = apply_text(&w, "{\"type\": \"walls_update\", \"world\": 1, \"walls\": {\"z_min\": {\"temperature\": 350}}}",
+                    &applied, &err);
+    CHECK(rc == -1 && err.code == FC_ERR_BAD_VALUE && strcmp(err.field, "walls.z_min") == 0 && w.walls[4].temperature == 0.0f,
+          "a 2D world refuses a z wall: %s '%s' %s", fc_error_code_name(err.code), err.field, err.message);
+    cJSON_Delete(applied);
+    fc_world_free(&w);
+}
+
 static void test_apply_to_world(void)
 {
     test_world t;
@@ -742,6 +821,7 @@ int main(void)
     test_object_commands();
     test_values_apply();
     test_apply_to_world();
+    test_thermal_commands();
     test_moving_collider_pushes_fluid();
     fc_message_cleanup();
     return check_summary("test_command");

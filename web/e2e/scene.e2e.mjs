@@ -1,6 +1,6 @@
 // Scenes from the viewer: a shipped scene brings its own solver and parameters (the pickers follow);
 // a scene file from this computer loads, and a bad one is refused with its key path; colliders are
-// added and removed from the list, and the colliders scene starts with no fluid inside them.
+// added, heated and removed from the list, and the colliders scene starts with no fluid inside them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { writeFileSync } from 'node:fs';
@@ -107,6 +107,15 @@ test('colliders are added and removed from the list; the colliders scene has no 
   assert.equal(await viewer.page.locator('#colliders [data-collider-id]').count(), count + 2, 'the list shows them');
   await screenshot(viewer, 'scene-colliders-added');
   const boxId = added.colliders.at(-1).id;
+  // its temperature field makes it a heater (collider_update), and emptied an insulator again
+  const field = viewer.page.locator(`#colliders [data-collider-id="${boxId}"] input[data-field="temperature"]`);
+  await field.fill('350');
+  await field.press('Enter');
+  await viewer.waitStatus((s) => s.colliders.some((c) => c.id === boxId && c.temperature === 350 && c.heat_transfer === 1000), 'the box heats at 350 K', 15000);
+  await screenshot(viewer, 'scene-collider-heater');
+  await field.fill('');
+  await field.press('Enter');
+  await viewer.waitStatus((s) => s.colliders.some((c) => c.id === boxId && c.heat_transfer === 0), 'the box insulates again', 15000);
   await viewer.page.locator(`#colliders [data-collider-id="${boxId}"] button.remove`).click();
   await viewer.waitStatus((s) => s.colliders.length === count + 1 && !s.colliders.some((c) => c.id === boxId), 'the box removed', 15000);
   assert.deepEqual((await viewer.status()).lastError, errorBefore, 'no error since');

@@ -166,6 +166,10 @@ export class App {
         const domain = session.state?.domain;
         if (domain) session.control(messages.colliderAdd, [defaultCollider(domain, shape)]);
       },
+      update: (id, changes) => session.control(messages.colliderUpdate, [id, changes], {
+        showsError: true,
+        onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message).replace(/^changes\./, '')}`),
+      }),
       remove: (id) => session.control(messages.colliderRemove, [id]),
     });
   }

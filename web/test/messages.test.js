@@ -16,6 +16,17 @@ describe('message builders', () => {
     expect(messages.pause(withoutId(example('pause')).world)).toEqual(withoutId(example('pause')));
     expect(messages.keyRequest(withoutId(example('key_request')).world)).toEqual(withoutId(example('key_request')));
     expect(messages.setSolver(1, 'pbf')).toEqual(withoutId(example('set_solver')));
+    expect(messages.colliderUpdate(1, 2, { temperature: 350 })).toEqual(withoutId(example('collider_update')));
+    expect(messages.wallsUpdate(1, { y_min: { temperature: 340, heat_transfer: 1500 }, y_max: { temperature: 285 } }))
+      .toEqual(withoutId(example('walls_update')));
+  });
+
+  it('collider_update and walls_update carry thermal fields only', () => {
+    expect(() => messages.colliderUpdate(1, 2, { radius: 0.1 })).toThrow(/no field radius/);
+    expect(() => messages.colliderUpdate(1, 2, {})).toThrow(TypeError);
+    expect(() => messages.wallsUpdate(1, { floor: { temperature: 300 } })).toThrow(/no wall floor/);
+    expect(() => messages.wallsUpdate(1, { y_min: {} })).toThrow(TypeError);
+    expect(() => messages.wallsUpdate(1, {})).toThrow(TypeError);
   });
 
   it('subscribe carries attributes, max_fps and bits', () => {

@@ -64,6 +64,34 @@ export function colliderAdd(world, collider) {
 
 export const colliderRemove = (world, id) => ({ type: 'collider_remove', world, collider: id });
 
+const THERMAL_FIELDS = ['temperature', 'heat_transfer'];
+
+function thermalChanges(changes, what) {
+  const body = {};
+  for (const [name, value] of Object.entries(changes)) {
+    if (!THERMAL_FIELDS.includes(name)) throw new TypeError(`${what} has no field ${name}`);
+    body[name] = value;
+  }
+  if (Object.keys(body).length === 0) throw new TypeError(`${what} needs at least one change`);
+  return body;
+}
+
+/** changes: {temperature?, heat_transfer?} of a sphere or box (a heater or a cold plate). */
+export const colliderUpdate = (world, id, changes) => ({ type: 'collider_update', world, collider: id, changes: thermalChanges(changes, 'collider_update') });
+
+const WALLS = ['x_min', 'x_max', 'y_min', 'y_max', 'z_min', 'z_max'];
+
+/** walls: {y_min: {temperature?, heat_transfer?}, ...}: the container walls to heat or cool. */
+export function wallsUpdate(world, walls) {
+  const body = {};
+  for (const [name, changes] of Object.entries(walls)) {
+    if (!WALLS.includes(name)) throw new TypeError(`the container has no wall ${name}`);
+    body[name] = thermalChanges(changes, `walls.${name}`);
+  }
+  if (Object.keys(body).length === 0) throw new TypeError('walls_update needs at least one wall');
+  return { type: 'walls_update', world, walls: body };
+}
+
 /** The presenter's camera for the room; null pose ends the broadcast. */
 export function camera(world, pose) {
   if (!pose) return { type: 'camera', world, active: false };

@@ -1,5 +1,9 @@
-// The collider list: the world's movable spheres and boxes with a remove button, and buttons to add a sphere or a box.
+// The collider list: the world's movable spheres and boxes with a temperature field (collider_update) and a remove button, and buttons to add a sphere or a box.
 import { el } from '../util/dom.js';
+import { checkNumber } from './field_check.js';
+
+const ERROR_SHOW_MS = 8000;
+const TEMPERATURE = { label: 'temperature', unit: 'K', min: 1, max: 5000 };
 
 /** A collider that fits the domain: over the floor, a tenth of its smallest extent in size; spheres left of the middle, boxes right. */
 export function defaultCollider(domain, shape) {
@@ -18,31 +22,93 @@ function describe(collider) {
   return `box ${collider.half_extents.map((x) => (2 * x).toFixed(2)).join('×')} m at (${p})${turned}`;
 }
 
+/** The temperature a collider heats or cools at, as the field shows it: empty while it insulates. */
+export function shownTemperature(collider) {
+  return collider.heat_transfer > 0 && Number.isFinite(collider.temperature) ? String(Number(collider.temperature.toPrecision(5))) : '';
+}
+
+/**
+ * What editing the temperature field asks of the server: a number heats or cools at it
+ * ({temperature}), an empty field makes the collider insulating ({heat_transfer: 0}); {error} when
+ * the text is no temperature.
+ */
+export function temperatureChange(text) {
+  if (String(text).trim() === '') return { changes: { heat_transfer: 0 } };
+  const checked = checkNumber(text, { label: 'Temperature', min: TEMPERATURE.min, max: TEMPERATURE.max, unit: TEMPERATURE.unit });
+  return checked.error ? { error: checked.error } : { changes: { temperature: checked.value } };
+}
+
 export class ColliderList {
-  /** actions: add(shape), remove(id) */
+  /** actions: add(shape), update(id, changes), remove(id) */
   constructor(element, actions) {
     this.element = element;
-    this.list = el('div', { className: 'items' });
+    this.items = el('div', { className: 'items' });
+    this.empty = el('div', { className: 'empty' });
     this.addSphere = el('button', { type: 'button', testid: 'btn-add-sphere', text: '+ Sphere', title: 'Add a sphere to drag through the fluid', onclick: () => actions.add('sphere') });
     this.addBox = el('button', { type: 'button', testid: 'btn-add-box', text: '+ Box', title: 'Add a box obstacle (drag it to move it)', onclick: () => actions.add('box') });
     this.actions = actions;
-    element.replaceChildren(el('div', { className: 'title' }, [el('span', { text: 'Colliders' }), el('span', { className: 'add' }, [this.addSphere, this.addBox])]), this.list);
-    this.key = null;
+    this.rows = new Map(); // id -> {row, text, input, remove, error, shown, timer}
+    element.replaceChildren(el('div', { className: 'title' }, [el('span', { text: 'Colliders' }), el('span', { className: 'add' }, [this.addSphere, this.addBox])]), this.items);
+    this.items.append(this.empty);
   }
 
   update(colliders = [], canControl) {
     this.addSphere.disabled = !canControl;
     this.addBox.disabled = !canControl;
-    const key = JSON.stringify([colliders.map((c) => [c.id, describe(c)]), canControl]);
-    if (key === this.key) return;
-    this.key = key;
-    if (colliders.length === 0) {
-      this.list.replaceChildren(el('div', { className: 'empty', text: canControl ? 'None. Drag a collider to move it.' : 'None.' }));
-      return;
+    const seen = new Set();
+    for (const collider of colliders) {
+      seen.add(collider.id);
+      if (!this.rows.has(collider.id)) this.addRow(collider.id);
+      const row = this.rows.get(collider.id);
+      row.text.textContent = `#${collider.id} ${describe(collider)}`;
+      row.shown = shownTemperature(collider);
+      if (document.activeElement !== row.input) row.input.value = row.shown;
+      row.input.disabled = !canControl;
+      row.remove.disabled = !canControl;
     }
-    this.list.replaceChildren(...colliders.map((c) => el('div', { className: 'collider', 'data-collider-id': String(c.id) }, [
-      el('span', { text: `#${c.id} ${describe(c)}` }),
-      el('button', { type: 'button', className: 'remove', text: '✕', title: 'Remove this collider', disabled: !canControl, onclick: () => this.actions.remove(c.id) }),
-    ])));
+    for (const [id, { row }] of this.rows) {
+      if (!seen.has(id)) {
+        row.remove();
+        this.rows.delete(id);
+      }
+    }
+    this.empty.hidden = this.rows.size > 0;
+    this.empty.textContent = canControl ? 'None. Drag a collider to move it.' : 'None.';
+  }
+
+  /** Shows an error under the collider's row (the field's own check, or the server's refusal). */
+  showError(id, message) {
+    const row = this.rows.get(id);
+    if (!row) return;
+    row.error.textContent = message;
+    row.error.hidden = false;
+    clearTimeout(row.timer);
+    row.timer = setTimeout(() => { row.error.hidden = true; }, ERROR_SHOW_MS);
+  }
+
+  addRow(id) {
+    const input = el('input', {
+      type: 'text', inputmode: 'decimal', placeholder: 'off', 'data-field': 'temperature',
+      title: `The temperature it heats or cools the fluid at (${TEMPERATURE.unit}, ${TEMPERATURE.min} to ${TEMPERATURE.max}; with heat conduction on); empty: it insulates`,
+      onchange: () => {
+        const asked = temperatureChange(input.value);
+        const row = this.rows.get(id);
+        if (asked.error) {
+          this.showError(id, `Collider #${id}: ${asked.error}`);
+          input.value = row.shown;
+          return;
+        }
+        row.error.hidden = true;
+        this.actions.update(id, asked.changes);
+      },
+    });
+    const text = el('span', {});
+    const remove = el('button', { type: 'button', className: 'remove', text: '✕', title: 'Remove this collider', onclick: () => this.actions.remove(id) });
+    const error = el('div', { className: 'field-error', testid: `collider-error-${id}`, role: 'alert', hidden: true });
+    const row = el('div', { className: 'collider', 'data-collider-id': String(id) }, [
+      text, el('label', {}, [el('span', { text: 'temp.' }), input, el('small', { text: TEMPERATURE.unit })]), remove, error,
+    ]);
+    this.items.append(row);
+    this.rows.set(id, { row, text, input, remove, error, shown: '', timer: null });
   }
 }
