@@ -9,7 +9,7 @@
 
 typedef enum { FC_FIELD_F32, FC_FIELD_U8 } fc_field_type;
 typedef enum { FC_WRITER_SOLVER, FC_WRITER_BIRTH } fc_field_writer;
-typedef enum { FC_RANGE_FIXED, FC_RANGE_REST_DENSITY } fc_field_range;
+typedef enum { FC_RANGE_FIXED, FC_RANGE_REST_DENSITY, FC_RANGE_TEMPERATURE } fc_field_range;
 
 /* Columns: one per component of every field, in registry order (FC_POSITION + 0..2 = x, y, z). */
 enum {

@@ -301,6 +301,24 @@ static void solver_stats(const fc_world *w, fc_world_stats *s)
     for (int i = 0; i < s->solver_stat_count; i++) s->solver_stat[i].solver = w->solver->name;
 }
 
+void fc_world_temperature_span(const fc_world *w, float *lo, float *hi)
+{
+    for (int f = 0; f < w->fluid_count; f++) {
+        *lo = fminf(*lo, (float)w->fluids[f].temperature);
+        *hi = fmaxf(*hi, (float)w->fluids[f].temperature);
+    }
+    for (size_t k = 0; k < w->objects.count; k++) {
+        const fc_object *o = &w->objects.rows[k];
+        const float t = o->kind == FC_OBJECT_EMITTER ? o->emitter.temperature
+                        : o->kind == FC_OBJECT_COLLIDER && o->thermal.heat_transfer > 0.0f ? o->thermal.temperature
+                                                                                          : 0.0f;
+        if (t > 0.0f) *lo = fminf(*lo, t), *hi = fmaxf(*hi, t);
+    }
+    for (int side = 0; side < 6; side++)
+        if (w->walls[side].heat_transfer > 0.0f)
+            *lo = fminf(*lo, w->walls[side].temperature), *hi = fmaxf(*hi, w->walls[side].temperature);
+}
+
 void fc_world_stats_compute(fc_world *w, fc_world_stats *s)
 {
     if (w->store_state && w->store->motion_stats && w->store->motion_stats(w, w->store_state, s) == 0) {

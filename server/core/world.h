@@ -214,6 +214,10 @@ typedef struct fc_solver_stat {
 /* The most statistics a solver reports. */
 enum { FC_WORLD_MAX_SOLVER_STATS = 8 };
 
+/* Widens [*lo, *hi] to the coldest and hottest temperature the world gives anything: its fluids,
+ * its emitters, and the colliders and walls that heat or cool. */
+void fc_world_temperature_span(const fc_world *w, float *lo, float *hi);
+
 /* Statistics of the current state: the motion of the particles, measured by the world, and what
  * the solver reports of its own (density errors for the SPH family, each with its solver's name). */
 typedef struct fc_world_stats {

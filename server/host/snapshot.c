@@ -97,6 +97,8 @@ void fc_snapshot_attribute_range(const fc_world *w, fc_attribute a, float *lo, f
             most = fmax(most, w->fluids[i].rest_density);
         }
         *lo = (float)(f->lo * least), *hi = (float)(f->hi * most);
+    } else if (f->range == FC_RANGE_TEMPERATURE) {
+        fc_world_temperature_span(w, lo, hi);
     }
 }
 

@@ -80,5 +80,9 @@ export function cssGradient(name) {
 export function legendLabels(name, lo, hi) {
   const unit = ATTRIBUTE_UNITS[name] ? ` ${ATTRIBUTE_UNITS[name]}` : '';
   const format = (x) => String(Number(x.toPrecision(5)));
+  if (name === 'temperature') { // kelvin as the server sends it, and degrees Celsius for people
+    const both = (k) => `${format(k - 273.15)} °C (${format(k)} K)`;
+    return { min: both(lo), max: both(hi) };
+  }
   return { min: `${format(lo)}${unit}`, max: `${format(hi)}${unit}` };
 }

@@ -49,7 +49,8 @@ describe('colour maps', () => {
   it('labels the legend with the section range and unit', () => {
     expect(legendLabels('speed', 0, 5)).toEqual({ min: '0 m/s', max: '5 m/s' });
     expect(legendLabels('density', 800, 1200)).toEqual({ min: '800 kg/m³', max: '1200 kg/m³' });
-    expect(legendLabels('temperature', 273.15, 373.15)).toEqual({ min: '273.15 K', max: '373.15 K' });
+    expect(legendLabels('temperature', 273.15, 373.15)).toEqual({ min: '0 °C (273.15 K)', max: '100 °C (373.15 K)' });
+    expect(legendLabels('temperature', 100, 500).min).toBe('-173.15 °C (100 K)');
     expect(cssGradient('density')).toBe('linear-gradient(to right, #3b4cc0 0%, #dddddd 50%, #b40426 100%)');
   });
 
