@@ -252,7 +252,7 @@ static void test_warm_fluid_rises(const char *solver, int short_run)
     const double warm = blob_rise(solver, 350.0, seconds), same = blob_rise(solver, 290.0, seconds);
     printf("%s: after %.1f s the warm blob's centre rose %.3f m, the blob at the water's temperature %.3f m\n", solver,
            seconds, warm, same);
-    CHECK(warm > (short_run ? 0.02 : 0.06), "the warm blob rises (%.3f m)", warm);
+    CHECK(warm > (short_run ? 0.02 : 0.04), "the warm blob rises (%.3f m)", warm);
     CHECK(fabs(same) < 0.01, "a blob at the water's temperature stays where it is (%.3f m)", same);
 }
 
@@ -277,8 +277,9 @@ static void test_hot_floor_flux(void)
 }
 
 /* A 2D tank of water over a hot block (350 K) lying on the floor in the middle, with the strongest
- * heat transfer, the water conducting little (2e-5 m^2/s) and expanding 1e-2 per kelvin, so that the
- * shell of water the block heats is light enough to leave it; the far wall is cold (280 K). */
+ * heat transfer, the water thin (0.1 Pa s), conducting little (2e-5 m^2/s) and expanding 1e-2 per
+ * kelvin, so that the shell of water the block heats is light enough to leave it; the far wall is
+ * cold (280 K). */
 static const char *const HEATER = FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json";
 
 /* Where the heat the heater gave sits after `seconds`: the height of the centroid of the excess heat

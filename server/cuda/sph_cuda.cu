@@ -42,10 +42,12 @@ __global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *_
 }
 
 /* Every particle's acceleration (fc_wcsph_acceleration) from the pair terms of sph_terms.h, summed
- * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists, and with heat
- * conduction its dT/dt (fc_heat_pair, fc_heat_rate) in the same pass. */
+ * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists (the artificial
+ * viscosity with rho_j from FC_DENSITY), and with heat conduction its dT/dt (fc_heat_pair,
+ * fc_heat_rate) in the same pass. */
 __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const float *__restrict__ vx,
                                        const float *__restrict__ vy, const float *__restrict__ vz,
+                                       const float *__restrict__ rho,
                                        const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
                                        fc_sph_kernel k, fc_cuda_sph_setup setup,
                                        const float *__restrict__ rp_over_rho, const float *__restrict__ r_over_rho,
@@ -60,7 +62,9 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         const int f = fluid[i];
         const float r_over_rho_i = r_over_rho[i], p_i = rp_over_rho[i] / r_over_rho_i;
         float pressure[3] = {0.0f, 0.0f, 0.0f}, velocity[3] = {0.0f, 0.0f, 0.0f}, mixed[3] = {0.0f, 0.0f, 0.0f};
-        float wall[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f;
+        float wall[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f, artificial[3] = {0.0f, 0.0f, 0.0f};
+        const int damps = t->artificial > 0.0f;
+        const float rho_i = damps ? rho[i] : 0.0f;
         const float ti = ht->conduction ? temperature[i] : 0.0f, ki = ht->conductivity[f];
         lists.fluid(i, [&](uint32_t j) {
             const float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
@@ -76,6 +80,12 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
                 mixed[1] += fc_wcsph_mixed_pair(q, m * vy[j], m, vyi);
                 mixed[2] += fc_wcsph_mixed_pair(q, m * vz[j], m, vzi);
             }
+            if (damps) {
+                const float v_dot_x = (vxi - vx[j]) * dx + (vyi - vy[j]) * dy + (vzi - vz[j]) * dz;
+                const float damp = fc_wcsph_artificial_pair(t, v_dot_x, dx * dx + dy * dy + dz * dz, rho_i, rho[j],
+                                                            t->ratio[fluid[j]], q, inv_r);
+                artificial[0] += damp * dx, artificial[1] += damp * dy, artificial[2] += damp * dz;
+            }
             if (ht->conduction)
                 conducted += fc_heat_pair(ht, ti, ki, r_over_rho[j], temperature[j], ht->conductivity[fluid[j]], q,
                                           dx * dx + dy * dy + dz * dz, inv_r);
@@ -89,7 +99,8 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
                 wall[0] += pair * dx, wall[1] += pair * dy, wall[2] += pair * dz;
             });
         float a[3];
-        fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, t->mixed ? mixed : NULL, wall, a);
+        fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, t->mixed ? mixed : NULL,
+                              damps ? artificial : NULL, wall, a);
         ax[i] = a[0], ay[i] = a[1], az[i] = a[2];
         if (ht->conduction) heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], conducted);
     }
@@ -154,8 +165,8 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
         const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                      fc_cuda_column(s, FC_PZ));
         FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_column(s, FC_VX),
-                  fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_fluid_column(s),
-                  fc_cuda_column(s, FC_TEMPERATURE), k, *setup, s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX],
+                  fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY),
+                  fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), k, *setup, s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX],
                   s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE]);
     }
     FC_CU(cudaGetLastError());

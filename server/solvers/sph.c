@@ -38,6 +38,7 @@ typedef struct sph_state {
     fc_record4 *vel;               /* (vx, vy, vz, r / rho) of the sorted particles; entry n far away */
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
     fc_record4 *heat;              /* (T, k, 0, 0) of the sorted particles, with heat conduction; entry n far away */
+    fc_record4 *dens;              /* (rho, r, 0, 0), r = m / m_0, with artificial viscosity; entry n far away */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
     float *heat_rate;              /* dT/dt, K/s, with heat conduction */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
@@ -55,7 +56,8 @@ static int sph_reserve(sph_state *st, size_t n)
     size_t cap = n + n / 2 + 1024;
     void **const floats[] = {(void **)&st->ax,       (void **)&st->ay,       (void **)&st->az,
                              (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate};
-    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->heat};
+    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->heat,
+                              (void **)&st->dens};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -69,7 +71,8 @@ static void sph_destroy(void *state)
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
-    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->ax), free(st->ay), free(st->az);
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->dens), free(st->ax), free(st->ay),
+        free(st->az);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     free(st);
 }
@@ -104,7 +107,8 @@ static void sph_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
  * Solenthaler and Pajarola 2008 (no spurious density jump where fluids of different rest densities
  * meet), and its pressure its fluid's equation of state about its rest density at its temperature
  * (fc_heat_rest_density: a warm particle with the same mass asks for more room, so it rises). With
- * heat conduction, heat[i] = (T_i, k_i) for the force pass. */
+ * heat conduction, heat[i] = (T_i, k_i), and with artificial viscosity dens[i] = (rho_i, r_i), for
+ * the force pass. */
 static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
 {
     fc_particles *p = &w->particles;
@@ -118,6 +122,7 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
     fc_wcsph_eos_of(w, &eos);
     fc_sph_mass_ratios(w, ratio);
+    const int artificial = w->params.artificial_viscosity > 0.0;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -130,8 +135,9 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
         st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
         if (ht->conduction) st->heat[i] = (fc_record4){temperature[i], ht->conductivity[f], 0.0f, 0.0f};
+        if (artificial) st->dens[i] = (fc_record4){density, ratio[f], 0.0f, 0.0f};
     }
-    st->pressed[n] = st->vel[n] = st->heat[n] = fc_sph_far_away;
+    st->pressed[n] = st->vel[n] = st->heat[n] = st->dens[n] = fc_sph_far_away;
 }
 
 /* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
@@ -139,11 +145,14 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
  * pressure of Akinci et al. 2012. A pair of fluids of different viscosities uses the mean,
  * mu_ij = (mu_i + mu_j) / 2, which keeps the viscous forces of a pair equal and opposite (Morris,
  * Fox and Zhu 1997 average the pair's coefficients the same way); mixed = 0 is the case of one
- * viscosity, mu_ij = mu_i, and the compiler drops the second sum. With heat (conduction on), its
- * dT/dt from the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. */
+ * viscosity, mu_ij = mu_i, and the compiler drops the second sum. TERM_ARTIFICIAL adds Monaghan's
+ * artificial viscosity (fc_wcsph_artificial_pair). With TERM_HEAT (conduction on), its dT/dt from
+ * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. */
+enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_VARIANTS = 8 };
 static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
-                                   const fc_heat_terms *ht, long i, const int mixed, const int heat)
+                                   const fc_heat_terms *ht, long i, const unsigned terms)
 {
+    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL;
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_record4 *pressed = st->pressed, *vel = st->vel;
@@ -153,7 +162,8 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     const float r_over_rho_i = vel[i].w, p_i = at.w / r_over_rho_i;
     const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
     fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
-    fc_f8 conducted = zero;
+    fc_f8 conducted = zero, avx = zero, avy = zero, avz = zero;
+    const fc_f8 rho_i = fc_f8_splat(artificial ? st->dens[i].x : 0.0f);
     const fc_f8 ti = fc_f8_splat(heat ? st->heat[i].x : 0.0f), ki = fc_f8_splat(heat ? st->heat[i].y : 0.0f);
     for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 vxj, vyj, vzj, r_over_rho_j, inv_r;
@@ -174,6 +184,13 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
             fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
             conducted += fc_heat_pair(ht, ti, ki, r_over_rho_j, tj, kj, q, nb.r2, inv_r);
         }
+        if (artificial) { /* (rho_j, r_j) */
+            fc_f8 rho_j, r_j, unused_z, unused_w;
+            fc_lanes8_gather(&nb, st->dens, &rho_j, &r_j, &unused_z, &unused_w);
+            const fc_f8 v_dot_x = (vxi - vxj) * nb.dx + (vyi - vyj) * nb.dy + (vzi - vzj) * nb.dz;
+            const fc_f8 damp = fc_wcsph_artificial_pair(t, v_dot_x, nb.r2, rho_i, rho_j, r_j, q, inv_r);
+            avx += damp * nb.dx, avy += damp * nb.dy, avz += damp * nb.dz;
+        }
     }
     float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (p_i > 0.0f && solid->start[i] < solid->start[i + 1]) {
@@ -186,17 +203,20 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
         }
         fc_f8_sum4(sx, sy, sz, zero, wall);
     }
-    float pressure[4], velocity[4], mixed_sums[4], a[3];
+    float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4], a[3];
     fc_f8_sum4(px, py, pz, zero, pressure);
     fc_f8_sum4(ux, uy, uz, zero, velocity);
     if (mixed) fc_f8_sum4(mx, my, mz, zero, mixed_sums);
-    fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL, wall, a);
+    if (artificial) fc_f8_sum4(avx, avy, avz, zero, artificial_sums);
+    fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
+                          artificial ? artificial_sums : NULL, wall, a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
 }
 
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
- * world's fluids differ in viscosity, and the conduction sum only with heat conduction on. */
+ * world's fluids differ in viscosity, the artificial viscosity only when it is on, and the
+ * conduction sum only with heat conduction on. */
 static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
 {
     const fc_particles *p = &w->particles;
@@ -213,14 +233,16 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     }
-    const int variant = (t.mixed ? 2 : 0) + (ht->conduction ? 1 : 0);
+    const unsigned terms =
+        (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) | (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
-        switch (variant) { /* constant flags: the compiler drops the sums a variant leaves out */
-        case 0: acceleration_of(w, st, k, &t, ht, i, 0, 0); break;
-        case 1: acceleration_of(w, st, k, &t, ht, i, 0, 1); break;
-        case 2: acceleration_of(w, st, k, &t, ht, i, 1, 0); break;
-        default: acceleration_of(w, st, k, &t, ht, i, 1, 1); break;
+        switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
+#define TERMS_CASE(v) \
+    case v: acceleration_of(w, st, k, &t, ht, i, v); break;
+            TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
+            TERMS_CASE(7)
+#undef TERMS_CASE
         }
     }
 }

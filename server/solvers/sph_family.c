@@ -324,6 +324,8 @@ void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_
     const fc_params *p = &w->params;
     const double laplacian = fc_viscosity_laplacian_coefficient(p->smoothing_radius, w->dimensions);
     t->fluid_coeff = (float)(w->fluid_mass[0] * laplacian);
+    t->artificial = (float)(p->artificial_viscosity * fc_wcsph_sound_speed(p) * p->smoothing_radius);
+    t->artificial_eps2 = (float)(0.01 * p->smoothing_radius * p->smoothing_radius);
     t->correction = (float)gradient_correction;
     float g[3];
     fc_world_gravity(w, g);

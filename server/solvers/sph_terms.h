@@ -106,6 +106,8 @@ typedef struct fc_wcsph_forces {
     float ratio[FC_SPH_MAX_FLUIDS];          /* m_f / m_0 */
     float boundary_coeff[FC_SPH_MAX_FLUIDS]; /* rho0_f 45 / (pi h^6): a boundary particle's mass is rho0_f V_b */
     float fluid_coeff;                       /* m_0 45 / (pi h^6) */
+    float artificial;                        /* alpha c h of Monaghan's artificial viscosity; 0: off */
+    float artificial_eps2;                   /* 0.01 h^2 */
     float correction;                        /* 1 / the lattice moment of the spiky gradient (sph.c) */
     float gx, gy, gz;
     int mixed;                               /* the fluids differ in viscosity: the pair uses the mean */
@@ -127,6 +129,20 @@ static inline FC_HD float fc_wcsph_viscosity_weight(float mu_j, float r_over_rho
 static inline FC_HD fc_f8 fc_wcsph_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
 static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
 
+/* Monaghan 1992's artificial viscosity between particles i and j that approach each other
+ * (v_ij . x_ij < 0, v_ij = v_i - v_j, x_ij = x_i - x_j), the pair's term to multiply with
+ * (x_i - x_j) like the pressure pair:
+ *   r_j Pi_ij q^2 / r,  Pi_ij = alpha c h (-v_ij . x_ij) 2 / ((rho_i + rho_j) (r^2 + 0.01 h^2)),
+ * (0 for pairs moving apart), so that a_i gains -sum_j m_j Pi_ij grad W_ij with the constants of
+ * the pressure sums (fc_wcsph_acceleration). Pi_ij is symmetric: momentum is kept. */
+static inline FC_HD fc_f8 fc_wcsph_artificial_pair(const fc_wcsph_forces *t, fc_f8 v_dot_x, fc_f8 r2, fc_f8 rho_i,
+                                                   fc_f8 rho_j, fc_f8 r_j, fc_f8 q, fc_f8 inv_r)
+{
+    const fc_f8 approach = fc_f8_positive(fc_f8_splat(0.0f) - v_dot_x);
+    const fc_f8 pi = fc_f8_splat(2.0f * t->artificial) * approach / ((rho_i + rho_j) * (r2 + fc_f8_splat(t->artificial_eps2)));
+    return r_j * pi * q * q * inv_r;
+}
+
 /* The boundary pressure of Akinci et al. 2012 on particle i of fluid f (density 1 / inv_rho_i,
  * pressure p_i): its acceleration is this coefficient times sum_b V_b g_ib (x_i - x_b), with
  * 2 p_i / rho_i^2 (the pressure mirrored into the solid) times rho0_f 45 / (pi h^6); 0 unless p_i
@@ -137,12 +153,13 @@ static inline FC_HD float fc_wcsph_wall_coefficient(const fc_wcsph_forces *t, in
     return mirrored_pair > 0.0f ? t->correction * t->boundary_coeff[f] * mirrored_pair : 0.0f;
 }
 
-/* Particle i's acceleration from its sums of the pair terms (mixed: NULL unless t->mixed): gravity,
- * pressure and viscosity with m_0 45 / (pi h^6) in front, and the boundary pressure
+/* Particle i's acceleration from its sums of the pair terms (mixed: NULL unless t->mixed;
+ * artificial: NULL unless t->artificial > 0): gravity, pressure and viscosity with m_0 45 / (pi h^6)
+ * in front, the artificial viscosity with the pressure's constants, and the boundary pressure
  * (fc_wcsph_wall_coefficient) times sum_b V_b g_ib (x_i - x_b). r_over_rho_i = r_i / rho_i. */
 static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, float r_over_rho_i, float p_i,
                                                const float pressure[3], const float velocity[3], const float *mixed,
-                                               const float wall[3], float a[3])
+                                               const float *artificial, const float wall[3], float a[3])
 {
     const float inv_rho_i = r_over_rho_i / t->ratio[f];
     const float wall_coeff = fc_wcsph_wall_coefficient(t, f, inv_rho_i, p_i);
@@ -152,6 +169,7 @@ static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, 
         const float viscous = mixed ? inv_rho_i * (0.5f * t->mu[f] * velocity[k] + 0.5f * mixed[k])
                                     : t->mu[f] * inv_rho_i * velocity[k];
         a[k] = g[k] + t->fluid_coeff * (pressure_scale * pressure[k] + viscous) + wall_coeff * wall[k];
+        if (artificial) a[k] += t->fluid_coeff * t->correction * artificial[k];
     }
 }
 
