@@ -30,11 +30,14 @@ ctest --test-dir "$build" -L cuda --output-on-failure
 
 sanitizer=${COMPUTE_SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
 for tool in memcheck racecheck; do
-  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf"
+  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf (dam_break, heater_2d)"
   "$sanitizer" --tool "$tool" --error-exitcode 99 "$build/tests/test_cuda_grid" --no-timing
   for solver in sph pbf; do
     "$sanitizer" --tool "$tool" --error-exitcode 99 "$build/fluidcast" run --scene dam_break --solver "$solver" \
       --backend cuda --steps 20 --quiet
+    # the heat terms: conduction, expansion, a hot collider and a cold wall
+    "$sanitizer" --tool "$tool" --error-exitcode 99 "$build/fluidcast" run --scene tests/scenes/heater_2d.json \
+      --solver "$solver" --backend cuda --steps 20 --quiet
   done
 done
 

@@ -39,17 +39,8 @@ static const char *const WARM_BLOB =
     "           {\"type\": \"box\", \"min\": [0.11, 0.08], \"max\": [0.19, 0.3], \"fluid\": \"water\"},"
     "           {\"type\": \"box\", \"min\": [0.11, 0], \"max\": [0.19, 0.08], \"fluid\": \"warm\"}]}";
 
-/* The scene in `json` (or in the file `json` names when it ends in .json) built and started. */
-/* Water at 290 K in a 2D tank whose floor is held at 330 K (heat_transfer 2,000 W/(m^2 K)); the
- * water expands 3e-3 per kelvin, so the warmed layer is lighter than the water above it. */
-static const char *const HOT_FLOOR =
-    "{\"name\": \"hot_floor_2d\", \"dimensions\": 2, \"solver\": \"sph\","
-    " \"domain\": {\"min\": [0, 0], \"max\": [0.3, 0.25]},"
-    " \"walls\": {\"y_min\": {\"temperature\": 330, \"heat_transfer\": 2000}},"
-    " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"heat_conduction\": \"cleary_monaghan\"},"
-    " \"fluids\": [{\"name\": \"water\", \"temperature\": 290, \"thermal_diffusivity\": 0.0002, \"thermal_expansion\": 0.003}],"
-    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.3, 0.2]}]}";
-
+/* The scene in `json` (or in the file `json` names when it ends in .json) built and started into w;
+ * on failure (counted as a check) w holds nothing to free. */
 static int load(fc_world *w, const char *json, const char *name, const char *solver)
 {
     fc_scene scene;
@@ -61,10 +52,15 @@ static int load(fc_world *w, const char *json, const char *name, const char *sol
         return -1;
     }
     if (solver) snprintf(scene.solver, sizeof scene.solver, "%s", solver);
-    const int rc = fc_scene_instantiate(&scene, w, err, sizeof err);
+    const int rc = fc_scene_instantiate(&scene, w, err, sizeof err); /* frees w when it fails */
     fc_scene_free(&scene);
     CHECK(rc == 0, "%s builds: %s", name, err);
-    return rc ? rc : start(w);
+    if (rc) return rc;
+    if (start(w)) {
+        fc_world_free(w);
+        return -1;
+    }
+    return 0;
 }
 
 /* Steps until time t (or n steps when t <= 0); 0, or -1 when a step failed. */
@@ -91,8 +87,8 @@ static double total_heat(fc_world *w)
 static void test_error_function_profile(const char *solver)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, HALVES, "halves_2d", solver) || run(&w, 0.5, 0)) {
+    if (load(&w, HALVES, "halves_2d", solver)) return;
+    if (run(&w, 0.5, 0)) {
         fc_world_free(&w);
         return;
     }
@@ -127,11 +123,7 @@ static void test_error_function_profile(const char *solver)
 static void test_conservation(const char *solver, int short_run)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, COLLAPSE, "warm_cold_collapse", solver)) {
-        fc_world_free(&w);
-        return;
-    }
+    if (load(&w, COLLAPSE, "warm_cold_collapse", solver)) return;
     const double before = total_heat(&w);
     double spread = 0.0; /* sum m c |T - T_mean|: the heat that conduction could move */
     {
@@ -177,11 +169,7 @@ static void test_conservation(const char *solver, int short_run)
 static void test_thermal_condition(void)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, HALVES, "halves_2d", NULL)) {
-        fc_world_free(&w);
-        return;
-    }
+    if (load(&w, HALVES, "halves_2d", NULL)) return;
     char err[256];
     CHECK(fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, "speed_of_sound=10", err, sizeof err) == 0 &&
               fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, "hot.thermal_diffusivity=0.1", err, sizeof err) == 0,
@@ -204,11 +192,7 @@ static void test_thermal_condition(void)
 static void test_conduction_off(void)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, HALVES, "halves_2d", NULL)) {
-        fc_world_free(&w);
-        return;
-    }
+    if (load(&w, HALVES, "halves_2d", NULL)) return;
     char err[256];
     fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, "heat_conduction=none", err, sizeof err);
     if (!run(&w, 0.0, 200)) {
@@ -227,11 +211,7 @@ static void test_conduction_off(void)
 static double blob_rise(const char *solver, double blob_temperature, double seconds)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, WARM_BLOB, "warm_blob_2d", solver)) {
-        fc_world_free(&w);
-        return NAN;
-    }
+    if (load(&w, WARM_BLOB, "warm_blob_2d", solver)) return NAN;
     fc_particles *p = &w.particles;
     for (size_t i = 0; i < p->count; i++)
         if (p->u8[FC_FLUID][i] == 1) p->field[FC_TEMPERATURE][i] = (float)blob_temperature;
@@ -262,11 +242,7 @@ static void test_warm_fluid_rises(const char *solver, int short_run)
 static void test_hot_floor_flux(void)
 {
     fc_world w;
-    fc_world_init(&w);
-    if (load(&w, HOT_FLOOR, "hot_floor_2d", NULL)) {
-        fc_world_free(&w);
-        return;
-    }
+    if (load(&w, HOT_FLOOR, "hot_floor_2d", NULL)) return;
     const double before = total_heat(&w), start = w.time;
     if (!run(&w, 0.2, 0)) {
         const double rate = (total_heat(&w) - before) / (w.time - start), newton = 2000.0 * 0.3 * 40.0;
@@ -288,11 +264,10 @@ static const char *const HEATER = FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json";
 static double heat_centroid_height(double expansion, double seconds)
 {
     fc_world w;
-    fc_world_init(&w);
+    if (load(&w, HEATER, "heater_2d", NULL)) return NAN;
     char err[256], assignment[64];
     snprintf(assignment, sizeof assignment, "water.thermal_expansion=%g", expansion);
-    if (load(&w, HEATER, "heater_2d", NULL) ||
-        fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, assignment, err, sizeof err) || run(&w, seconds, 0)) {
+    if (fc_param_assign_scoped(&w.params, w.fluids, w.fluid_count, assignment, err, sizeof err) || run(&w, seconds, 0)) {
         fc_world_free(&w);
         return NAN;
     }

@@ -1,8 +1,8 @@
 // The collider list: the world's movable spheres and boxes with a temperature field (collider_update) and a remove button, and buttons to add a sphere or a box.
 import { el } from '../util/dom.js';
 import { checkNumber } from './field_check.js';
+import { dropMissingRows, showRowError } from './keyed_rows.js';
 
-const ERROR_SHOW_MS = 8000;
 const TEMPERATURE = { label: 'temperature', unit: 'K', min: 1, max: 5000 };
 
 /** A collider that fits the domain: over the floor, a tenth of its smallest extent in size; spheres left of the middle, boxes right. */
@@ -66,12 +66,7 @@ export class ColliderList {
       row.input.disabled = !canControl;
       row.remove.disabled = !canControl;
     }
-    for (const [id, { row }] of this.rows) {
-      if (!seen.has(id)) {
-        row.remove();
-        this.rows.delete(id);
-      }
-    }
+    dropMissingRows(this.rows, seen);
     this.empty.hidden = this.rows.size > 0;
     this.empty.textContent = canControl ? 'None. Drag a collider to move it.' : 'None.';
   }
@@ -79,11 +74,7 @@ export class ColliderList {
   /** Shows an error under the collider's row (the field's own check, or the server's refusal). */
   showError(id, message) {
     const row = this.rows.get(id);
-    if (!row) return;
-    row.error.textContent = message;
-    row.error.hidden = false;
-    clearTimeout(row.timer);
-    row.timer = setTimeout(() => { row.error.hidden = true; }, ERROR_SHOW_MS);
+    if (row) showRowError(row, message);
   }
 
   addRow(id) {

@@ -1,8 +1,8 @@
 // The emitter list: rate, speed, radius and temperature of each emitter as number fields (emitter_update, checked first) and a remove button.
 import { el } from '../util/dom.js';
 import { checkNumber } from './field_check.js';
+import { dropMissingRows, showRowError } from './keyed_rows.js';
 
-const ERROR_SHOW_MS = 8000;
 
 const FIELDS = [
   { name: 'rate', label: 'rate', unit: '1/s', min: 0, max: 1e7, step: 1 },
@@ -37,12 +37,7 @@ export class EmitterList {
       }
       remove.disabled = !canControl;
     }
-    for (const [id, { row }] of this.rows) {
-      if (!seen.has(id)) {
-        row.remove();
-        this.rows.delete(id);
-      }
-    }
+    dropMissingRows(this.rows, seen);
     this.empty.hidden = this.rows.size > 0;
     this.empty.textContent = canControl ? 'No emitters. Use "+ Emitter" or "Place emitter…".' : 'No emitters.';
   }
@@ -50,11 +45,7 @@ export class EmitterList {
   /** Shows an error under the emitter's row (the field's own check, or the server's refusal). */
   showError(id, message) {
     const row = this.rows.get(id);
-    if (!row) return;
-    row.error.textContent = message;
-    row.error.hidden = false;
-    clearTimeout(row.timer);
-    row.timer = setTimeout(() => { row.error.hidden = true; }, ERROR_SHOW_MS);
+    if (row) showRowError(row, message);
   }
 
   addRow(id) {
