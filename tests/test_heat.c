@@ -39,6 +39,16 @@ static const char *const WARM_BLOB =
     "           {\"type\": \"box\", \"min\": [0.11, 0.08], \"max\": [0.19, 0.3], \"fluid\": \"water\"},"
     "           {\"type\": \"box\", \"min\": [0.11, 0], \"max\": [0.19, 0.08], \"fluid\": \"warm\"}]}";
 
+/* Water at 290 K in a 2D tank whose floor is held at 330 K (heat_transfer 2,000 W/(m^2 K)); the
+ * water expands 3e-3 per kelvin, so the warmed layer is lighter than the water above it. */
+static const char *const HOT_FLOOR =
+    "{\"name\": \"hot_floor_2d\", \"dimensions\": 2, \"solver\": \"sph\","
+    " \"domain\": {\"min\": [0, 0], \"max\": [0.3, 0.25]},"
+    " \"walls\": {\"y_min\": {\"temperature\": 330, \"heat_transfer\": 2000}},"
+    " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"heat_conduction\": \"cleary_monaghan\"},"
+    " \"fluids\": [{\"name\": \"water\", \"temperature\": 290, \"thermal_diffusivity\": 0.0002, \"thermal_expansion\": 0.003}],"
+    " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0], \"max\": [0.3, 0.2]}]}";
+
 /* The scene in `json` (or in the file `json` names when it ends in .json) built and started into w;
  * on failure (counted as a check) w holds nothing to free. */
 static int load(fc_world *w, const char *json, const char *name, const char *solver)
