@@ -1,0 +1,49 @@
+// Heat in the viewer (scenes/heat_sources_2d.json, seed 004's heat test): the scene opens coloured by
+// temperature, the legend reads the range in degrees Celsius and kelvin, widened to the 100 K and
+// 500 K walls, and once they have worked on the water the side by the hot wall is drawn brighter
+// (the inferno colour map runs from black to pale yellow) than the side by the cold one.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { join } from 'node:path';
+import { openViewer, screenshot } from './lib/browser.mjs';
+import { useServerAndBrowser } from './lib/fixture.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { decodePng } from './lib/png.mjs';
+
+const fixture = useServerAndBrowser('heat', { scene: join(repoRoot, 'scenes', 'heat_sources_2d.json'), threads: 1 });
+
+/** Mean brightness (r + g + b) of the pixels that are not the page's dark background, in a band of columns. */
+function bandBrightness(image, from, to) {
+  let sum = 0;
+  let count = 0;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = Math.floor(from * image.width); x < Math.floor(to * image.width); x++) {
+      const i = 4 * (y * image.width + x);
+      const value = image.data[i] + image.data[i + 1] + image.data[i + 2];
+      sum += value;
+      count++;
+    }
+  }
+  return count ? sum / count : 0;
+}
+
+test('heat: opens coloured by temperature, the legend in °C and K spans the walls, the hot side glows', { timeout: 240000 }, async () => {
+  const viewer = await openViewer(fixture.browser, `${fixture.server.url}?world=1`);
+  fixture.viewers.push(viewer);
+  await viewer.waitStatus((s) => s.connection === 'open' && s.role === 'control' && s.particles > 3000, 'the heat test running', 30000);
+  await viewer.page.waitForFunction(() => document.querySelector('[data-testid="select-attribute"]')?.value === 'temperature', null, { timeout: 30000 });
+  await viewer.waitStatus((s) => s.time > 1.5, 'the walls working on the water', 180000);
+  const min = await viewer.testId('legend-min').innerText();
+  const max = await viewer.testId('legend-max').innerText();
+  console.log(`legend: ${min} to ${max}`);
+  assert.match(min, /°C \(\d+(\.\d+)? K\)/, 'the legend reads degrees Celsius and kelvin');
+  const kelvin = (text) => Number(/\(([-\d.]+) K\)/.exec(text)[1]);
+  assert.ok(kelvin(max) > kelvin(min), 'a range');
+  const shot = await screenshot(viewer, 'heat-sources-2d', viewer.testId('viewport'));
+  const image = decodePng(shot.buffer);
+  const left = bandBrightness(image, 0.2, 0.35), right = bandBrightness(image, 0.65, 0.8);
+  console.log(`brightness by the hot wall ${left.toFixed(1)}, by the cold wall ${right.toFixed(1)}`);
+  assert.ok(left > right, `the hot side is drawn brighter (${left.toFixed(1)} against ${right.toFixed(1)})`);
+  assert.equal((await viewer.status()).lastError, null, 'no error reported');
+  assert.deepEqual(viewer.pageErrors, []);
+});
