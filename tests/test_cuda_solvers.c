@@ -87,18 +87,23 @@ static double relative_l2(const fc_world *gpu, const fc_world *cpu, int c, size_
 }
 
 /* Relative L2 difference of the temperature changes over a step, gpu's against cpu's, both from
- * the temperatures `before` (indexed by id): conduction's own work, not the absolute kelvins (to
- * the float resolution of a temperature near 300 K, 3e-5 K). */
-static double relative_l2_heating(const fc_world *gpu, const fc_world *cpu, const float *before, size_t n)
+ * the temperatures `before` (indexed by id): conduction's own work, not the absolute kelvins. A
+ * temperature is a float, so two backends whose rates differ in the last bits (a GPU's fused
+ * multiply-adds, its expf) can round a particle's new temperature one float step apart: *resolution
+ * is the relative L2 of one float step at every particle, the floor under which nothing compares. */
+static double relative_l2_heating(const fc_world *gpu, const fc_world *cpu, const float *before, size_t n,
+                                  double *resolution)
 {
     uint32_t *g = index_by_id(gpu, n), *k = index_by_id(cpu, n);
-    double diff = 0.0, norm = 0.0;
+    double diff = 0.0, norm = 0.0, step = 0.0;
     for (size_t id = 0; id < n; id++) {
         if (g[id] == UINT32_MAX || k[id] == UINT32_MAX) continue;
-        const double x = gpu->particles.field[FC_TEMPERATURE][g[id]], y = cpu->particles.field[FC_TEMPERATURE][k[id]];
-        diff += (x - y) * (x - y), norm += (y - before[id]) * (y - before[id]);
+        const float y = cpu->particles.field[FC_TEMPERATURE][k[id]];
+        const double x = gpu->particles.field[FC_TEMPERATURE][g[id]], ulp = nextafterf(y, INFINITY) - y;
+        diff += (x - y) * (x - y), norm += ((double)y - before[id]) * ((double)y - before[id]), step += ulp * ulp;
     }
     free(g), free(k);
+    *resolution = norm > 0.0 ? sqrt(step / norm) : INFINITY;
     return norm > 0.0 ? sqrt(diff / norm) : INFINITY; /* nothing conducted: nothing compared */
 }
 
@@ -132,8 +137,9 @@ static void one_step_agrees(const char *name, int warmup)
     for (size_t i = 0; i < n; i++)
         if (cpu.particles.id[i] < n) before[cpu.particles.id[i]] = cpu.particles.field[FC_TEMPERATURE][i];
     CHECK(fc_world_step(&cpu) == FC_STEP_DONE && fc_world_step(&gpu) == FC_STEP_DONE, "%s: both step", name);
-    CHECK(cpu.last_dt == gpu.last_dt, "%s: the same step (CFL from the device's max speed): %g s against %g s", name,
-          gpu.last_dt, cpu.last_dt);
+    /* the device's max speed may differ from the host's in the last bits (fused multiply-adds) */
+    CHECK(fabs(cpu.last_dt - gpu.last_dt) <= 1e-6 * cpu.last_dt,
+          "%s: the same step (CFL from the device's max speed): %.9g s against %.9g s", name, gpu.last_dt, cpu.last_dt);
     fc_world_sync_to_host(&gpu, FC_SYNC_ALL);
     CHECK(gpu.particles.count == n, "%s: count %zu after the step, %zu before", name, gpu.particles.count, n);
     const double dx = relative_l2(&gpu, &cpu, FC_PX, n), dv = relative_l2(&gpu, &cpu, FC_VX, n);
@@ -142,9 +148,12 @@ static void one_step_agrees(const char *name, int warmup)
     CHECK(dx <= 1e-4, "%s: positions agree: relative L2 %.3e", name, dx);
     CHECK(dv <= 1e-4, "%s: velocities agree: relative L2 %.3e", name, dv);
     if (cpu.params.heat_conduction) {
-        const double dt = relative_l2_heating(&gpu, &cpu, before, n);
-        printf("%s %s: relative L2 of the temperature changes %.2e\n", solver_now, name, dt);
-        CHECK(dt <= 1e-4, "%s: the heat conducted agrees: relative L2 of the temperature changes %.3e", name, dt);
+        double resolution;
+        const double dt = relative_l2_heating(&gpu, &cpu, before, n, &resolution);
+        printf("%s %s: relative L2 of the temperature changes %.2e (one float step at every particle: %.2e)\n", solver_now,
+               name, dt, resolution);
+        CHECK(dt <= 1e-4 + resolution, "%s: the heat conducted agrees: relative L2 of the temperature changes %.3e, "
+              "within 1e-4 and the temperatures' float resolution %.3e", name, dt, resolution);
     }
     free(before);
     fc_world_free(&cpu), fc_world_free(&gpu);
@@ -231,8 +240,13 @@ static void emitters_and_sinks(void)
            (unsigned long long)w[1].removed_total, (unsigned long long)w[0].removed_total, w[1].particles.count,
            w[0].particles.count);
     CHECK(w[1].emitted_total == w[0].emitted_total && w[1].emitted_total > 0, "the same particles emitted");
-    CHECK(w[1].removed_total == w[0].removed_total && w[1].removed_total > 0, "the same particles removed");
-    CHECK(w[1].particles.count == w[0].particles.count, "the same count");
+    /* PBF's trajectories part within a few steps (below), so a particle may reach the sink a step
+     * sooner on one backend: on a GPU, whose rounding differs from the CPU's, 77 against 78 */
+    const long long removed_slack = strcmp(solver_now, "pbf") == 0 ? 2 + (long long)w[0].removed_total / 20 : 0;
+    CHECK(llabs((long long)w[1].removed_total - (long long)w[0].removed_total) <= removed_slack && w[1].removed_total > 0,
+          "the same particles removed (within %lld)", removed_slack);
+    CHECK(llabs((long long)w[1].particles.count - (long long)w[0].particles.count) <= removed_slack,
+          "the same count (within %lld)", removed_slack);
     const size_t ids = w[1].particles.count + (size_t)w[1].removed_total;
     uint8_t *seen = calloc(ids + 1, 1);
     size_t bad = 0;
