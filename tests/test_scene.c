@@ -186,7 +186,17 @@ static const bad_case bad_cases[] = {
      "fluids[0].viscosity", "300 is out of range [0, 100] Pa s"},
     {"a fluid's parameter without fluid scope", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"time_step\": 0.001}]}",
      "fluids[0].time_step", "unknown key (expected one of name, colour, rest_density, viscosity, temperature, thermal_diffusivity, "
-     "specific_heat, thermal_expansion)"},
+     "specific_heat, thermal_expansion, polarity, surface_tension, interface_tension)"},
+    {"a fluid's polarity not a name", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"polarity\": 1}]}",
+     "fluids[0].polarity", "expected one of polar, nonpolar, found the number 1"},
+    {"a fluid's polarity unknown", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"polarity\": \"apolar\"}]}",
+     "fluids[0].polarity", "expected one of polar, nonpolar, found the string \"apolar\""},
+    {"a fluid's surface tension negative", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"surface_tension\": -1}]}",
+     "fluids[0].surface_tension", "-1 is out of range [0, 100] N/m"},
+    {"a fluid's interface tension a string", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"interface_tension\": \"1\"}]}",
+     "fluids[0].interface_tension", "expected a number, found the string \"1\""},
+    {"tension unknown", "{" DOMAIN ", \"parameters\": {\"tension\": \"akinci\"}}", "parameters.tension",
+     "expected one of none, mueller2005, found the string \"akinci\""},
     {"a bad colour", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"colour\": \"blue\"}]}", "fluids[0].colour",
      "expected \"#rrggbb\", found \"blue\""},
     {"a block of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], "

@@ -21,7 +21,7 @@ typedef struct fc_fluid {
      * FC_FLUID_PARAM entry of params.def, of its name and type (rest_density kg/m^3, viscosity Pa s
      * dynamic, temperature K of the particles the fluid is made of) */
 #define FC_PARAM(...)
-#define FC_FLUID_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) FC_PARAM_FIELD_##type(name)
+#define FC_FLUID_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) double name; /* any type */
 #include "core/params.def"
 #undef FC_FLUID_PARAM
 #undef FC_PARAM

@@ -307,6 +307,8 @@ static int read_fluid(const reader *r, const cJSON *obj, const char *path, int *
     return fail(r, sub, "no fluid named \"%s\"; the scene's fluids are %s", name, names);
 }
 
+static int read_param_value(const reader *r, const fc_param_desc *d, const cJSON *item, const char *path, double *value);
+
 /* One element of "fluids": a name, a colour, and values of the fluid-scoped parameters; what it
  * leaves out it takes from the scene's parameters. */
 static int parse_fluid(const reader *r, const cJSON *obj, const char *path, fc_fluid *f, int index)
@@ -327,11 +329,12 @@ static int parse_fluid(const reader *r, const cJSON *obj, const char *path, fc_f
                     snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", fc_param_table[i].name);
             return fail(r, sub, "unknown key (expected one of %s)", list);
         }
-        if (!cJSON_IsNumber(c)) return fail_expected(r, sub, "a number", c);
+        double value;
+        if (read_param_value(r, d, c, sub, &value)) return -1;
         char msg[256], shown[FC_FLUID_NAME_LEN + 64];
         snprintf(shown, sizeof shown, "fluids[%d].%s", index, d->name);
-        if (fc_param_check_number(d, shown, c->valuedouble, msg, sizeof msg)) return fail(r, sub, "%s", strstr(msg, ": ") + 2);
-        *slot = c->valuedouble;
+        if (fc_param_check_number(d, shown, value, msg, sizeof msg)) return fail(r, sub, "%s", strstr(msg, ": ") + 2);
+        *slot = value;
     }
     if (read_string(r, obj, "name", path, 1, f->name, sizeof f->name) ||
         read_string(r, obj, "colour", path, 0, colour, sizeof colour))
@@ -558,6 +561,26 @@ static void enum_choices(const fc_param_desc *d, char *out, size_t len)
     out[used] = '\0';
 }
 
+/* A parameter's value as JSON gives it: an enum's name, true or false, or a number. */
+static int read_param_value(const reader *r, const fc_param_desc *d, const cJSON *item, const char *path, double *value)
+{
+    char expected[96];
+    if (d->type == FC_PARAM_ENUM) {
+        enum_choices(d, expected, sizeof expected);
+        int index = cJSON_IsString(item) ? fc_param_enum_index(d, item->valuestring) : -1;
+        if (index < 0) return fail_expected(r, path, expected, item);
+        *value = index;
+    } else if (d->type == FC_PARAM_BOOL) {
+        if (!cJSON_IsBool(item)) return fail_expected(r, path, "true or false", item);
+        *value = cJSON_IsTrue(item) ? 1.0 : 0.0;
+    } else {
+        if (!cJSON_IsNumber(item))
+            return fail_expected(r, path, d->type == FC_PARAM_INT ? "an integer" : "a number", item);
+        *value = item->valuedouble;
+    }
+    return 0;
+}
+
 static int set_parameter(const reader *r, fc_params *p, fc_fluid *fluid_values, const cJSON *item, const char *path)
 {
     const fc_param_desc *d = fc_param_find(item->string);
@@ -565,21 +588,9 @@ static int set_parameter(const reader *r, fc_params *p, fc_fluid *fluid_values, 
     if (!d)
         return fail(r, path, "unknown parameter%s (`fluidcast params` lists them)",
                     fc_param_did_you_mean(item->string, near, sizeof near));
-    char msg[256], expected[96];
+    char msg[256];
     double value;
-    if (d->type == FC_PARAM_ENUM) {
-        enum_choices(d, expected, sizeof expected);
-        int index = cJSON_IsString(item) ? fc_param_enum_index(d, item->valuestring) : -1;
-        if (index < 0) return fail_expected(r, path, expected, item);
-        value = index;
-    } else if (d->type == FC_PARAM_BOOL) {
-        if (!cJSON_IsBool(item)) return fail_expected(r, path, "true or false", item);
-        value = cJSON_IsTrue(item) ? 1.0 : 0.0;
-    } else {
-        if (!cJSON_IsNumber(item))
-            return fail_expected(r, path, d->type == FC_PARAM_INT ? "an integer" : "a number", item);
-        value = item->valuedouble;
-    }
+    if (read_param_value(r, d, item, path, &value)) return -1;
     if (d->flags & FC_PARAM_FLUID) { /* every fluid's value, unless the fluid gives its own */
         if (fc_param_check_number(d, d->name, value, msg, sizeof msg)) return fail_param(r, path, d, msg);
         *fc_fluid_param_slot(fluid_values, d) = value;

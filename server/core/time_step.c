@@ -6,7 +6,7 @@
 const char *fc_dt_bound_name(fc_dt_bound bound)
 {
     static const char *const names[FC_DT_BOUND_COUNT] = {"time_step", "fixed",   "acoustic",
-                                                         "velocity",  "viscous", "force", "thermal"};
+                                                         "velocity",  "viscous", "force", "thermal", "capillary"};
     return bound >= 0 && bound < FC_DT_BOUND_COUNT ? names[bound] : "time_step";
 }
 
@@ -28,4 +28,9 @@ double fc_dt_viscous(double h, double kinematic_viscosity)
 double fc_dt_thermal(double h, double diffusivity)
 {
     return diffusivity > 0.0 ? FC_DT_THERMAL_FACTOR * h * h / diffusivity : 0.0;
+}
+
+double fc_dt_capillary(double spacing, double density, double tension)
+{
+    return tension > 0.0 ? sqrt(density * spacing * spacing * spacing / (2.0 * 3.14159265358979323846 * tension)) : 0.0;
 }

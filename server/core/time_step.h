@@ -12,6 +12,7 @@ typedef enum fc_dt_bound {
     FC_DT_VISCOUS,  /* 0.125 h^2 rho0 / mu: explicit viscous diffusion stays stable */
     FC_DT_FORCE,    /* 0.25 sqrt(h / |a|max): no particle accelerates across h in a step */
     FC_DT_THERMAL,  /* 0.1 h^2 / alpha: explicit heat conduction stays stable */
+    FC_DT_CAPILLARY, /* sqrt(rho dx^3 / (2 pi sigma)): capillary waves stay resolved */
     FC_DT_BOUND_COUNT
 } fc_dt_bound;
 
@@ -44,5 +45,8 @@ double fc_dt_force(double h, double max_acceleration);
 double fc_dt_viscous(double h, double kinematic_viscosity);
 /* The thermal condition: 0.1 h^2 / alpha with alpha the largest thermal diffusivity (0 for none). */
 double fc_dt_thermal(double h, double diffusivity);
+/* The capillary condition of Brackbill, Kothe and Zemach 1992: sqrt(rho dx^3 / (2 pi sigma)) with
+ * rho the lightest fluid's rest density and sigma the largest tension (0 for none). */
+double fc_dt_capillary(double spacing, double density, double tension);
 
 #endif

@@ -68,7 +68,7 @@ cJSON *fc_param_values_json(const fc_params *p, const fc_fluid *fluids, int flui
         int f = v->fluid[0] ? fc_fluid_find(fluids, fluid_count, v->fluid) : -1;
         fc_fluid copy;
         if (f >= 0) copy = fluids[f];
-        cJSON *value = f >= 0                            ? cJSON_CreateNumber(*fc_fluid_param_slot(&copy, v->desc))
+        cJSON *value = f >= 0                            ? fc_param_number_json(v->desc, *fc_fluid_param_slot(&copy, v->desc))
                        : v->desc->flags & FC_PARAM_FLUID ? fc_param_number_json(v->desc, fc_fluids_common_value(fluids, fluid_count, v->desc))
                                                          : fc_param_value_json(p, v->desc);
         if (fc_json_attach(o, name, value)) {

@@ -214,7 +214,7 @@ cJSON *fc_json_fluids(const fc_world *w)
                      fc_json_attach(o, "colour", cJSON_CreateString(colour));
         for (size_t i = 0; !failed && i < fc_param_count; i++) {
             const double *slot = fc_fluid_param_slot(&fluid, &fc_param_table[i]);
-            if (slot) failed = fc_json_attach(o, fc_param_table[i].name, cJSON_CreateNumber(*slot));
+            if (slot) failed = fc_json_attach(o, fc_param_table[i].name, fc_param_number_json(&fc_param_table[i], *slot));
         }
         if (failed) {
             cJSON_Delete(list);

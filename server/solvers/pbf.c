@@ -504,6 +504,7 @@ void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit)
     const fc_params *p = &w->params;
     fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, max_speed), FC_DT_VELOCITY);
     fc_heat_limit_dt(w, limit);
+    fc_tension_limit_dt(w, limit);
 }
 
 static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)

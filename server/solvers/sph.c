@@ -39,6 +39,9 @@ typedef struct sph_state {
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
     fc_record4 *heat;              /* (T, k, 0, 0) of the sorted particles, with heat conduction; entry n far away */
     fc_record4 *dens;              /* (rho, r, 0, 0), r = m / m_0, with artificial viscosity; entry n far away */
+    fc_record4 *colour;            /* (c^i, 0, 0, 0) of the sorted particles, with tension */
+    fc_record4 *normal_s, *normal_i; /* (n^, |grad c^s|) (fc_tension_normal) and (grad c^i, lap c^i)
+                                        (fc_tension_interface), with tension */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
     float *heat_rate;              /* dT/dt, K/s, with heat conduction */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
@@ -57,7 +60,7 @@ static int sph_reserve(sph_state *st, size_t n)
     void **const floats[] = {(void **)&st->ax,       (void **)&st->ay,       (void **)&st->az,
                              (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate};
     void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->heat,
-                              (void **)&st->dens};
+                              (void **)&st->dens, (void **)&st->colour, (void **)&st->normal_s, (void **)&st->normal_i};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -71,7 +74,7 @@ static void sph_destroy(void *state)
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
-    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->dens), free(st->ax), free(st->ay),
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->dens), free(st->colour), free(st->normal_s), free(st->normal_i), free(st->ax), free(st->ay),
         free(st->az);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     free(st);
@@ -140,6 +143,51 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     st->pressed[n] = st->vel[n] = st->heat[n] = st->dens[n] = fc_sph_far_away;
 }
 
+/* The tension's normals pass (sph_terms.h): grad c^s and grad c^i of every particle, with the
+ * volumes V_j = m_j / rho_j of this step's densities, into normal_s and normal_i. */
+static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_terms *tt)
+{
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
+    const long n = (long)w->particles.count;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (long i = 0; i < n; i++) {
+        const fc_record4 at = st->pressed[i];
+        const fc_f8 zero = fc_f8_splat(0.0f), ci = fc_f8_splat(st->colour[i].x);
+        fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, st->pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+            fc_f8 unused_x, unused_y, unused_z, w_j, cj;
+            fc_lanes8_gather(&nb, st->vel, &unused_x, &unused_y, &unused_z, &w_j);
+            fc_lanes8_gather(&nb, st->colour, &cj, &unused_x, &unused_y, &unused_z);
+            const fc_f8 x_ij[3] = {nb.dx, nb.dy, nb.dz};
+            fc_tension_normal_pair(tt, w_j, cj - ci, nb.r2, x_ij, gs, gi, &li);
+        }
+        float sum_s[4], sum_i[4];
+        fc_f8_sum4(gs[0], gs[1], gs[2], zero, sum_s);
+        fc_f8_sum4(gi[0], gi[1], gi[2], li, sum_i);
+        fc_tension_normal(tt, sum_s, (float *)&st->normal_s[i]);
+        fc_tension_interface(tt, sum_i, sum_i[3], (float *)&st->normal_i[i]);
+    }
+}
+
+/* Particle i's tension (fc_tension_acceleration), added to a: the surface's curvature from the
+ * neighbours' normals, the interface's force from its record. */
+static void tension_of(const sph_state *st, const fc_neighbour_list *fluid, const fc_tension_terms *tt, long i, int f,
+                       float inv_rho_i, float a[3])
+{
+    const float *ns_i = (const float *)&st->normal_s[i];
+    float sums[2] = {0.0f, 0.0f};
+    if (ns_i[3] != 0.0f && tt->surface[f] > 0.0f) {
+        const fc_record4 *at = st->pressed;
+        for (uint32_t k = fluid->start[i]; k < fluid->start[i + 1]; k++) {
+            const uint32_t j = fluid->index[k];
+            const float x_ij[3] = {at[i].x - at[j].x, at[i].y - at[j].y, at[i].z - at[j].z};
+            const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
+            fc_tension_curvature_pair(tt, st->vel[j].w, r2, x_ij, ns_i, (const float *)&st->normal_s[j], sums);
+        }
+    }
+    fc_tension_acceleration(tt, f, inv_rho_i, ns_i, fc_tension_curvature(tt, sums), (const float *)&st->normal_i[i], a);
+}
+
 /* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
  * over its lists: pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the boundary
  * pressure of Akinci et al. 2012. A pair of fluids of different viscosities uses the mean,
@@ -147,12 +195,15 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
  * Fox and Zhu 1997 average the pair's coefficients the same way); mixed = 0 is the case of one
  * viscosity, mu_ij = mu_i, and the compiler drops the second sum. TERM_ARTIFICIAL adds Monaghan's
  * artificial viscosity (fc_wcsph_artificial_pair). With TERM_HEAT (conduction on), its dT/dt from
- * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. */
-enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_VARIANTS = 8 };
+ * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own; so
+ * does TERM_TENSION, the colour fields' gradients and Laplacians (fc_tension_pair) and the surface
+ * and interface tension from them (fc_tension_acceleration). */
+enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8, TERM_VARIANTS = 16 };
 static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
-                                   const fc_heat_terms *ht, long i, const unsigned terms)
+                                   const fc_heat_terms *ht, const fc_tension_terms *tt, long i, const unsigned terms)
 {
-    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL;
+    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
+              tension = terms & TERM_TENSION;
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_record4 *pressed = st->pressed, *vel = st->vel;
@@ -210,6 +261,7 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     if (artificial) fc_f8_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
+    if (tension) tension_of(st, fluid, tt, i, f, r_over_rho_i / t->ratio[f], a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
 }
@@ -217,7 +269,8 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
  * world's fluids differ in viscosity, the artificial viscosity only when it is on, and the
  * conduction sum only with heat conduction on. */
-static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
+static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht,
+                                  const fc_tension_terms *tt)
 {
     const fc_particles *p = &w->particles;
     fc_wcsph_forces t;
@@ -233,15 +286,23 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     }
-    const unsigned terms =
-        (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) | (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u);
+    if (tt->on) {
+        const uint8_t *of = p->u8[FC_FLUID];
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tt->colour[of[i]], 0.0f, 0.0f, 0.0f};
+        st->colour[n] = fc_sph_far_away;
+        compute_normals(w, st, tt);
+    }
+    const unsigned terms = (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
+                           (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u) | (tt->on ? TERM_TENSION : 0u);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
-    case v: acceleration_of(w, st, k, &t, ht, i, v); break;
+    case v: acceleration_of(w, st, k, &t, ht, tt, i, v); break;
             TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
-            TERMS_CASE(7)
+            TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11) TERMS_CASE(12) TERMS_CASE(13)
+            TERMS_CASE(14) TERMS_CASE(15)
 #undef TERMS_CASE
         }
     }
@@ -306,12 +367,14 @@ static int sph_step(fc_world *w, void *state, double dt)
     sph_state *st = state;
     fc_sph_kernel k;
     fc_heat_terms ht;
+    fc_tension_terms tt;
     fc_sph_kernel_init(&k, w, st->rest_volume);
     fc_heat_terms_of(w, &ht);
+    fc_tension_terms_of(w, &tt);
     const int found = density_at_positions(w, st, &k, &ht);
     if (found) return found;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    compute_accelerations(w, st, &k, &ht);
+    compute_accelerations(w, st, &k, &ht, &tt);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt, &ht);
     fc_collide_particles(w);

@@ -266,6 +266,7 @@ void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_accelerat
     fc_step_limit_lower(limit, fc_dt_viscous(h, nu), FC_DT_VISCOUS);
     fc_step_limit_lower(limit, fc_dt_force(h, max_acceleration), FC_DT_FORCE);
     fc_heat_limit_dt(w, limit);
+    fc_tension_limit_dt(w, limit);
 }
 
 void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
@@ -295,6 +296,40 @@ void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit)
     double alpha = 0.0;
     for (int f = 0; f < w->fluid_count; f++) alpha = fmax(alpha, w->fluids[f].thermal_diffusivity);
     fc_step_limit_lower(limit, fc_dt_thermal(w->params.smoothing_radius, alpha), FC_DT_THERMAL);
+}
+
+void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
+{
+    const fc_params *p = &w->params;
+    const double h = p->smoothing_radius;
+    t->h2 = (float)(h * h);
+    t->lap_h2 = (float)(w->dimensions * h * h);
+    t->lap_r2 = (float)(w->dimensions + 4.0);
+    t->coeff = (float)(-6.0 * fc_poly6_coefficient(h, w->dimensions) * w->fluid_mass[0]);
+    t->threshold2 = (float)(p->tension_threshold * p->tension_threshold / (h * h));
+    t->max_curvature = (float)((w->dimensions - 1) / h);
+    t->dimensions = w->dimensions;
+    t->on = 0;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
+        t->surface[f] = (float)fluid->surface_tension;
+        t->interface[f] = (float)fluid->interface_tension;
+        t->colour[f] = fluid->polarity == 0 ? 0.5f : -0.5f;
+        if (f < w->fluid_count) t->on |= t->surface[f] > 0.0f || t->interface[f] > 0.0f;
+    }
+    t->on &= p->tension != 0;
+}
+
+void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit)
+{
+    if (!w->params.tension) return;
+    double sigma = 0.0, density = INFINITY;
+    for (int f = 0; f < w->fluid_count; f++) {
+        sigma = fmax(sigma, fmax(w->fluids[f].surface_tension, w->fluids[f].interface_tension));
+        density = fmin(density, w->fluids[f].rest_density);
+    }
+    if (w->fluid_count > 0)
+        fc_step_limit_lower(limit, fc_dt_capillary(w->params.particle_spacing, density, sigma), FC_DT_CAPILLARY);
 }
 
 double fc_total_heat(const fc_world *w)

@@ -183,6 +183,12 @@ void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit);
 /* The heat the particles hold, sum_i m_i c_i T_i (J; J/m in 2D), from the host arrays. */
 double fc_total_heat(const fc_world *w);
 
+/* The tension's constants and each fluid's sigma^s, sigma^i and c^i (sph_terms.h); on when the
+ * world's tension is mueller2005 and some fluid has a tension above 0. */
+void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t);
+/* Lowers limit to the capillary condition when tension is on (fc_dt_capillary). */
+void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit);
+
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);
  * in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so the pressure sums take

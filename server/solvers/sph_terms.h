@@ -234,6 +234,108 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
     return t->coeff * t->inv_capacity[f] * inv_rho_i * sum;
 }
 
+/* ---- Tension: surface and interface (seed 004 eq. 5, Mueller et al. 2005), for both solvers ---- */
+
+/* Seed 004 eq. 5 gives the force density f = -sigma lap(c) n^ with n^ = grad c / |grad c|, for the
+ * colour fields c^s (1 on every liquid particle, 0 beyond the free surface) and c^i (+1/2 polar,
+ * -1/2 nonpolar). Since lap c = div(|grad c| n^) = |grad c| div n^ + n^ . grad |grad c|, it is
+ * Brackbill, Kothe and Zemach 1992's continuum surface force f = sigma kappa grad c, kappa = -div n^,
+ * plus a term that integrates to zero across the surface (|grad c| rises and falls again) but
+ * pushes particles outward where it is positive: with poly6's sign-changing Laplacian it throws the
+ * outermost particles off a drop. So we use the first term alone:
+ *   grad c_i = sum_j V_j c^s grad W_ij (plain sum: the missing neighbours beyond a free surface
+ *   are the surface) or sum_j V_j (c^i_j - c^i_i) grad W_ij (difference: 0 at a free surface of
+ *   one fluid, so only interfaces between unlike fluids feel sigma^i), poly6's gradient
+ *   grad W_ij = -6 C (h^2 - r^2)^2 (x_i - x_j), in a pass of their own;
+ *   kappa_i = -div n^ from the neighbours' n^ with the first-order correction of the kernel
+ *   gradient (Bonet and Lok 1999): with T = sum_j w_j (n^_j - n^_i) x_ij^T and M = sum_j w_j
+ *   x_ij x_ij^T (w_j = V_j (h^2 - r^2)^2, over the neighbours whose n^ is defined), a linear field
+ *   gives T = -grad(n^) M, so kappa_i = tr(T M^-1): exact on a sphere's surface whatever the
+ *   neighbours' spread, which a free surface truncates;
+ *   a_i = sigma kappa_i grad c_i / rho_i, where |grad c| h exceeds tension_threshold. */
+typedef struct fc_tension_terms {
+    float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s of each fluid, N/m */
+    float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
+    float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar */
+    float h2, lap_h2, lap_r2;           /* h^2, D h^2 and D + 4 (poly6's Laplacian) */
+    float coeff;                        /* -6 C m_0: grad c = coeff sum_j (V_j / m_0) (h^2 - r^2)^2 x_ij */
+    float threshold2;                   /* (tension_threshold / h)^2, compared with |grad c|^2 */
+    float max_curvature;                /* (D - 1) / h */
+    int dimensions;
+    int on;                             /* tension is mueller2005 and some fluid has a tension */
+} fc_tension_terms;
+
+/* The normals pass, eight neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
+ * dc = c^i_j - c^i_i and x_ij = x_i - x_j: adds their terms to the sums of grad c^s (gs), grad c^i
+ * (gi) and lap c^i (*li), 0 beyond h. */
+static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_f8 w_j, fc_f8 dc, fc_f8 r2,
+                                                const fc_f8 x_ij[3], fc_f8 gs[3], fc_f8 gi[3], fc_f8 *li)
+{
+    const fc_f8 d = fc_f8_positive(fc_f8_splat(t->h2) - r2), weight = w_j * d * d;
+    for (int k = 0; k < 3; k++) gs[k] += weight * x_ij[k], gi[k] += dc * weight * x_ij[k];
+    /* r^2 as h^2 - d, which stops at h^2: a far lane's r^2 would overflow the product */
+    *li += dc * w_j * d * (fc_f8_splat(t->lap_h2) - fc_f8_splat(t->lap_r2) * (fc_f8_splat(t->h2) - d));
+}
+
+/* The interface's record from its sums: (grad c^i, lap c^i), the constant applied. */
+static inline FC_HD void fc_tension_interface(const fc_tension_terms *t, const float gi[3], float li, float out[4])
+{
+    out[0] = t->coeff * gi[0], out[1] = t->coeff * gi[1], out[2] = t->coeff * gi[2], out[3] = t->coeff * li;
+}
+
+/* A field's normal from its sum: (n^x, n^y, n^z, |grad c|), or all 0 where |grad c| h is at most
+ * the threshold (no surface there: n^ undefined). */
+static inline FC_HD void fc_tension_normal(const fc_tension_terms *t, const float sum[3], float normal[4])
+{
+    const float g[3] = {t->coeff * sum[0], t->coeff * sum[1], t->coeff * sum[2]};
+    const float g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    if (!(g2 > t->threshold2)) {
+        normal[0] = normal[1] = normal[2] = normal[3] = 0.0f;
+        return;
+    }
+    const float length = sqrtf(g2), inv = 1.0f / length;
+    normal[0] = g[0] * inv, normal[1] = g[1] * inv, normal[2] = g[2] * inv, normal[3] = length;
+}
+
+/* The curvature sums of one field, neighbour j (its normal n_j as fc_tension_normal wrote it) of
+ * particle i (n_i), w_j = V_j / m_0: sums[0] += w (n^_j - n^_i) . x_ij and sums[1] += w |x_ij,t|^2,
+ * x_ij,t = x_ij - (x_ij . n^_i) n^_i the part of x_ij along the surface, w = w_j (h^2 - r^2)^2.
+ * Neighbours without a normal do not count. */
+static inline FC_HD void fc_tension_curvature_pair(const fc_tension_terms *t, float w_j, float r2, const float x_ij[3],
+                                                   const float n_i[4], const float n_j[4], float sums[2])
+{
+    const float d = t->h2 - r2;
+    if (!(d > 0.0f) || n_j[3] == 0.0f) return;
+    const float weight = w_j * d * d;
+    const float along = x_ij[0] * n_i[0] + x_ij[1] * n_i[1] + x_ij[2] * n_i[2];
+    sums[0] += weight * ((n_j[0] - n_i[0]) * x_ij[0] + (n_j[1] - n_i[1]) * x_ij[1] + (n_j[2] - n_i[2]) * x_ij[2]);
+    sums[1] += weight * (r2 - along * along);
+}
+
+/* kappa = (D - 1) sums[0] / sums[1]: the divergence of n^ along the surface, the normalisation
+ * exact for a sphere (or a circle in 2D) whatever the neighbours' spread (n^_j - n^_i = x_ij,t / R
+ * there); 0 with no neighbour along the surface. The particles cannot resolve a curve tighter than
+ * the kernel, so |kappa| is at most that of a sphere of radius h, (D - 1) / h: a particle on a tip
+ * with a few neighbours along the surface would otherwise read a curvature of noise. */
+static inline FC_HD float fc_tension_curvature(const fc_tension_terms *t, const float sums[2])
+{
+    if (!(sums[1] > 0.0f)) return 0.0f;
+    const float kappa = (float)(t->dimensions - 1) * sums[0] / sums[1];
+    return fminf(fmaxf(kappa, -t->max_curvature), t->max_curvature);
+}
+
+/* Particle i's tension acceleration, added to a: the surface's sigma^s kappa grad c^s / rho_i where
+ * c^s has a normal at i, and the interface's eq. 5, -sigma^i lap(c^i) grad c^i / |grad c^i| / rho_i,
+ * where |grad c^i| h exceeds the threshold (interface = (grad c^i, lap c^i)). */
+static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int f, float inv_rho_i, const float normal_s[4],
+                                                 float kappa_s, const float interface[4], float a[3])
+{
+    const float ks = t->surface[f] * kappa_s * normal_s[3] * inv_rho_i;
+    const float g2 = interface[0] * interface[0] + interface[1] * interface[1] + interface[2] * interface[2];
+    const float ki = g2 > t->threshold2 ? -t->interface[f] * interface[3] * inv_rho_i / sqrtf(g2) : 0.0f;
+    for (int k = 0; k < 3; k++) a[k] += ks * normal_s[k] + ki * interface[k];
+}
+
 /* ---- Position Based Fluids (solvers/pbf.c explains the equations and the units) --------------- */
 
 /* The constants of one PBF step, as lanes where the neighbour loops use them. */
