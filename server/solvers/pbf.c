@@ -80,6 +80,8 @@ typedef struct pbf_state {
     fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
     fc_record4 *heat;                 /* (T, k, 0, 0), with heat conduction; entry n far away */
     float *heat_rate;                 /* dT/dt, K/s, with heat conduction */
+    fc_record4 *colour;               /* (c^i, 0, 0, 0), with tension; entry n far away */
+    fc_record4 *normal_s, *normal_i;  /* the tension's normals (sph_terms.h), with tension */
     float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
     float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
     float *ux, *uy, *uz;              /* XSPH velocity change (eq. 18) */
@@ -99,7 +101,8 @@ static int pbf_reserve(pbf_state *st, size_t n)
                              (void **)&st->qy, (void **)&st->qz, (void **)&st->bx, (void **)&st->by,
                              (void **)&st->bz, (void **)&st->wx, (void **)&st->wy, (void **)&st->wz,
                              (void **)&st->ux, (void **)&st->uy, (void **)&st->uz, (void **)&st->heat_rate};
-    void **const records[] = {(void **)&st->pos, (void **)&st->next, (void **)&st->vel, (void **)&st->heat};
+    void **const records[] = {(void **)&st->pos,    (void **)&st->next,     (void **)&st->vel,     (void **)&st->heat,
+                              (void **)&st->colour, (void **)&st->normal_s, (void **)&st->normal_i};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -114,7 +117,8 @@ static void pbf_destroy(void *state)
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
-                      st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat};
+                      st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat,
+                      st->colour, st->normal_s, st->normal_i};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
     free(st);
 }
@@ -335,10 +339,12 @@ static void update_velocities(fc_world *w, pbf_state *st, float dt, const fc_hea
  * (|omega_i| into pos[i].w) and the XSPH velocity change
  *   c V0 sum_j (v_j - v_i) W_ij                                                    (eq. 18)
  * and with heat (conduction on; NULL: off) dT/dt (fc_heat_pair with PBF's weights, fc_heat_rate)
- * in the same pass. */
-static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *heat)
+ * and with tension (on; NULL: off) the normals of its colour fields (fc_tension_normal_pair with
+ * PBF's weights V0) in the same pass. */
+static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *heat,
+                                           const fc_tension_terms *tension)
 {
-    const int conduction = heat && heat->conduction;
+    const int conduction = heat && heat->conduction, tense = tension && tension->on;
     const float volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]); /* PBF's r_j / rho_j */
     float volume_over_mass[FC_MAX_FLUIDS];                                     /* 1 / rho_i = V0 / m_i */
     for (int f = 0; f < FC_MAX_FLUIDS; f++)
@@ -353,12 +359,19 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
     float rest[FC_MAX_FLUIDS]; /* the density of a particle is its fluid's rest density times the ratio (sph.c) */
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
     const long n = (long)p->count;
+    if (tense) {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tension->colour[of[i]], 0.0f, 0.0f, 0.0f};
+        st->colour[n] = fc_sph_far_away;
+    }
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
         const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
         const fc_f8 zero = fc_f8_splat(0.0f);
         fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
+        fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+        const fc_f8 ci = fc_f8_splat(tense ? st->colour[i].x : 0.0f);
         const fc_f8 ti = fc_f8_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_f8_splat(conduction ? st->heat[i].y : 0.0f);
         for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
             fc_f8 vxj, vyj, vzj, unused, d3, g;
@@ -373,6 +386,11 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
                 const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
                 conducted += fc_heat_pair(heat, ti, ki, fc_f8_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
             }
+            if (tense) { /* (c^i_j) */
+                fc_f8 cj, unused_y, unused_z, unused_w;
+                fc_lanes8_gather(&nb, st->colour, &cj, &unused_y, &unused_z, &unused_w);
+                fc_tension_normal_pair(tension, fc_f8_splat(volume_over_m0), cj - ci, nb.r2, d, gs, gi, &li);
+            }
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
         float omega_sum[4], u_sum[4], omega[3], du[3];
@@ -383,6 +401,13 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
         st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
         if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_f8_sum(conducted));
+        if (tense) {
+            float sum_s[4], sum_i[4];
+            fc_f8_sum4(gs[0], gs[1], gs[2], zero, sum_s);
+            fc_f8_sum4(gi[0], gi[1], gi[2], li, sum_i);
+            fc_tension_normal(tension, sum_s, (float *)&st->normal_s[i]);
+            fc_tension_interface(tension, sum_i, sum_i[3], (float *)&st->normal_i[i]);
+        }
     }
 }
 
@@ -408,11 +433,14 @@ static inline void confinement(const fc_world *w, const pbf_state *st, const pbf
     fc_pbf_confinement(k, e, omega, at.w, f);
 }
 
-/* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28); with heat conduction, T += dT/dt dt
- * and the heat of the hot and cold solids near the particle (fc_contact_heat), as WCSPH's integrate. */
+/* v += dt f_vort + the XSPH change (Algorithm 1 lines 27-28), and with tension dt times its
+ * acceleration (fc_sph_tension_of: PBF's weights V0, its densities the fluids' rest densities), which
+ * the next step's prediction carries; with heat conduction, T += dT/dt dt and the heat of the hot
+ * and cold solids near the particle (fc_contact_heat), as WCSPH's integrate. */
 static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, const pbf_constants *k,
-                                            const fc_heat_terms *ht, float dt)
+                                            const fc_heat_terms *ht, const fc_tension_terms *tt, float dt)
 {
+    const float volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]);
     fc_particles *p = &w->particles;
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ], *temperature = p->field[FC_TEMPERATURE];
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
@@ -425,6 +453,9 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
     for (long i = 0; i < n; i++) {
         float f[3] = {0.0f, 0.0f, 0.0f};
         if (confine) confinement(w, st, k, i, f);
+        if (tt->on)
+            fc_sph_tension_of(tt, &st->nh.lists[FC_SPH_FLUID], st->pos, NULL, volume_over_m0, st->normal_s, st->normal_i, i,
+                              of[i], (float)(1.0 / w->fluids[of[i]].rest_density), f);
         vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
         if (ht->conduction) {
             const float at[3] = {x[i], y[i], z[i]};
@@ -439,8 +470,10 @@ static int pbf_step(fc_world *w, void *state, double dt)
     if (pbf_reserve(st, w->particles.count)) return -1;
     pbf_constants k;
     fc_heat_terms ht;
+    fc_tension_terms tt;
     constants_init(&k, w, st);
     fc_heat_terms_of(w, &ht);
+    fc_tension_terms_of(w, &tt);
     const int found = predict_and_find_neighbours(w, st, (float)dt);
     if (found) return found; /* failed or interrupted */
     for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
@@ -449,8 +482,8 @@ static int pbf_step(fc_world *w, void *state, double dt)
         apply_corrections(w, st, &k);
     }
     update_velocities(w, st, (float)dt, &ht);
-    compute_vorticity_density_xsph(w, st, &k, &ht);
-    apply_confinement_and_viscosity(w, st, &k, &ht, (float)dt);
+    compute_vorticity_density_xsph(w, st, &k, &ht, &tt);
+    apply_confinement_and_viscosity(w, st, &k, &ht, &tt, (float)dt);
     return FC_STEP_DONE;
 }
 
@@ -471,7 +504,7 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
     st->pos[n] = st->vel[n] = fc_sph_far_away;
     if (fc_sph_find_neighbours(w, &st->nh, &st->solids, x, y, z, NULL, NULL)) return -1;
     constants_init(k, w, st);
-    compute_vorticity_density_xsph(w, st, k, NULL);
+    compute_vorticity_density_xsph(w, st, k, NULL, NULL);
     return 0;
 }
 

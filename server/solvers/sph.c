@@ -169,25 +169,6 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
     }
 }
 
-/* Particle i's tension (fc_tension_acceleration), added to a: the surface's curvature from the
- * neighbours' normals, the interface's force from its record. */
-static void tension_of(const sph_state *st, const fc_neighbour_list *fluid, const fc_tension_terms *tt, long i, int f,
-                       float inv_rho_i, float a[3])
-{
-    const float *ns_i = (const float *)&st->normal_s[i];
-    float sums[2] = {0.0f, 0.0f};
-    if (ns_i[3] != 0.0f && tt->surface[f] > 0.0f) {
-        const fc_record4 *at = st->pressed;
-        for (uint32_t k = fluid->start[i]; k < fluid->start[i + 1]; k++) {
-            const uint32_t j = fluid->index[k];
-            const float x_ij[3] = {at[i].x - at[j].x, at[i].y - at[j].y, at[i].z - at[j].z};
-            const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
-            fc_tension_curvature_pair(tt, st->vel[j].w, r2, x_ij, ns_i, (const float *)&st->normal_s[j], sums);
-        }
-    }
-    fc_tension_acceleration(tt, f, inv_rho_i, ns_i, fc_tension_curvature(tt, sums), (const float *)&st->normal_i[i], a);
-}
-
 /* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
  * over its lists: pressure (eq. 8 without its 1/2, see the top), viscosity (eq. 9) and the boundary
  * pressure of Akinci et al. 2012. A pair of fluids of different viscosities uses the mean,
@@ -261,7 +242,8 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     if (artificial) fc_f8_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
-    if (tension) tension_of(st, fluid, tt, i, f, r_over_rho_i / t->ratio[f], a);
+    if (tension)
+        fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, r_over_rho_i / t->ratio[f], a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
 }

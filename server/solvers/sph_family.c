@@ -320,6 +320,22 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
     t->on &= p->tension != 0;
 }
 
+void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *fluid, const fc_record4 *at,
+                       const fc_record4 *weights, float weight, const fc_record4 *normal_s, const fc_record4 *normal_i,
+                       long i, int f, float inv_rho_i, float a[3])
+{
+    const float *ns_i = (const float *)&normal_s[i];
+    float sums[2] = {0.0f, 0.0f};
+    if (ns_i[3] != 0.0f && tt->surface[f] > 0.0f)
+        for (uint32_t k = fluid->start[i]; k < fluid->start[i + 1]; k++) {
+            const uint32_t j = fluid->index[k];
+            const float x_ij[3] = {at[i].x - at[j].x, at[i].y - at[j].y, at[i].z - at[j].z};
+            const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
+            fc_tension_curvature_pair(tt, weights ? weights[j].w : weight, r2, x_ij, ns_i, (const float *)&normal_s[j], sums);
+        }
+    fc_tension_acceleration(tt, f, inv_rho_i, ns_i, fc_tension_curvature(tt, sums), (const float *)&normal_i[i], a);
+}
+
 void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit)
 {
     if (!w->params.tension) return;

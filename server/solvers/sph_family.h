@@ -186,6 +186,13 @@ double fc_total_heat(const fc_world *w);
 /* The tension's constants and each fluid's sigma^s, sigma^i and c^i (sph_terms.h); on when the
  * world's tension is mueller2005 and some fluid has a tension above 0. */
 void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t);
+/* Particle i's tension (fc_tension_acceleration), added to a, the step's normals in normal_s and
+ * normal_i: the surface's curvature from the neighbours' normals (fc_tension_curvature_pair over
+ * i's fluid list, positions in at[j].x..z, weights w_j = V_j / m_0 in weights[j].w, or `weight`
+ * for all when weights is NULL), the interface's force from i's record. */
+void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *fluid, const fc_record4 *at,
+                       const fc_record4 *weights, float weight, const fc_record4 *normal_s, const fc_record4 *normal_i,
+                       long i, int f, float inv_rho_i, float a[3]);
 /* Lowers limit to the capillary condition when tension is on (fc_dt_capillary). */
 void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit);
 
