@@ -69,12 +69,15 @@ sanitize() { # sanitize TOOL PROGRAM ARGS...: one run under compute-sanitizer, a
   fi
 }
 for tool in memcheck racecheck; do
-  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf (dam_break, heater_2d)"
+  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf (dam_break, heater_2d, oil_blob_2d)"
   sanitize "$tool" "$test_dir/test_cuda_grid" --no-timing
   for solver in sph pbf; do
     sanitize "$tool" "$bin_dir/fluidcast" run --scene dam_break --solver "$solver" --backend cuda --steps 20 --quiet
     # the heat terms: conduction, expansion, a hot collider and a cold wall
     sanitize "$tool" "$bin_dir/fluidcast" run --scene tests/scenes/heater_2d.json --solver "$solver" --backend cuda \
+      --steps 20 --quiet
+    # the tension: the normals pass, the surface's curvature, the interface's force
+    sanitize "$tool" "$bin_dir/fluidcast" run --scene tests/scenes/oil_blob_2d.json --solver "$solver" --backend cuda \
       --steps 20 --quiet
   done
 done
@@ -92,7 +95,7 @@ Written by \`scripts/gpu_check.sh\` on ${device}, commit ${commit}, $(date -u +%
 
 - CUDA tests on the device: passed.
 - compute-sanitizer memcheck and racecheck over test_cuda_grid and 20 steps of sph and of pbf
-  (dam_break, heater_2d) on the device: ${sanitizer_line}.
+  (dam_break, heater_2d, oil_blob_2d) on the device: ${sanitizer_line}.
 - Grid build: ${timing#timing (informational), }
 
 Dam break on the device (\`fluidcast run --backend cuda\`, median step; targets of issue 15 on an H100):

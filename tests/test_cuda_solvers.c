@@ -493,6 +493,8 @@ int main(int argc, char **argv)
         /* heat: conduction, expansion, a hot collider and a cold wall */
         one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/warm_cold_collapse.json", warmup_steps);
         one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json", warmup_steps);
+        /* tension: a surface and an interface (the normals pass, the curvature, eq. 5) */
+        one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/oil_blob_2d.json", warmup_steps);
         if (!short_run) { /* two fluids and emitters stay checked below (frames, emitters and sinks) */
             one_step_agrees("two_fluids", warmup_steps);
             one_step_agrees("fountain", warmup_steps);

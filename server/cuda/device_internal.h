@@ -34,7 +34,7 @@ struct fc_device_store {
 };
 
 /* Per-particle float scratch columns of the SPH family; each solver names the ones it uses. */
-enum { FC_CUDA_SCRATCH = 24 };
+enum { FC_CUDA_SCRATCH = 32 };
 
 /* The SPH family's device data (sph_device.h), beside its store's particles. */
 struct fc_cuda_family {
@@ -103,6 +103,38 @@ struct fc_cuda_lists {
         });
     }
 };
+
+/* The tension's columns (sph_terms.h): s = (n^, |grad c^s|) and i = (grad c^i, lap c^i) of every
+ * particle, four scratch columns each. */
+struct fc_cuda_normals {
+    float *s[4], *i[4];
+};
+
+/* Particle i's tension (fc_sph_tension_of's device twin, solvers/sph_family.c), added to a: the
+ * surface's curvature from the neighbours' normals (positions x, y, z; weights w_j = V_j / m_0 in
+ * weights[j], or `weight` for all with weights NULL), the interface's force from i's record. */
+__device__ inline void fc_cuda_tension_of(const fc_cuda_lists &lists, const fc_tension_terms &t, const float *x,
+                                          const float *y, const float *z, const float *weights, float weight,
+                                          const fc_cuda_normals &nm, size_t i, int f, float inv_rho_i, float a[3])
+{
+    const float ns_i[4] = {nm.s[0][i], nm.s[1][i], nm.s[2][i], nm.s[3][i]};
+    const float ni_i[4] = {nm.i[0][i], nm.i[1][i], nm.i[2][i], nm.i[3][i]};
+    float sums[2] = {0.0f, 0.0f};
+    if (ns_i[3] != 0.0f && t.surface[f] > 0.0f)
+        lists.fluid(i, [&](uint32_t j) {
+            const float x_ij[3] = {x[i] - x[j], y[i] - y[j], z[i] - z[j]};
+            const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
+            const float ns_j[4] = {nm.s[0][j], nm.s[1][j], nm.s[2][j], nm.s[3][j]};
+            fc_tension_curvature_pair(&t, weights ? weights[j] : weight, r2, x_ij, ns_i, ns_j, sums);
+        });
+    fc_tension_acceleration(&t, f, inv_rho_i, ns_i, fc_tension_curvature(&t, sums), ni_i, a);
+}
+
+/* The tension's normals pass (solvers/sph.c's compute_normals): every particle's normals into nm,
+ * from the neighbours at (x, y, z) with the weights above and c^i by fluid. */
+int fc_cuda_tension_normals(fc_cuda_family *d, const fc_cuda_lists &lists, const fc_tension_terms &t, const float *x,
+                            const float *y, const float *z, const float *weights, float weight, const fc_cuda_normals &nm,
+                            char *err, size_t errlen);
 
 /* The lists of the last sort, at the positions (lx, ly, lz). */
 fc_cuda_lists fc_cuda_lists_of(fc_cuda_family *d, const fc_sph_kernel &k, const float *lx, const float *ly,

@@ -4,7 +4,8 @@
 /* The scratch columns PBF uses: predicted positions in the particles' order (P), the same sorted
  * (Q: the positions the lists were found at), x* of this iteration (X) and the next (N), lambda,
  * the boundary part of grad C (B), vorticity (W, |W|) and the XSPH change (U). */
-enum { PX, PY, PZ, QX, QY, QZ, XX, XY, XZ, NX, NY, NZ, LAMBDA, BX, BY, BZ, WX, WY, WZ, WN, UX, UY, UZ, HEAT_RATE };
+enum { PX, PY, PZ, QX, QY, QZ, XX, XY, XZ, NX, NY, NZ, LAMBDA, BX, BY, BZ, WX, WY, WZ, WN, UX, UY, UZ, HEAT_RATE,
+       NORMAL_S, NORMAL_I = NORMAL_S + 4 };
 
 /* Algorithm 1 lines 1-4: v += dt g, x* = x + dt v kept inside the container and out of colliders. */
 __global__ void fc_k_pbf_predict(size_t n, float dt, fc_cuda_setup setup, fc_collision c, const float *__restrict__ x,
@@ -147,10 +148,12 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
     }
 }
 
-/* Lines 27-28: v += dt f_vort (fc_pbf_confinement) + the XSPH change; with heat conduction
- * (heat_rate not NULL) T += dT/dt dt and the solids' heat (fc_contact_heat), as pbf.c. */
+/* Lines 27-28: v += dt f_vort (fc_pbf_confinement) + the XSPH change, and with tension dt times
+ * its acceleration (fc_cuda_tension_of with PBF's weights); with heat conduction (heat_rate not
+ * NULL) T += dT/dt dt and the solids' heat (fc_contact_heat), as pbf.c. */
 __global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants c, float dt, fc_collision col,
-                                 fc_heat_terms ht, const uint8_t *__restrict__ fluid,
+                                 fc_heat_terms ht, fc_cuda_setup setup, fc_cuda_normals normals,
+                                 const uint8_t *__restrict__ fluid,
                                  const float *__restrict__ heat_rate, float *__restrict__ temperature,
                                  const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
                                  const float *__restrict__ wx, const float *__restrict__ wy,
@@ -175,6 +178,9 @@ __global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants
             const float omega[3] = {wx[i], wy[i], wz[i]};
             fc_pbf_confinement(&c, e, omega, wi, f);
         }
+        if (setup.tension.on)
+            fc_cuda_tension_of(lists, setup.tension, x, y, z, NULL, setup.volume_over_m0, normals, i, fluid[i],
+                               1.0f / setup.rest_density[fluid[i]], f);
         vx[i] += dt * f[0] + ux[i], vy[i] += dt * f[1] + uy[i], vz[i] += dt * f[2] + uz[i];
         if (heat_rate) {
             const float at[3] = {x[i], y[i], z[i]};
@@ -266,8 +272,14 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
         const fc_cuda_lists final_lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
         const int conduction = setup->common.heat.conduction;
         if (vorticity_pass(s, setup, c, final_lists, conduction, err, errlen)) return -1;
+        fc_cuda_normals normals; /* the tension's, at the positions the vorticity pass read (pbf.c) */
+        for (int k = 0; k < 4; k++) normals.s[k] = f[NORMAL_S + k], normals.i[k] = f[NORMAL_I + k];
+        if (setup->common.tension.on &&
+            fc_cuda_tension_normals(s, final_lists, setup->common.tension, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
+                                    fc_cuda_column(s, FC_PZ), NULL, setup->common.volume_over_m0, normals, err, errlen))
+            return -1;
         FC_LAUNCH(fc_k_pbf_confine, blocks, FC_CUDA_BLOCK, s->store->stream, n, final_lists, c, dt, col,
-                  setup->common.heat, fc_cuda_fluid_column(s), conduction ? f[HEAT_RATE] : NULL,
+                  setup->common.heat, setup->common, normals, fc_cuda_fluid_column(s), conduction ? f[HEAT_RATE] : NULL,
                   fc_cuda_column(s, FC_TEMPERATURE), fc_cuda_column(s, FC_PX),
                   fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ],
                   fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ));

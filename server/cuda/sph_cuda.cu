@@ -2,7 +2,7 @@
 #include "cuda/device_internal.h"
 
 /* The scratch columns WCSPH uses. */
-enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE };
+enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE, NORMAL_S, NORMAL_I = NORMAL_S + 4 };
 
 /* Density (fc_sph_density_ratio over the fluid and boundary neighbours) and pressure
  * (fc_wcsph_pressure about the rest density at the particle's temperature, fc_heat_rest_density) of
@@ -44,7 +44,7 @@ __global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *_
 /* Every particle's acceleration (fc_wcsph_acceleration) from the pair terms of sph_terms.h, summed
  * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists (the artificial
  * viscosity with rho_j from FC_DENSITY), and with heat conduction its dT/dt (fc_heat_pair,
- * fc_heat_rate) in the same pass. */
+ * fc_heat_rate) in the same pass; with tension its force (fc_cuda_tension_of) from the normals. */
 __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const float *__restrict__ vx,
                                        const float *__restrict__ vy, const float *__restrict__ vz,
                                        const float *__restrict__ rho,
@@ -52,7 +52,7 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
                                        fc_sph_kernel k, fc_cuda_sph_setup setup,
                                        const float *__restrict__ rp_over_rho, const float *__restrict__ r_over_rho,
                                        float *__restrict__ ax, float *__restrict__ ay, float *__restrict__ az,
-                                       float *__restrict__ heat_rate)
+                                       float *__restrict__ heat_rate, fc_cuda_normals normals)
 {
     const fc_wcsph_forces *t = &setup.forces;
     const fc_heat_terms *ht = &setup.common.heat;
@@ -101,6 +101,9 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         float a[3];
         fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, t->mixed ? mixed : NULL,
                               damps ? artificial : NULL, wall, a);
+        if (setup.common.tension.on)
+            fc_cuda_tension_of(lists, setup.common.tension, x, y, z, r_over_rho, 0.0f, normals, i, f,
+                               r_over_rho_i / t->ratio[f], a);
         ax[i] = a[0], ay[i] = a[1], az[i] = a[2];
         if (ht->conduction) heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], conducted);
     }
@@ -164,10 +167,16 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
     {
         const fc_cuda_lists lists = fc_cuda_lists_of(s, k, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                      fc_cuda_column(s, FC_PZ));
+        fc_cuda_normals normals;
+        for (int c = 0; c < 4; c++) normals.s[c] = s->d_f[NORMAL_S + c], normals.i[c] = s->d_f[NORMAL_I + c];
+        if (setup->common.tension.on &&
+            fc_cuda_tension_normals(s, lists, setup->common.tension, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
+                                    fc_cuda_column(s, FC_PZ), s->d_f[R_OVER_RHO], 0.0f, normals, err, errlen))
+            return -1;
         FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_column(s, FC_VX),
                   fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY),
                   fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), k, *setup, s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX],
-                  s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE]);
+                  s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE], normals);
     }
     FC_CU(cudaGetLastError());
     FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],

@@ -150,3 +150,35 @@ fail:
     return -1;
 }
 
+
+__global__ void fc_k_tension_normals(size_t n, fc_cuda_lists lists, fc_tension_terms t, const uint8_t *__restrict__ fluid,
+                                     const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
+                                     const float *__restrict__ weights, float weight, fc_cuda_normals nm)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float gs[3] = {0.0f, 0.0f, 0.0f}, gi[3] = {0.0f, 0.0f, 0.0f}, li = 0.0f;
+        const float ci = t.colour[fluid[i]];
+        lists.fluid(i, [&](uint32_t j) {
+            const float x_ij[3] = {x[i] - x[j], y[i] - y[j], z[i] - z[j]};
+            const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
+            fc_tension_normal_pair(&t, weights ? weights[j] : weight, t.colour[fluid[j]] - ci, r2, x_ij, gs, gi, &li);
+        });
+        float normal[4], interface[4];
+        fc_tension_normal(&t, gs, normal);
+        fc_tension_interface(&t, gi, li, interface);
+        for (int c = 0; c < 4; c++) nm.s[c][i] = normal[c], nm.i[c][i] = interface[c];
+    }
+}
+
+int fc_cuda_tension_normals(fc_cuda_family *d, const fc_cuda_lists &lists, const fc_tension_terms &t, const float *x,
+                            const float *y, const float *z, const float *weights, float weight, const fc_cuda_normals &nm,
+                            char *err, size_t errlen)
+{
+    const size_t n = d->store->particles.count;
+    FC_LAUNCH(fc_k_tension_normals, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, d->store->stream, n, lists, t,
+              fc_cuda_fluid_column(d), x, y, z, weights, weight, nm);
+    FC_CU(cudaGetLastError());
+    return 0;
+fail:
+    return -1;
+}

@@ -28,6 +28,7 @@ typedef struct fc_cuda_setup {
     float gravity[3];       /* gz 0 in 2D */
     fc_collision collision; /* its colliders are host memory: a step copies them to the device */
     fc_heat_terms heat;     /* conduction and thermal expansion (fc_heat_terms_of) */
+    fc_tension_terms tension; /* surface and interface tension (fc_tension_terms_of) */
     float volume_over_m0;   /* PBF's conduction weights (sph_terms.h): V0 / m_0, and V0 / m_f of each fluid */
     float volume_over_mass[FC_SPH_MAX_FLUIDS];
 } fc_cuda_setup;

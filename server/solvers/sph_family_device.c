@@ -94,6 +94,7 @@ static void common_setup(const fc_world *w, const device_state *st, fc_wall_mode
     fc_world_gravity(w, s->gravity);
     fc_collision_init(&s->collision, w, walls, 1);
     fc_heat_terms_of(w, &s->heat);
+    fc_tension_terms_of(w, &s->tension);
     s->volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]);
     for (int f = 0; f < FC_MAX_FLUIDS; f++)
         s->volume_over_mass[f] = (float)(st->rest_volume / w->fluid_mass[f < w->fluid_count ? f : 0]);
