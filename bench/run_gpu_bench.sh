@@ -12,7 +12,7 @@ root=$(dirname "$here")
 bin=${FLUIDCAST_BIN:-$root/build-gpu/fluidcast}
 serve_bench=${SERVE_BENCH:-$root/build-gpu/serve_bench}
 steps=${GPU_BENCH_STEPS:-200}
-cases=${GPU_BENCH_CASES:-"sph-1M pbf-1M sph-10M"}
+cases=${GPU_BENCH_CASES:-"sph-1M pbf-1M sph-10M sph-1M-tension"}
 work=$(mktemp -d)
 . "$here/server_process.sh"
 trap 'stop_server; rm -rf "$work"' EXIT
@@ -40,6 +40,7 @@ for c in $cases; do
     sph-1M) args=(--scene "$one_m"); target=0.7 ;;
     pbf-1M) args=(--scene "$one_m" --solver pbf --set solver_iterations=4 --set time_step=0.002); target=2.0 ;;
     sph-10M) args=(--scene "$ten_m" --set max_particles=20000000); target=8.0 ;;
+    sph-1M-tension) args=(--scene "$one_m" --set tension=mueller2005 --set surface_tension=0.5); target=- ;; # its cost
     *) echo "gpu bench: unknown case $c" >&2; exit 2 ;;
   esac
   echo "gpu bench: $c" >&2
