@@ -45,6 +45,7 @@ const DT_BOUNDS = {
   viscous: 'viscosity limit',
   force: 'strongest force',
   thermal: 'heat conduction limit',
+  capillary: 'surface tension limit',
 };
 
 /** "0.4 ms · sound speed limit"; – before the first step. */
