@@ -117,7 +117,8 @@ static void test_cube_rounds(const char *solver, double seconds)
                    "%zu thrown off)\n", solver, before, after, seconds, w.particles.count, thrown_off(&w));
             /* PBF's drop stays at about 0.90 however long it runs (its surface particles, held apart by
              * s_corr, do not settle on a sphere): it is checked to round, not to reach 0.95 */
-            const double goal = strcmp(solver, "pbf") == 0 ? 0.87 : 0.95;
+            /* --short stops mid-swing (the drop oscillates on its way to a ball): rounder than the cube */
+            const double goal = short_run ? 0.85 : strcmp(solver, "pbf") == 0 ? 0.87 : 0.95;
             CHECK(after > goal, "%s: the cube rounds into a ball: roundness %.3f after %.1f s (above %.2f)", solver, after,
                   seconds, goal);
         }
