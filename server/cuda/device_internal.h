@@ -115,7 +115,7 @@ struct fc_cuda_normals {
  * weights[j], or `weight` for all with weights NULL), the interface's force from i's record. */
 __device__ inline void fc_cuda_tension_of(const fc_cuda_lists &lists, const fc_tension_terms &t, const float *x,
                                           const float *y, const float *z, const float *weights, float weight,
-                                          const fc_cuda_normals &nm, size_t i, int f, float inv_rho_i, float a[3])
+                                          const fc_cuda_normals &nm, size_t i, int f, float a[3])
 {
     const float ns_i[4] = {nm.s[0][i], nm.s[1][i], nm.s[2][i], nm.s[3][i]};
     const float ni_i[4] = {nm.i[0][i], nm.i[1][i], nm.i[2][i], nm.i[3][i]};
@@ -127,7 +127,7 @@ __device__ inline void fc_cuda_tension_of(const fc_cuda_lists &lists, const fc_t
             const float ns_j[4] = {nm.s[0][j], nm.s[1][j], nm.s[2][j], nm.s[3][j]};
             fc_tension_curvature_pair(&t, weights ? weights[j] : weight, r2, x_ij, ns_i, ns_j, sums);
         });
-    fc_tension_acceleration(&t, f, inv_rho_i, ns_i, fc_tension_curvature(&t, sums), ni_i, a);
+    fc_tension_acceleration(&t, f, ns_i, fc_tension_curvature(&t, sums), ni_i, a);
 }
 
 /* The tension's normals pass (solvers/sph.c's compute_normals): every particle's normals into nm,

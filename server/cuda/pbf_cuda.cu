@@ -179,8 +179,7 @@ __global__ void fc_k_pbf_confine(size_t n, fc_cuda_lists lists, fc_pbf_constants
             fc_pbf_confinement(&c, e, omega, wi, f);
         }
         if (setup.tension.on)
-            fc_cuda_tension_of(lists, setup.tension, x, y, z, NULL, setup.volume_over_m0, normals, i, fluid[i],
-                               1.0f / setup.rest_density[fluid[i]], f);
+            fc_cuda_tension_of(lists, setup.tension, x, y, z, NULL, setup.volume_over_m0, normals, i, fluid[i], f);
         vx[i] += dt * f[0] + ux[i], vy[i] += dt * f[1] + uy[i], vz[i] += dt * f[2] + uz[i];
         if (heat_rate) {
             const float at[3] = {x[i], y[i], z[i]};

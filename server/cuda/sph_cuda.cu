@@ -102,8 +102,7 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, t->mixed ? mixed : NULL,
                               damps ? artificial : NULL, wall, a);
         if (setup.common.tension.on)
-            fc_cuda_tension_of(lists, setup.common.tension, x, y, z, r_over_rho, 0.0f, normals, i, f,
-                               r_over_rho_i / t->ratio[f], a);
+            fc_cuda_tension_of(lists, setup.common.tension, x, y, z, r_over_rho, 0.0f, normals, i, f, a);
         ax[i] = a[0], ay[i] = a[1], az[i] = a[2];
         if (ht->conduction) heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], conducted);
     }

@@ -455,7 +455,7 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
         if (confine) confinement(w, st, k, i, f);
         if (tt->on)
             fc_sph_tension_of(tt, &st->nh.lists[FC_SPH_FLUID], st->pos, NULL, volume_over_m0, st->normal_s, st->normal_i, i,
-                              of[i], (float)(1.0 / w->fluids[of[i]].rest_density), f);
+                              of[i], f);
         vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
         if (ht->conduction) {
             const float at[3] = {x[i], y[i], z[i]};

@@ -243,7 +243,7 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
     if (tension)
-        fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, r_over_rho_i / t->ratio[f], a);
+        fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
 }

@@ -315,6 +315,7 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
         t->surface[f] = (float)fluid->surface_tension;
         t->interface[f] = (float)fluid->interface_tension;
         t->colour[f] = fluid->polarity == 0 ? 0.5f : -0.5f;
+        t->inv_rest[f] = (float)(1.0 / fluid->rest_density);
         if (f < w->fluid_count) t->on |= t->surface[f] > 0.0f || t->interface[f] > 0.0f;
     }
     t->on &= p->tension != 0;
@@ -322,7 +323,7 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
 
 void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *fluid, const fc_record4 *at,
                        const fc_record4 *weights, float weight, const fc_record4 *normal_s, const fc_record4 *normal_i,
-                       long i, int f, float inv_rho_i, float a[3])
+                       long i, int f, float a[3])
 {
     const float *ns_i = (const float *)&normal_s[i];
     float sums[2] = {0.0f, 0.0f};
@@ -333,7 +334,7 @@ void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *flui
             const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
             fc_tension_curvature_pair(tt, weights ? weights[j].w : weight, r2, x_ij, ns_i, (const float *)&normal_s[j], sums);
         }
-    fc_tension_acceleration(tt, f, inv_rho_i, ns_i, fc_tension_curvature(tt, sums), (const float *)&normal_i[i], a);
+    fc_tension_acceleration(tt, f, ns_i, fc_tension_curvature(tt, sums), (const float *)&normal_i[i], a);
 }
 
 void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit)

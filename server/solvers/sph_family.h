@@ -192,7 +192,7 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t);
  * for all when weights is NULL), the interface's force from i's record. */
 void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *fluid, const fc_record4 *at,
                        const fc_record4 *weights, float weight, const fc_record4 *normal_s, const fc_record4 *normal_i,
-                       long i, int f, float inv_rho_i, float a[3]);
+                       long i, int f, float a[3]);
 /* Lowers limit to the capillary condition when tension is on (fc_dt_capillary). */
 void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit);
 

@@ -257,6 +257,7 @@ typedef struct fc_tension_terms {
     float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s of each fluid, N/m */
     float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
     float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar */
+    float inv_rest[FC_SPH_MAX_FLUIDS];  /* 1 / rho0 of each fluid */
     float h2, lap_h2, lap_r2;           /* h^2, D h^2 and D + 4 (poly6's Laplacian) */
     float coeff;                        /* -6 C m_0: grad c = coeff sum_j (V_j / m_0) (h^2 - r^2)^2 x_ij */
     float threshold2;                   /* (tension_threshold / h)^2, compared with |grad c|^2 */
@@ -324,12 +325,15 @@ static inline FC_HD float fc_tension_curvature(const fc_tension_terms *t, const 
     return fminf(fmaxf(kappa, -t->max_curvature), t->max_curvature);
 }
 
-/* Particle i's tension acceleration, added to a: the surface's sigma^s kappa grad c^s / rho_i where
- * c^s has a normal at i, and the interface's eq. 5, -sigma^i lap(c^i) grad c^i / |grad c^i| / rho_i,
- * where |grad c^i| h exceeds the threshold (interface = (grad c^i, lap c^i)). */
-static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int f, float inv_rho_i, const float normal_s[4],
-                                                 float kappa_s, const float interface[4], float a[3])
+/* Particle i's tension acceleration, added to a: the surface's sigma^s kappa grad c^s / rho0 where
+ * c^s has a normal at i, and the interface's eq. 5, -sigma^i lap(c^i) grad c^i / |grad c^i| / rho0,
+ * where |grad c^i| h exceeds the threshold (interface = (grad c^i, lap c^i)). The force density is
+ * divided by the fluid's rest density, not the particle's: a particle with few neighbours reads a
+ * density far below the liquid it is made of, which would multiply the force on a stray drop. */
+static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int f, const float normal_s[4], float kappa_s,
+                                                 const float interface[4], float a[3])
 {
+    const float inv_rho_i = t->inv_rest[f];
     const float ks = t->surface[f] * kappa_s * normal_s[3] * inv_rho_i;
     const float g2 = interface[0] * interface[0] + interface[1] * interface[1] + interface[2] * interface[2];
     const float ki = g2 > t->threshold2 ? -t->interface[f] * interface[3] * inv_rho_i / sqrtf(g2) : 0.0f;
