@@ -238,21 +238,24 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
 
 /* Seed 004 eq. 5 gives the force density f = -sigma lap(c) n^ with n^ = grad c / |grad c|, for the
  * colour fields c^s (1 on every liquid particle, 0 beyond the free surface) and c^i (+1/2 polar,
- * -1/2 nonpolar). Since lap c = div(|grad c| n^) = |grad c| div n^ + n^ . grad |grad c|, it is
+ * -1/2 nonpolar), with poly6's gradient grad W_ij = -6 C (h^2 - r^2)^2 (x_i - x_j) and Laplacian
+ * lap W_ij = -6 C (h^2 - r^2) (D h^2 - (D + 4) r^2).
+ * The surface: since lap c = div(|grad c| n^) = |grad c| div n^ + n^ . grad |grad c|, eq. 5 is
  * Brackbill, Kothe and Zemach 1992's continuum surface force f = sigma kappa grad c, kappa = -div n^,
  * plus a term that integrates to zero across the surface (|grad c| rises and falls again) but
  * pushes particles outward where it is positive: with poly6's sign-changing Laplacian it throws the
- * outermost particles off a drop. So we use the first term alone:
- *   grad c_i = sum_j V_j c^s grad W_ij (plain sum: the missing neighbours beyond a free surface
- *   are the surface) or sum_j V_j (c^i_j - c^i_i) grad W_ij (difference: 0 at a free surface of
- *   one fluid, so only interfaces between unlike fluids feel sigma^i), poly6's gradient
- *   grad W_ij = -6 C (h^2 - r^2)^2 (x_i - x_j), in a pass of their own;
- *   kappa_i = -div n^ from the neighbours' n^ with the first-order correction of the kernel
- *   gradient (Bonet and Lok 1999): with T = sum_j w_j (n^_j - n^_i) x_ij^T and M = sum_j w_j
- *   x_ij x_ij^T (w_j = V_j (h^2 - r^2)^2, over the neighbours whose n^ is defined), a linear field
- *   gives T = -grad(n^) M, so kappa_i = tr(T M^-1): exact on a sphere's surface whatever the
- *   neighbours' spread, which a free surface truncates;
- *   a_i = sigma kappa_i grad c_i / rho_i, where |grad c| h exceeds tension_threshold. */
+ * outermost particles off a drop. So the surface takes the first term alone:
+ *   grad c^s_i = sum_j V_j grad W_ij (the plain sum: the missing neighbours beyond a free surface
+ *   are the surface), in a normals pass of its own, n^ kept where |grad c^s| h exceeds the
+ *   threshold (fc_tension_normal);
+ *   kappa_i = -div n^ along the surface from the neighbours' normals (fc_tension_curvature_pair,
+ *   fc_tension_curvature), capped at the curvature of a sphere of radius h;
+ *   a_i = sigma^s kappa_i grad c^s_i / rho0.
+ * The interface: eq. 5 itself on c^i in the difference form, grad c^i_i = sum_j V_j (c^i_j - c^i_i)
+ * grad W_ij and lap c^i_i alike, summed in the same normals pass (fc_tension_interface): 0 inside
+ * one fluid and at its free surface, so that only interfaces between unlike fluids feel sigma^i;
+ *   a_i = -sigma^i lap(c^i) grad c^i / |grad c^i| / rho0 where |grad c^i| h exceeds the threshold.
+ * Both divide the force density by the fluid's rest density rho0 (fc_tension_acceleration). */
 typedef struct fc_tension_terms {
     float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s of each fluid, N/m */
     float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
