@@ -95,7 +95,8 @@ test('a typed value out of range or not a number shows the field\'s error and ch
 test('"Restart with these settings" keeps build-time values; "Reset to scene" goes back to the scene\'s', { timeout: 240000 }, async () => {
   const before = await viewer.status();
   await viewer.testId('btn-reset').click(); // the scene as it is built: the particles emitted before are gone
-  const start = await viewer.waitStatus((s) => s.time < before.time && s.frames > before.frames + 2, 'the scene rebuilt', 60000);
+  // A rebuild grows the epoch; the simulated time alone can race past an earlier reading on a slow machine.
+  const start = await viewer.waitStatus((s) => s.epoch > before.epoch && s.frameEpoch === s.epoch, 'the scene rebuilt', 60000);
   assert.equal(start.values.particle_spacing, 0.02);
   await typeInto('particle_spacing', '0.03');
   await viewer.page.waitForFunction(() => /\(1 changed\)/.test(document.querySelector('[data-testid="btn-restart"]').textContent));
@@ -106,13 +107,13 @@ test('"Restart with these settings" keeps build-time values; "Reset to scene" go
   await screenshot(viewer, 'panel-pending-restart');
 
   await viewer.testId('btn-restart').click();
-  const restarted = await viewer.waitStatus((s) => s.values.particle_spacing === 0.03 && s.time < unchanged.time, 'the world rebuilt at 0.03 m', 60000);
+  const restarted = await viewer.waitStatus((s) => s.values.particle_spacing === 0.03 && s.epoch > unchanged.epoch && s.frameEpoch === s.epoch, 'the world rebuilt at 0.03 m', 60000);
   assert.equal(restarted.values.gravity_x, 3, 'the live change is kept by the restart');
   assert.ok(restarted.particles < 0.5 * start.particles, `coarser spacing, fewer particles (${restarted.particles} < ${start.particles})`);
   assert.match(await viewer.testId('btn-restart').innerText(), /^Restart with these settings$/);
 
   await viewer.testId('btn-reset').click();
-  await viewer.waitStatus((s) => s.values.particle_spacing === 0.02 && s.values.gravity_x === 0 && s.particles === start.particles,
+  await viewer.waitStatus((s) => s.values.particle_spacing === 0.02 && s.values.gravity_x === 0 && s.frameEpoch === s.epoch && s.particles === start.particles,
     `the scene's values and its ${start.particles} particles back`, 60000);
   assert.equal((await viewer.status()).lastError, null);
 });
