@@ -177,14 +177,13 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
  * viscosity, mu_ij = mu_i, and the compiler drops the second sum. TERM_ARTIFICIAL adds Monaghan's
  * artificial viscosity (fc_wcsph_artificial_pair). With TERM_HEAT (conduction on), its dT/dt from
  * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own; so
- * does TERM_TENSION, the colour fields' gradients and Laplacians (fc_tension_pair) and the surface
- * and interface tension from them (fc_tension_acceleration). */
-enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8, TERM_VARIANTS = 16 };
+ * does tension (fc_sph_tension_of: its own loop over the fluid list after the lanes, so it needs no
+ * variant of its own). */
+enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_VARIANTS = 8 };
 static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
                                    const fc_heat_terms *ht, const fc_tension_terms *tt, long i, const unsigned terms)
 {
-    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
-              tension = terms & TERM_TENSION;
+    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL;
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_record4 *pressed = st->pressed, *vel = st->vel;
@@ -242,7 +241,7 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     if (artificial) fc_f8_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
-    if (tension)
+    if (tt->on)
         fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
@@ -276,15 +275,14 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
         compute_normals(w, st, tt);
     }
     const unsigned terms = (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
-                           (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u) | (tt->on ? TERM_TENSION : 0u);
+                           (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
     case v: acceleration_of(w, st, k, &t, ht, tt, i, v); break;
             TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
-            TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11) TERMS_CASE(12) TERMS_CASE(13)
-            TERMS_CASE(14) TERMS_CASE(15)
+            TERMS_CASE(7)
 #undef TERMS_CASE
         }
     }
