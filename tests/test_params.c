@@ -129,6 +129,15 @@ int main(void)
     }
 
     fc_params_defaults(&p);
+    CHECK(p.particle_radius == 0.0 && fc_params_particle_radius(&p) == 0.5 * p.particle_spacing,
+          "by default the collision radius is half the spacing");
+    p.particle_spacing = 0.04;
+    CHECK(fc_params_particle_radius(&p) == 0.02, "the derived radius follows the spacing");
+    p.particle_margin = fc_params_particle_radius(&p);
+    CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "particle_margin") && strstr(err, "half the particle spacing"),
+          "a margin at the derived radius is rejected, naming where the radius comes from: %s", err);
+    fc_params_defaults(&p);
+    p.particle_radius = 0.01;
     p.particle_margin = p.particle_radius;
     CHECK(fc_params_check(&p, err, sizeof err) != 0 && strstr(err, "particle_margin"), "margin >= radius rejected");
     fc_params_defaults(&p);
@@ -138,7 +147,7 @@ int main(void)
           "h/spacing ratio checked for sph");
     CHECK(fc_solver_check_params(&fc_solver_pbf, &p, err, sizeof err) != 0 && strstr(err, "smoothing_radius"),
           "h/spacing ratio checked for pbf");
-    p.particle_margin = p.particle_radius;
+    p.particle_margin = fc_params_particle_radius(&p);
     CHECK(fc_solver_check_params(NULL, &p, err, sizeof err) != 0 && strstr(err, "particle_margin"),
           "the general rules come with every solver's");
     return check_summary("test_params");

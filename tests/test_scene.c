@@ -577,7 +577,7 @@ static size_t particles_near_colliders(const fc_world *w)
     size_t near = 0;
     for (size_t i = 0; i < w->particles.count; i++) {
         float p[3] = {w->particles.field[FC_PX][i], w->particles.field[FC_PY][i], w->particles.field[FC_PZ][i]};
-        near += !fc_point_clear_of(&w->objects, (float)w->params.particle_radius, p);
+        near += !fc_point_clear_of(&w->objects, (float)fc_params_particle_radius(&w->params), p);
     }
     return near;
 }

@@ -112,6 +112,33 @@ static void test_shipped_scenes_raise_no_alarm(void)
     }
 }
 
+/* A scene that sets a finer spacing and no particle_radius (as "Restart with these settings" does
+ * after a spacing edit): the collision radius follows the spacing (half of it), so the fluid filled
+ * half a spacing from the walls rests there. With the old fixed 1 cm radius, twice this block's
+ * half spacing, the walls threw the first layers inward and the watch fired within a dozen steps. */
+static void test_spacing_without_radius(void)
+{
+    static const char *const json =
+        "{\"name\": \"fine_block\", \"domain\": {\"min\": [0, 0, 0], \"max\": [0.2, 0.3, 0.2]},"
+        " \"parameters\": {\"particle_spacing\": 0.01},"
+        " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.2, 0.12, 0.2]}]}";
+    char err[512] = "";
+    fc_scene scene;
+    fc_world w;
+    if (fc_scene_parse_string(&scene, json, "fine_block.json", err, sizeof err)) {
+        CHECK(0, "the block parses: %s", err);
+        return;
+    }
+    const int rc = fc_scene_instantiate(&scene, &w, err, sizeof err);
+    fc_scene_free(&scene);
+    CHECK(rc == 0, "the block builds: %s", err);
+    if (rc) return;
+    fc_instability r;
+    const double t = run_until_unstable(&w, 0.2 * shipped_scene_share, &r);
+    CHECK(t < 0.0, "a 1 cm block without particle_radius: no alarm, but %s at t = %g: %s", r.check, t, r.message);
+    fc_world_free(&w);
+}
+
 static void test_non_finite_is_caught(void)
 {
     fc_world w;
@@ -259,5 +286,6 @@ int main(int argc, char **argv)
     test_checkpoint_restores_the_state();
     test_blow_ups_are_caught();
     test_shipped_scenes_raise_no_alarm();
+    test_spacing_without_radius();
     return check_summary("test_stability");
 }

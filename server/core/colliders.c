@@ -93,7 +93,7 @@ void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, i
     c->objects = w->objects.rows;
     c->object_count = w->objects.count;
     c->collider_count = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
-    c->radius = (float)prm->particle_radius;
+    c->radius = (float)fc_params_particle_radius(prm);
     c->margin = (float)prm->particle_margin;
     c->erp = (float)prm->boundary_erp;
     c->restitution = (float)prm->boundary_restitution;

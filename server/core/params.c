@@ -197,6 +197,11 @@ double fc_params_smoothing_radius(const fc_params *p)
     return p->smoothing_radius > 0.0 ? p->smoothing_radius : p->smoothing_ratio * p->particle_spacing;
 }
 
+double fc_params_particle_radius(const fc_params *p)
+{
+    return p->particle_radius > 0.0 ? p->particle_radius : 0.5 * p->particle_spacing;
+}
+
 void fc_params_resolve_smoothing(fc_params *p)
 {
     p->smoothing_radius = fc_params_smoothing_radius(p);
@@ -205,9 +210,10 @@ void fc_params_resolve_smoothing(fc_params *p)
 
 int fc_params_check(const fc_params *p, char *err, size_t errlen)
 {
-    if (p->particle_margin >= p->particle_radius && p->particle_radius > 0) {
-        snprintf(err, errlen, "parameter 'particle_margin' (%g m) must be below 'particle_radius' (%g m)",
-                 p->particle_margin, p->particle_radius);
+    const double radius = fc_params_particle_radius(p);
+    if (p->particle_margin >= radius && radius > 0.0) {
+        snprintf(err, errlen, "parameter 'particle_margin' (%g m) must be below 'particle_radius' (%g m%s)",
+                 p->particle_margin, radius, p->particle_radius > 0.0 ? "" : ", half the particle spacing");
         return -1;
     }
     return 0;

@@ -90,6 +90,8 @@ int fc_param_enum_index(const fc_param_desc *d, const char *choice);
 /* The smoothing radius h the parameters give: smoothing_radius when it is set (above 0), else
  * smoothing_ratio * particle_spacing. */
 double fc_params_smoothing_radius(const fc_params *p);
+/* The collision radius in use: particle_radius, or half the particle spacing when it is 0. */
+double fc_params_particle_radius(const fc_params *p);
 /* Makes smoothing_radius the h of fc_params_smoothing_radius and smoothing_ratio h / spacing: a
  * world's parameters when it is built. */
 void fc_params_resolve_smoothing(fc_params *p);

@@ -89,7 +89,7 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
     double fluid = 0.0, work = 0.0;
     fc_shape solids[FC_SCENE_MAX_SOLIDS]; /* the colliders' shapes (a scene with more is refused before it is built) */
     const size_t solid_count = fc_objects_shapes(&scene->objects, FC_OBJECT_COLLIDER, solids, FC_SCENE_MAX_SOLIDS);
-    const excluders colliders = {solids, solid_count, (float)p->particle_radius}, none = {NULL, 0, 0.0f};
+    const excluders colliders = {solids, solid_count, (float)fc_params_particle_radius(p)}, none = {NULL, 0, 0.0f};
     fc_shape blocks[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty (scene.c) */
     for (size_t i = 0; i < scene->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         const fc_scene_block *b = &scene->blocks[i];

@@ -161,7 +161,7 @@ static long fill_lattice(fc_world *w, const fc_lattice *l, const float v[3], con
                          const fc_shape *excluded, size_t excluded_count, int fluid, double from, double to)
 {
     fc_particle rec;
-    const float s = l->spacing, clearance = (float)w->params.particle_radius;
+    const float s = l->spacing, clearance = (float)fc_params_particle_radius(&w->params);
     long added = 0;
     for (int k = 0; k < l->n[2]; k++)
         for (int j = 0; j < l->n[1]; j++) {
@@ -219,7 +219,7 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider)
     uint8_t *keep = malloc(p->count);
     if (!keep) return -1;
     fc_world_sync_to_host(w, FC_SYNC_ALL); /* compaction moves every field */
-    const float clearance = (float)w->params.particle_radius;
+    const float clearance = (float)fc_params_particle_radius(&w->params);
     const long n = (long)p->count;
     long removed = 0;
 #pragma omp parallel for schedule(static) reduction(+ : removed)

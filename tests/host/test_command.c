@@ -241,7 +241,7 @@ static void test_values_apply(void)
     fc_fluid water; /* viscosity is the fluids' */
     fc_fluid_defaults(&water, 0);
 
-    fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above radius 0.01 */
+    fc_param_values v = values_of("viscosity", 1.0, "particle_margin", 0.02); /* margin above the radius 0.01 (half the spacing) */
     CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE, "a relation fails");
     CHECK(strcmp(err.field, "values.particle_margin") == 0, "field of the entry involved: '%s'", err.field);
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);

@@ -392,7 +392,8 @@ static void test_on_host_arrays(void)
         lowest = fminf(lowest, w.particles.field[FC_PY][i]);
         highest = fmaxf(highest, w.particles.field[FC_PY][i]);
     }
-    CHECK(fabs(lowest - w.params.particle_radius) < 1e-6 && fabs(highest - w.params.particle_radius) < 1e-6,
+    const double radius = fc_params_particle_radius(&w.params);
+    CHECK(fabs(lowest - radius) < 1e-6 && fabs(highest - radius) < 1e-6,
           "after 1.1 s every particle rests on the floor at particle_radius (%g to %g m)", lowest, highest);
     fc_cost alone = fc_world_cost(&w, (double)w.particles.count);
     CHECK(alone.particles == (double)w.particles.count && fc_sph_family_boundary(&w) == NULL,
