@@ -129,8 +129,12 @@ int main(void)
     }
 
     fc_params_defaults(&p);
-    CHECK(p.particle_radius == 0.0 && fc_params_particle_radius(&p) == 0.5 * p.particle_spacing,
-          "by default the collision radius is half the spacing");
+    CHECK(p.particle_radius == 0.0 && fc_params_particle_radius(&p) == 0.5 * p.particle_spacing &&
+              fc_params_particle_margin(&p) == 0.001,
+          "by default the collision radius is half the spacing, and the margin 1 mm below it");
+    p.particle_spacing = 0.001; /* the smallest spacing: the margin in use shrinks below the radius */
+    CHECK(fc_params_check(&p, err, sizeof err) == 0 && fc_params_particle_margin(&p) < fc_params_particle_radius(&p),
+          "the derived radius and margin fit the finest spacing: %s", err);
     p.particle_spacing = 0.04;
     CHECK(fc_params_particle_radius(&p) == 0.02, "the derived radius follows the spacing");
     p.particle_margin = fc_params_particle_radius(&p);

@@ -94,7 +94,7 @@ void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, i
     c->object_count = w->objects.count;
     c->collider_count = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
     c->radius = (float)fc_params_particle_radius(prm);
-    c->margin = (float)prm->particle_margin;
+    c->margin = (float)fc_params_particle_margin(prm);
     c->erp = (float)prm->boundary_erp;
     c->restitution = (float)prm->boundary_restitution;
     c->friction = (float)prm->boundary_friction;

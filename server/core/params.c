@@ -202,6 +202,12 @@ double fc_params_particle_radius(const fc_params *p)
     return p->particle_radius > 0.0 ? p->particle_radius : 0.5 * p->particle_spacing;
 }
 
+double fc_params_particle_margin(const fc_params *p)
+{
+    const double fifth = 0.2 * fc_params_particle_radius(p);
+    return p->particle_margin > 0.0 ? p->particle_margin : fifth < 0.001 ? fifth : 0.001;
+}
+
 void fc_params_resolve_smoothing(fc_params *p)
 {
     p->smoothing_radius = fc_params_smoothing_radius(p);
@@ -211,7 +217,7 @@ void fc_params_resolve_smoothing(fc_params *p)
 int fc_params_check(const fc_params *p, char *err, size_t errlen)
 {
     const double radius = fc_params_particle_radius(p);
-    if (p->particle_margin >= radius && radius > 0.0) {
+    if (p->particle_margin >= radius && p->particle_margin > 0.0) {
         snprintf(err, errlen, "parameter 'particle_margin' (%g m) must be below 'particle_radius' (%g m%s)",
                  p->particle_margin, radius, p->particle_radius > 0.0 ? "" : ", half the particle spacing");
         return -1;

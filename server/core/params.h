@@ -92,6 +92,8 @@ int fc_param_enum_index(const fc_param_desc *d, const char *choice);
 double fc_params_smoothing_radius(const fc_params *p);
 /* The collision radius in use: particle_radius, or half the particle spacing when it is 0. */
 double fc_params_particle_radius(const fc_params *p);
+/* The contact margin in use: particle_margin, or min(1 mm, a fifth of that radius) when it is 0. */
+double fc_params_particle_margin(const fc_params *p);
 /* Makes smoothing_radius the h of fc_params_smoothing_radius and smoothing_ratio h / spacing: a
  * world's parameters when it is built. */
 void fc_params_resolve_smoothing(fc_params *p);

@@ -247,7 +247,9 @@ static void test_values_apply(void)
     CHECK(strstr(err.message, "must be below 'particle_radius'") != NULL, "the check's message: %s", err.message);
     CHECK(memcmp(&p, &before, sizeof p) == 0 && water.viscosity == 2.0, "nothing applied, viscosity included");
 
-    v = values_of("particle_radius", 0.0005, NULL, 0); /* below the default margin 0.001 */
+    p.particle_margin = 0.001; /* a margin of its own (0, the default, stays below any radius) */
+    before = p;
+    v = values_of("particle_radius", 0.0005, NULL, 0); /* below that margin */
     CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && strcmp(err.field, "values.particle_radius") == 0,
           "radius below margin: field '%s'", err.field);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged");
