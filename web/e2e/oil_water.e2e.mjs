@@ -44,8 +44,16 @@ test('oil and water: coloured by fluid, the oil nonpolar, the oil rises', { time
   const polarity = viewer.testId('param-oil.polarity').locator('select').first();
   assert.equal(await polarity.inputValue(), 'nonpolar', "the oil's folder shows it nonpolar");
 
-  const first = decodePng((await screenshot(viewer, 'oil-water-start', viewer.testId('viewport'))).buffer);
-  const oilStart = pixels(first, isOilLike), water = pixels(first, isWaterLike);
+  // The first frames on a slow machine may be drawn before the fluid attribute arrives (every particle
+  // in the first fluid's colour): look again until the oil shows, for at most 20 s.
+  let first, oilStart, water;
+  for (const until = Date.now() + 20000; ;) {
+    first = decodePng((await screenshot(viewer, 'oil-water-start', viewer.testId('viewport'))).buffer);
+    oilStart = pixels(first, isOilLike);
+    water = pixels(first, isWaterLike);
+    if (oilStart.count > 200 || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
   console.log(`start: ${oilStart.count} oil pixels at ${oilStart.row.toFixed(3)} of the height, ${water.count} water pixels`);
   assert.ok(oilStart.count > 200 && water.count > 200, 'both fluids drawn in their colours');
 
