@@ -97,9 +97,9 @@ int main(void)
         CHECK(*slot == d->def && fc_fluids_common_value(fluids, 2, d) == d->def, "%s: a fluid takes the table's default",
               d->name);
     }
-    CHECK(scoped == 9,
+    CHECK(scoped == 10,
           "rest_density, viscosity, temperature, thermal_diffusivity, specific_heat, thermal_expansion, polarity, "
-          "surface_tension and interface_tension have a fluid scope: %d",
+          "surface_tension, interface_tension and kind have a fluid scope: %d",
           scoped);
     const fc_param_desc *viscosity = fc_param_find("viscosity");
     CHECK(fc_param_assign_scoped(&p, fluids, 2, "oil.viscosity=7", err, sizeof err) == 0 && fluids[1].viscosity == 7 &&

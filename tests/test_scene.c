@@ -186,7 +186,7 @@ static const bad_case bad_cases[] = {
      "fluids[0].viscosity", "300 is out of range [0, 100] Pa s"},
     {"a fluid's parameter without fluid scope", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"time_step\": 0.001}]}",
      "fluids[0].time_step", "unknown key (expected one of name, colour, rest_density, viscosity, temperature, thermal_diffusivity, "
-     "specific_heat, thermal_expansion, polarity, surface_tension, interface_tension)"},
+     "specific_heat, thermal_expansion, polarity, surface_tension, interface_tension, kind)"},
     {"a fluid's polarity not a name", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"polarity\": 1}]}",
      "fluids[0].polarity", "expected one of polar, nonpolar, found the number 1"},
     {"a fluid's polarity unknown", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"polarity\": \"apolar\"}]}",

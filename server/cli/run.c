@@ -249,12 +249,10 @@ static void write_stats_line(FILE *f, const fc_world *w, double wall_ms, const f
     json_field(f, "wall_ms", wall_ms, ",");
     fprintf(f, "\"particles\":%zu,", st->particles);
     json_field(f, "max_speed", st->max_speed, ",");
-    json_field(f, "rms_speed", st->rms_speed, ",");
-    /* the SPH family's statistics (null for a solver that reports none of them) */
-    json_field(f, "mean_density_error", fc_world_stat(st, "mean_density_error"), ",");
-    json_field(f, "max_density_error", fc_world_stat(st, "max_density_error"), ",");
-    json_field(f, "mean_neighbours", fc_world_stat(st, "mean_neighbours"), ",");
-    json_field(f, "total_heat", fc_world_stat(st, "total_heat"), "}\n");
+    json_field(f, "rms_speed", st->rms_speed, st->solver_stat_count ? "," : "}\n");
+    /* the solver's own statistics (the SPH family's density errors, neighbours, heat and air) */
+    for (int i = 0; i < st->solver_stat_count; i++)
+        json_field(f, st->solver_stat[i].name, st->solver_stat[i].value, i + 1 < st->solver_stat_count ? "," : "}\n");
 }
 
 static int export_frame(run_state *s)

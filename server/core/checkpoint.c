@@ -15,6 +15,7 @@ int fc_checkpoint_take(fc_checkpoint *c, fc_world *w)
     c->step_count = w->step_count;
     c->emitted_total = w->emitted_total;
     c->removed_total = w->removed_total;
+    c->air_made_total = w->air_made_total, c->air_removed_total = w->air_removed_total;
     c->taken = 1;
     return 0;
 }
@@ -37,6 +38,7 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
     w->step_count = c->step_count;
     w->emitted_total = c->emitted_total;
     w->removed_total = c->removed_total;
+    w->air_made_total = c->air_made_total, w->air_removed_total = c->air_removed_total;
     /* every particle, the colliders (moved, come or gone since) and the parameters may differ */
     fc_world_host_changed(w, FC_CHANGED_REPLACED | FC_CHANGED_COLLIDERS | FC_CHANGED_PARAMS);
     return 0;

@@ -10,7 +10,7 @@
 typedef struct fc_checkpoint {
     int taken;
     double time;
-    uint64_t step_count, emitted_total, removed_total;
+    uint64_t step_count, emitted_total, removed_total, air_made_total, air_removed_total;
     fc_params params;
     fc_fluid fluids[FC_MAX_FLUIDS]; /* their live parameters (set) */
     fc_particles particles;

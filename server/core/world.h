@@ -67,6 +67,7 @@ typedef struct fc_world {
     fc_dt_bound last_dt_bound;
     uint64_t step_count;
     uint64_t emitted_total, removed_total;
+    uint64_t air_made_total, air_removed_total; /* trapped air made and removed (not in the two above) */
     char name[64];
     char view_colour[16];         /* the scene's "view": {"colour"} for viewers (state.view); "" = none */
 } fc_world;

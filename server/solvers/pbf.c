@@ -88,6 +88,7 @@ typedef struct pbf_state {
     size_t capacity;
     double rest_volume;               /* V0 = m / rho0 */
     double rest_denominator;          /* D0 = sum_k |grad_k C_i|^2 at a particle of the rest lattice */
+    fc_air_state air;                 /* the trapped air's pass (solvers/air.c) */
 } pbf_state;
 
 typedef fc_pbf_constants pbf_constants; /* sph_terms.h */
@@ -120,6 +121,7 @@ static void pbf_destroy(void *state)
                       st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat,
                       st->colour, st->normal_s, st->normal_i};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
+    fc_air_state_free(&st->air);
     free(st);
 }
 
@@ -484,6 +486,7 @@ static int pbf_step(fc_world *w, void *state, double dt)
     update_velocities(w, st, (float)dt, &ht);
     compute_vorticity_density_xsph(w, st, &k, &ht, &tt);
     apply_confinement_and_viscosity(w, st, &k, &ht, &tt, (float)dt);
+    if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
 }
 

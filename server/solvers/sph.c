@@ -50,6 +50,7 @@ typedef struct sph_state {
     double rest_volume;            /* V0 = m / rho0 */
     double gradient_correction;    /* 1 / fc_lattice_spiky_moment: exact pressure gradients at rest (with the
                                       spiky-to-Laplacian constant ratio, 1 in 3D; sph_init) */
+    fc_air_state air;              /* the trapped air's pass (solvers/air.c) */
 } sph_state;
 
 /* Room for n particles and the far record. */
@@ -77,6 +78,7 @@ static void sph_destroy(void *state)
     free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->dens), free(st->colour), free(st->normal_s), free(st->normal_i), free(st->ax), free(st->ay),
         free(st->az);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
+    fc_air_state_free(&st->air);
     free(st);
 }
 
@@ -358,6 +360,7 @@ static int sph_step(fc_world *w, void *state, double dt)
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt, &ht);
     fc_collide_particles(w);
+    if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
 }
 

@@ -397,16 +397,32 @@ int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_sta
     const uint8_t *fluid = w->particles.u8[FC_FLUID];
     const long n = (long)w->particles.count;
     double sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err)
+    long air = 0;
+#pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err, air)
     for (long i = 0; i < n; i++) {
         double abs_err;
+        air += w->fluids[fluid[i]].kind != 0;
         const double err = fc_density_error_sample(rho[i], w->fluids[fluid[i]].rest_density, &abs_err);
         sum_abs_err += abs_err;
         sum_err += err;
         if (err > max_err) max_err = err;
     }
-    return fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, fc_total_heat(w), (size_t)n, mean_neighbours, out,
-                                  max);
+    const int count = fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, fc_total_heat(w), (size_t)n,
+                                             mean_neighbours, out, max);
+    return count + fc_air_stats(w, (size_t)air, out + count, max - count);
+}
+
+int fc_air_stats(const fc_world *w, size_t air, fc_solver_stat *out, int max)
+{
+    if (!w->params.air) return 0;
+    const fc_solver_stat stats[] = {
+        {.name = "air_particles", .value = (double)air},
+        {.name = "air_made", .value = (double)w->air_made_total},
+        {.name = "air_removed", .value = (double)w->air_removed_total},
+    };
+    int count = 0;
+    for (size_t i = 0; i < sizeof stats / sizeof stats[0] && count < max; i++) out[count++] = stats[i];
+    return count;
 }
 
 int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, double total_heat, size_t n,

@@ -196,6 +196,24 @@ void fc_sph_tension_of(const fc_tension_terms *tt, const fc_neighbour_list *flui
 /* Lowers limit to the capillary condition when tension is on (fc_dt_capillary). */
 void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit);
 
+/* The trapped air's constants (sph_terms.h) from the world; on when air is mueller2005 and some
+ * fluid is of kind air, new air made of the first such fluid. */
+void fc_air_terms_of(const fc_world *w, fc_air_terms *t);
+/* The scratch of the CPU's air pass (solvers/air.c): per particle its position and weight
+ * (x, y, z, V_j / m_0), its c^s, its spawn offset and its decision. */
+typedef struct fc_air_state {
+    fc_record4 *at, *colour, *spawn;
+    uint8_t *decision;
+    size_t capacity;
+} fc_air_state;
+void fc_air_state_free(fc_air_state *a);
+/* Trapped air after a step (fc_air_terms, sph_terms.h): grad c^p and grad c^s of every particle over
+ * the step's fluid lists at the positions now, air's artificial buoyancy over dt, the air that goes
+ * removed through the `flags` field (fc_world_remove_flagged) and the new air appended, at most
+ * max_air_particles of air and max_particles in all, within the server's budget. Nothing when air
+ * is off. 0, or -1 out of memory. */
+int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh, double dt);
+
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);
  * in 2D the spiky gradient's is 30/(pi h^5) against K = 40/(pi h^5), so the pressure sums take
@@ -209,6 +227,9 @@ double fc_wcsph_gradient_correction(const fc_world *w);
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max);
 /* The same from the sums over n particles of fc_density_error_sample (the compressions, their
  * largest, and the magnitudes) and of m c T (a device adds them up where the particles are). */
+/* With air on, the trapped air's statistics after the others: air_particles (air of this count),
+ * air_made and air_removed (the world's totals); how many were written. */
+int fc_air_stats(const fc_world *w, size_t air, fc_solver_stat *out, int max);
 int fc_sph_family_stats_of(double sum_err, double max_err, double sum_abs_err, double total_heat, size_t n,
                            double mean_neighbours, fc_solver_stat *out, int max);
 

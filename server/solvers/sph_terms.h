@@ -343,6 +343,97 @@ static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int 
     for (int k = 0; k < 3; k++) a[k] += ks * normal_s[k] + ki * interface[k];
 }
 
+/* ---- Trapped air (Mueller et al. 2005; seed 004 section 3.5) ------------------------------------
+ * Two colour fields with poly6's gradient, as the tension's normals pass sums them: c^p = 1 on every
+ * particle (its gradient marks the edge of the particles, where vacuum begins) and c^s = 1 on liquids,
+ * 0 on air (its gradient marks liquid nearby):
+ *   grad c^p_i = sum_j V_j grad W_ij,  grad c^s_i = sum_j V_j c^s_j grad W_ij.
+ * Seed 004's rules, with the thresholds made dimensionless by h:
+ *   a liquid particle away from solids with |grad c^p| h > t_p whose surface faces down (grad c^p . g
+ *   < 0, here within 60 degrees of straight down) makes an air particle at x - d spacing n^,
+ *   n^ = grad c^p / |grad c^p|, when that point is free (no particle within 3/4 spacing: the air
+ *   already there stops the next) and outside the particles (c^p there below 1/2, from x's
+ *   neighbours);
+ *   an air particle with |grad c^p| h > t_p (at the edge) goes when |grad c^s| h < t_s (no liquid
+ *   near) or grad c^p . g > 0 (the edge faces up: it came out through the surface), and when
+ *   rho < t_rho rho0 (alone);
+ *   air feels the artificial buoyancy a = -b (rho - rho0) g / rho. */
+typedef struct fc_air_terms {
+    float liquid[FC_SPH_MAX_FLUIDS]; /* c^s of each fluid: 1 liquid, 0 air */
+    float ratio[FC_SPH_MAX_FLUIDS];  /* m_f / m_0: w_j = V_j / m_0 = ratio / rho_j */
+    float rest[FC_SPH_MAX_FLUIDS];   /* rho0 of each fluid */
+    float g[3];                      /* gravity */
+    float g_length;                  /* |g| */
+    float h2;                        /* h^2 */
+    float coeff;                     /* -6 C m_0: grad c = coeff sum_j w_j (h^2 - r^2)^2 x_ij */
+    float poly6_m0;                  /* C m_0: c = C m_0 sum_j w_j (h^2 - r^2)^3 */
+    float generation2, deletion2;    /* (t_p / h)^2, (t_s / h)^2 */
+    float deletion_density;          /* t_rho */
+    float offset;                    /* d spacing, m */
+    float free2;                     /* (3/4 spacing)^2 */
+    float buoyancy;                  /* b */
+    int air_fluid;                   /* the fluid new air is made of: the first of kind air, or -1 */
+    int on;                          /* air is mueller2005 and some fluid is of kind air */
+} fc_air_terms;
+
+enum { FC_AIR_STAY, FC_AIR_SPAWN, FC_AIR_REMOVE };
+enum { FC_FLAG_REMOVE = 1 }; /* the particle field `flags`: the store removes the particle */
+
+/* Eight neighbours j (one in CUDA) of particle i, w_j = V_j / m_0, cs_j = c^s_j, x_ij = x_i - x_j:
+ * adds their poly6 gradient terms to the sums of grad c^p (gp) and grad c^s (gs), 0 beyond h. */
+static inline FC_HD void fc_air_pair(const fc_air_terms *t, fc_f8 w_j, fc_f8 cs_j, fc_f8 r2, const fc_f8 x_ij[3],
+                                     fc_f8 gp[3], fc_f8 gs[3])
+{
+    const fc_f8 d = fc_f8_positive(fc_f8_splat(t->h2) - r2), weight = w_j * d * d;
+    for (int k = 0; k < 3; k++) gp[k] += weight * x_ij[k], gs[k] += cs_j * weight * x_ij[k];
+}
+
+/* What particle i of fluid f does from its sums (fc_air_pair), its density and whether it has solid
+ * neighbours: FC_AIR_SPAWN with the new particle's offset from x_i in spawn[3], FC_AIR_REMOVE, or
+ * FC_AIR_STAY. The spawn point is still to be checked free (fc_air_point_taken). */
+static inline FC_HD int fc_air_decide(const fc_air_terms *t, int f, float density, int near_solid, const float gp_sum[3],
+                                      const float gs_sum[3], float spawn[3])
+{
+    const float gp[3] = {t->coeff * gp_sum[0], t->coeff * gp_sum[1], t->coeff * gp_sum[2]};
+    const float gp2 = gp[0] * gp[0] + gp[1] * gp[1] + gp[2] * gp[2];
+    const float facing = gp[0] * t->g[0] + gp[1] * t->g[1] + gp[2] * t->g[2]; /* < 0: the edge faces down */
+    const int edge = gp2 > t->generation2;
+    if (t->liquid[f] == 0.0f) {
+        const float gs2 = t->coeff * t->coeff * (gs_sum[0] * gs_sum[0] + gs_sum[1] * gs_sum[1] + gs_sum[2] * gs_sum[2]);
+        if ((edge && (gs2 < t->deletion2 || facing > 0.0f)) || density < t->deletion_density * t->rest[f])
+            return FC_AIR_REMOVE;
+        return FC_AIR_STAY;
+    }
+    /* facing down: within 60 degrees of straight down (grad c^p . g < -|grad c^p| |g| / 2); the seed's
+     * grad c^p . g < 0 alone lets a side wall of fluid whose normal tilts a hair downward make air */
+    if (!edge || near_solid || !(facing < -0.5f * sqrtf(gp2) * t->g_length) || t->air_fluid < 0) return FC_AIR_STAY;
+    const float scale = -t->offset / sqrtf(gp2);
+    for (int k = 0; k < 3; k++) spawn[k] = scale * gp[k];
+    return FC_AIR_SPAWN;
+}
+
+/* A neighbour j of the spawn point p at offset dx = x_j - p, w_j = V_j / m_0: whether it takes the
+ * point's place, and its term of c^p at p added to *cp (fc_air_point_outside). */
+static inline FC_HD int fc_air_point_taken(const fc_air_terms *t, const float dx[3], float w_j, float *cp)
+{
+    const float r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2], d = t->h2 - r2;
+    if (d > 0.0f) *cp += w_j * d * d * d;
+    return r2 < t->free2;
+}
+
+/* Whether the spawn point lies outside the particles, c^p = sum_j V_j W(p - x_j) below 1/2 (the
+ * surface's own value): a hole under the top layers of a pool has a roof that faces down too, but
+ * particles around it; cp is the sum of fc_air_point_taken's terms. */
+static inline FC_HD int fc_air_point_outside(const fc_air_terms *t, float cp) { return t->poly6_m0 * cp < 0.5f; }
+
+/* The artificial buoyancy of an air particle of fluid f at density rho over dt: v += -b (rho - rho0) g dt / rho. */
+static inline FC_HD void fc_air_buoyancy(const fc_air_terms *t, int f, float density, float dt, float v[3])
+{
+    if (t->liquid[f] != 0.0f || !(density > 0.0f)) return;
+    const float push = -t->buoyancy * (density - t->rest[f]) / density * dt;
+    for (int k = 0; k < 3; k++) v[k] += push * t->g[k];
+}
+
 /* ---- Position Based Fluids (solvers/pbf.c explains the equations and the units) --------------- */
 
 /* The constants of one PBF step, as lanes where the neighbour loops use them. */

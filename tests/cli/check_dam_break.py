@@ -14,7 +14,7 @@ FRONT_TIME = 0.2        # s: look at the first frame at or after this time ...
 MIN_ADVANCE = 0.1       # m: ... whose front must have moved at least this far
 DOMAIN_SLACK = 1e-4     # m: float rounding at the walls
 STATS_KEYS = {"step", "time", "dt", "dt_bound", "wall_ms", "particles", "max_speed", "rms_speed", "mean_density_error",
-              "max_density_error", "mean_neighbours", "total_heat"}
+              "max_density_error", "mean_abs_density_error", "mean_neighbours", "total_heat"}
 DT_BOUNDS = {"time_step", "acoustic", "velocity", "viscous", "force", "thermal"}  # the adaptive step's (no "fixed")
 
 

@@ -9,8 +9,9 @@ EXPECTED_PROPERTIES = [
     ("float", "density"),
     ("uchar", "fluid"),
     ("float", "temperature"),
+    ("uchar", "flags"),
 ]
-RECORD = struct.Struct("<I7fBf")
+RECORD = struct.Struct("<I7fBfB")
 END_HEADER = b"end_header\n"
 
 

@@ -1,0 +1,210 @@
+/* Trapped air (issue 23 item 5; Mueller et al. 2005, seed 004 section 3.5) against what air does:
+ *   a pool at rest faces up everywhere: no air forms;
+ *   a block in free fall makes air only under its bottom, the surface that faces down;
+ *   a bubble rises (at the rate of a large bubble, Davies and Taylor 1950, within a wide margin:
+ *   a bubble of some hundred particles is coarse) and is removed when it reaches the surface;
+ *   in bubbly_jet air is trapped below the pool's surface, air is removed, and the count of air
+ *   never passes max_air_particles. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/scene.h"
+#include "core/world.h"
+
+static int load(const char *path, fc_world *w, const char *set)
+{
+    char err[512] = "";
+    fc_scene scene;
+    if (fc_scene_parse_file(&scene, path, err, sizeof err)) {
+        CHECK(0, "%s parses: %s", path, err);
+        return -1;
+    }
+    const int built = fc_scene_instantiate(&scene, w, err, sizeof err);
+    fc_scene_free(&scene);
+    if (built) {
+        CHECK(0, "%s builds: %s", path, err);
+        return -1;
+    }
+    if (set && fc_param_assign_scoped(&w->params, w->fluids, w->fluid_count, set, err, sizeof err)) {
+        CHECK(0, "%s: %s", set, err);
+        fc_world_free(w);
+        return -1;
+    }
+    return 0;
+}
+
+static int is_air(const fc_world *w, size_t i) { return w->fluids[w->particles.u8[FC_FLUID][i]].kind != 0; }
+
+static size_t air_count(const fc_world *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->particles.count; i++) n += (size_t)is_air(w, i);
+    return n;
+}
+
+/* The liquid's lowest y and its centre of mass's y. */
+static void liquid_heights(const fc_world *w, double *lowest, double *centre)
+{
+    double sum = 0.0;
+    size_t n = 0;
+    *lowest = INFINITY;
+    for (size_t i = 0; i < w->particles.count; i++) {
+        if (is_air(w, i)) continue;
+        const double y = w->particles.field[FC_PY][i];
+        sum += y, n++;
+        if (y < *lowest) *lowest = y;
+    }
+    *centre = n ? sum / (double)n : NAN;
+}
+
+/* The pool settles from its lattice with air off first (the lattice's top layers sink and open
+ * short-lived holes under them), then runs with air on. */
+/* Whether the liquid particle nearest to particle i lies above it. */
+static int nearest_liquid_above(const fc_world *w, size_t i)
+{
+    const float *x = w->particles.field[FC_PX], *y = w->particles.field[FC_PY], *z = w->particles.field[FC_PZ];
+    double best = INFINITY, above = 0.0;
+    for (size_t j = 0; j < w->particles.count; j++) {
+        if (is_air(w, j)) continue;
+        const double dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i], r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < best) best = r2, above = dy;
+    }
+    return above > 0.0;
+}
+
+static void pool_makes_no_air(double settle, double seconds)
+{
+    fc_world w;
+    if (load(FLUIDCAST_TESTS_DIR "/scenes/air_pool.json", &w, "air=none")) return;
+    int failed = 0;
+    while (w.time < settle && !failed) failed = fc_world_step(&w) != FC_STEP_DONE;
+    w.params.air = 1;
+    while (w.time < settle + seconds && !failed) failed = fc_world_step(&w) != FC_STEP_DONE;
+    printf("air_pool: %.2f s, %llu air made\n", w.time, (unsigned long long)w.air_made_total);
+    CHECK(!failed && w.air_made_total == 0, "a pool at rest faces up: no air forms in %.2f s (%llu made)", seconds,
+          (unsigned long long)w.air_made_total);
+    fc_world_free(&w);
+}
+
+/* Every air particle made in a step (an id not seen before) is checked against the liquid then. */
+static void falling_block_air_below(double seconds)
+{
+    fc_world w;
+    if (load(FLUIDCAST_TESTS_DIR "/scenes/air_falling_block.json", &w, NULL)) return;
+    size_t made = 0, below_bottom = 0, above_centre = 0;
+    int failed = 0;
+    while (w.time < seconds && !failed) {
+        const uint32_t first_new = w.particles.next_id;
+        failed = fc_world_step(&w) != FC_STEP_DONE;
+        double lowest, centre;
+        liquid_heights(&w, &lowest, &centre);
+        for (size_t i = 0; i < w.particles.count; i++) {
+            if (!is_air(&w, i) || w.particles.id[i] < first_new) continue;
+            const double y = w.particles.field[FC_PY][i];
+            made++;
+            below_bottom += nearest_liquid_above(&w, i);
+            above_centre += y > centre;
+        }
+    }
+    printf("air_falling_block: %.2f s, %zu air made, %zu of them under the liquid, %zu above the centre\n", w.time,
+           made, below_bottom, above_centre);
+    CHECK(!failed && made > 0, "a falling block makes air under it (%zu)", made);
+    CHECK(above_centre == 0, "no air forms on the upper half of the block, whose surfaces face up or sideways (%zu)",
+          above_centre);
+    CHECK(below_bottom >= made * 9 / 10, "nine in ten new air particles lie under the liquid: their nearest liquid "
+          "particle is above them (%zu of %zu)", below_bottom, made);
+    fc_world_free(&w);
+}
+
+static void bubble_rises_and_leaves(double seconds)
+{
+    fc_world w;
+    if (load(FLUIDCAST_TESTS_DIR "/scenes/air_bubble.json", &w, NULL)) return;
+    const size_t initial = air_count(&w);
+    const double volume = (double)initial * pow(w.params.particle_spacing, 3);
+    const double diameter = cbrt(6.0 * volume / 3.14159265358979323846);
+    /* Davies and Taylor 1950, a spherical-cap bubble: U = 0.711 sqrt(g d_e) */
+    const double expected = 0.711 * sqrt(9.81 * diameter);
+    double rise_speed = 0.0;
+    int failed = 0;
+    const double start = 0.1, end = 0.3; /* after the start-up, before the surface */
+    double y_start = NAN;
+    while (w.time < seconds && !failed) {
+        failed = fc_world_step(&w) != FC_STEP_DONE;
+        if ((isnan(y_start) && w.time >= start) || (w.time >= end && rise_speed == 0.0)) {
+            double sum = 0.0;
+            size_t n = 0;
+            for (size_t i = 0; i < w.particles.count; i++)
+                if (is_air(&w, i)) sum += w.particles.field[FC_PY][i], n++;
+            const double y = n ? sum / (double)n : NAN;
+            if (isnan(y_start)) y_start = y;
+            else rise_speed = (y - y_start) / (w.time - start);
+        }
+    }
+    const size_t left = air_count(&w);
+    printf("air_bubble: %zu air particles (d_e %.3f m) rise at %.3f m/s (Davies-Taylor %.3f m/s); %zu left at %.2f s, "
+           "%llu removed, %llu made\n",
+           initial, diameter, rise_speed, expected, left, w.time, (unsigned long long)w.air_removed_total,
+           (unsigned long long)w.air_made_total);
+    CHECK(!failed && rise_speed > 0.4 * expected && rise_speed < 1.5 * expected,
+          "the bubble rises at 0.4 to 1.5 times Davies and Taylor's speed (%.3f against %.3f m/s)", rise_speed, expected);
+    if (seconds >= 1.0) /* the short run stops before the bubble reaches the surface */
+        CHECK(left * 5 < initial, "at the surface the bubble is removed: %zu of %zu air particles left", left, initial);
+    fc_world_free(&w);
+}
+
+/* The pool's surface: its liquid's highest particle away from the jet and the ball. */
+static double pool_surface(const fc_world *w)
+{
+    double surface = 0.0;
+    for (size_t i = 0; i < w->particles.count; i++) {
+        const double dx = w->particles.field[FC_PX][i] - 0.15, dz = w->particles.field[FC_PZ][i] - 0.15;
+        const double y = w->particles.field[FC_PY][i];
+        if (!is_air(w, i) && dx * dx + dz * dz > 0.1 * 0.1 && y < 0.2 && y > surface) surface = y;
+    }
+    return surface;
+}
+
+/* Sampled every 10 steps: the air below the pool's surface (two spacings down), and the most air. */
+static void bubbly_jet_traps_air(double seconds, const char *set, size_t cap)
+{
+    fc_world w;
+    if (load(FLUIDCAST_SCENES_DIR "/bubbly_jet.json", &w, set)) return;
+    size_t most = 0, samples = 0, with_trapped = 0, trapped_total = 0;
+    int failed = 0;
+    while (w.time < seconds && !failed) {
+        failed = fc_world_step(&w) != FC_STEP_DONE;
+        const size_t air = air_count(&w);
+        if (air > most) most = air;
+        if (w.step_count % 10) continue;
+        const double below = pool_surface(&w) - 2.0 * w.params.particle_spacing;
+        size_t trapped = 0;
+        for (size_t i = 0; i < w.particles.count; i++) trapped += is_air(&w, i) && w.particles.field[FC_PY][i] < below;
+        samples++, with_trapped += trapped > 0, trapped_total += trapped;
+    }
+    printf("bubbly_jet%s%s: %.2f s, %llu air made, %llu removed; air below the surface in %zu of %zu samples (%.1f on "
+           "average), at most %zu air (cap %zu)\n",
+           set ? " " : "", set ? set : "", w.time, (unsigned long long)w.air_made_total,
+           (unsigned long long)w.air_removed_total, with_trapped, samples,
+           samples ? (double)trapped_total / (double)samples : 0.0, most, cap);
+    CHECK(!failed, "bubbly_jet steps");
+    CHECK(with_trapped * 4 > samples && w.air_removed_total > 0,
+          "bubbly_jet: air is trapped below the surface in a quarter of the samples at least (%zu of %zu) and removed "
+          "(%llu)", with_trapped, samples, (unsigned long long)w.air_removed_total);
+    CHECK(most > 0 && most <= cap, "bubbly_jet: the air never passes its cap (at most %zu of %zu)", most, cap);
+    if (cap < 100) CHECK(most == cap, "bubbly_jet: a low cap is reached (%zu of %zu)", most, cap);
+    fc_world_free(&w);
+}
+
+int main(int argc, char **argv)
+{
+    const int short_run = check_short_run(argc, argv);
+    pool_makes_no_air(short_run ? 0.2 : 0.5, short_run ? 0.1 : 0.5);
+    falling_block_air_below(0.1);
+    bubble_rises_and_leaves(short_run ? 0.35 : 1.0);
+    bubbly_jet_traps_air(short_run ? 0.4 : 1.0, NULL, 20000);
+    bubbly_jet_traps_air(0.3, "max_air_particles=8", 8);
+    return check_summary("test_air");
+}
