@@ -197,6 +197,16 @@ static const bad_case bad_cases[] = {
      "fluids[0].interface_tension", "expected a number, found the string \"1\""},
     {"tension unknown", "{" DOMAIN ", \"parameters\": {\"tension\": \"akinci\"}}", "parameters.tension",
      "expected one of none, mueller2005, found the string \"akinci\""},
+    {"a fluid's kind unknown", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"kind\": \"gas\"}]}", "fluids[0].kind",
+     "expected one of liquid, air, found the string \"gas\""},
+    {"air unknown", "{" DOMAIN ", \"parameters\": {\"air\": \"foam\"}}", "parameters.air",
+     "expected one of none, mueller2005, found the string \"foam\""},
+    {"an air threshold negative", "{" DOMAIN ", \"parameters\": {\"air_generation_threshold\": -1}}",
+     "parameters.air_generation_threshold", "-1 is out of range [0, 10]"},
+    {"an air offset too far", "{" DOMAIN ", \"parameters\": {\"air_offset\": 5}}", "parameters.air_offset",
+     "5 is out of range [0.1, 2] spacings"},
+    {"an air cap not whole", "{" DOMAIN ", \"parameters\": {\"max_air_particles\": 2.5}}", "parameters.max_air_particles",
+     "expected an integer"},
     {"a bad colour", "{" DOMAIN ", \"fluids\": [{\"name\": \"w\", \"colour\": \"blue\"}]}", "fluids[0].colour",
      "expected \"#rrggbb\", found \"blue\""},
     {"a block of an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], "
@@ -536,6 +546,13 @@ static void test_instantiate_error(void)
     CHECK(fc_scene_parse_string(&s, json, "bad.json", err, sizeof err) == 0, "rejected: %s", err);
     CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == -1, "inconsistent parameters accepted");
     CHECK(strncmp(err, "odd: ", 5) == 0 && contains(err, "smoothing_radius"), "message: %s", err);
+    fc_scene_free(&s);
+    /* air generation without a fluid of kind air to make the bubbles of */
+    const char *airless = "{\"name\": \"airless\", " DOMAIN ", \"parameters\": {\"air\": \"mueller2005\"}}";
+    CHECK(fc_scene_parse_string(&s, airless, "bad.json", err, sizeof err) == 0, "rejected: %s", err);
+    CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == -1, "air without an air fluid accepted");
+    CHECK(strncmp(err, "airless: ", 9) == 0 && contains(err, "'air' mueller2005 needs a fluid of kind air"), "message: %s",
+          err);
     fc_scene_free(&s);
 }
 

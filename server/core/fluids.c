@@ -51,6 +51,16 @@ double fc_fluids_common_value(const fc_fluid *fluids, int count, const fc_param_
     return value;
 }
 
+int fc_fluids_check_params(const fc_params *p, const fc_fluid *fluids, int count, char *err, size_t errlen)
+{
+    if (!p->air) return 0;
+    for (int f = 0; f < count; f++)
+        if (fluids[f].kind != 0) return 0;
+    snprintf(err, errlen, "'air' mueller2005 needs a fluid of kind air to make bubbles of (\"kind\": \"air\" in the "
+                          "scene's \"fluids\")");
+    return -1;
+}
+
 int fc_fluid_find(const fc_fluid *fluids, int count, const char *name)
 {
     for (int i = 0; i < count; i++)

@@ -41,6 +41,10 @@ double fc_fluids_common_value(const fc_fluid *fluids, int count, const fc_param_
 /* The fluid's value of a fluid-scoped parameter, or NULL when d has no fluid scope. */
 double *fc_fluid_param_slot(fc_fluid *f, const fc_param_desc *d);
 
+/* The rules between parameters and the fluids table: air generation (air mueller2005) needs a
+ * fluid of kind air. 0, or -1 with err quoting the parameter ('air'). */
+int fc_fluids_check_params(const fc_params *p, const fc_fluid *fluids, int count, char *err, size_t errlen);
+
 /* Index of the fluid named `name`, or -1. */
 int fc_fluid_find(const fc_fluid *fluids, int count, const char *name);
 

@@ -238,7 +238,9 @@ long fc_world_cut_away(fc_world *w, const fc_shape *collider)
 int fc_world_start(fc_world *w, char *err, size_t errlen)
 {
     fc_params_resolve_smoothing(&w->params);
-    if (fc_solver_check_params(w->solver, &w->params, err, errlen)) return -1;
+    if (fc_solver_check_params(w->solver, &w->params, err, errlen) ||
+        fc_fluids_check_params(&w->params, w->fluids, w->fluid_count, err, errlen))
+        return -1;
     int built = build_solver_needs(w, err, errlen);
     if (built) return built;
     stop_method(w); /* a restarted solver starts from its predecessor's particles */

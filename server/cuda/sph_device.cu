@@ -161,7 +161,8 @@ __global__ void fc_k_tension_normals(size_t n, fc_cuda_lists lists, fc_tension_t
         lists.fluid(i, [&](uint32_t j) {
             const float x_ij[3] = {x[i] - x[j], y[i] - y[j], z[i] - z[j]};
             const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
-            fc_tension_normal_pair(&t, weights ? weights[j] : weight, t.colour[fluid[j]] - ci, r2, x_ij, gs, gi, &li);
+            fc_tension_normal_pair(&t, weights ? weights[j] : weight, t.colour[fluid[j]] - ci, t.liquid[fluid[j]], r2, x_ij,
+                                   gs, gi, &li);
         });
         float normal[4], interface[4];
         fc_tension_normal(&t, gs, normal);

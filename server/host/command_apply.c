@@ -47,7 +47,8 @@ int fc_param_values_apply(fc_params *p, fc_fluid *fluids, int fluid_count, const
         if (fc_param_set_scoped(&next, next_fluids, fluid_count, v->desc, v->fluid, v->number, why, sizeof why))
             return fc_param_value_error(err, FC_ERR_BAD_VALUE, v, "%s", why);
     }
-    if (fc_solver_check_params(solver, &next, why, sizeof why)) {
+    if (fc_solver_check_params(solver, &next, why, sizeof why) ||
+        (fluid_count > 0 && fc_fluids_check_params(&next, next_fluids, fluid_count, why, sizeof why))) {
         const fc_param_value *culprit = first_named(values, why);
         if (culprit) return fc_param_value_error(err, FC_ERR_BAD_VALUE, culprit, "%s", why);
         fc_message_error_set(err, FC_ERR_BAD_VALUE, NULL, "%s", why);

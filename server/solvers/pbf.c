@@ -80,7 +80,7 @@ typedef struct pbf_state {
     fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
     fc_record4 *heat;                 /* (T, k, 0, 0), with heat conduction; entry n far away */
     float *heat_rate;                 /* dT/dt, K/s, with heat conduction */
-    fc_record4 *colour;               /* (c^i, 0, 0, 0), with tension; entry n far away */
+    fc_record4 *colour;               /* (c^i, c^s, 0, 0), with tension; entry n far away */
     fc_record4 *normal_s, *normal_i;  /* the tension's normals (sph_terms.h), with tension */
     float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
     float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
@@ -363,7 +363,8 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
     const long n = (long)p->count;
     if (tense) {
 #pragma omp parallel for schedule(static)
-        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tension->colour[of[i]], 0.0f, 0.0f, 0.0f};
+        for (long i = 0; i < n; i++)
+            st->colour[i] = (fc_record4){tension->colour[of[i]], tension->liquid[of[i]], 0.0f, 0.0f};
         st->colour[n] = fc_sph_far_away;
     }
 #pragma omp parallel for schedule(dynamic, 1024)
@@ -388,10 +389,10 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
                 const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
                 conducted += fc_heat_pair(heat, ti, ki, fc_f8_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
             }
-            if (tense) { /* (c^i_j) */
-                fc_f8 cj, unused_y, unused_z, unused_w;
-                fc_lanes8_gather(&nb, st->colour, &cj, &unused_y, &unused_z, &unused_w);
-                fc_tension_normal_pair(tension, fc_f8_splat(volume_over_m0), cj - ci, nb.r2, d, gs, gi, &li);
+            if (tense) { /* (c^i_j, c^s_j) */
+                fc_f8 cj, csj, unused_z, unused_w;
+                fc_lanes8_gather(&nb, st->colour, &cj, &csj, &unused_z, &unused_w);
+                fc_tension_normal_pair(tension, fc_f8_splat(volume_over_m0), cj - ci, csj, nb.r2, d, gs, gi, &li);
             }
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);

@@ -39,7 +39,7 @@ typedef struct sph_state {
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
     fc_record4 *heat;              /* (T, k, 0, 0) of the sorted particles, with heat conduction; entry n far away */
     fc_record4 *dens;              /* (rho, r, 0, 0), r = m / m_0, with artificial viscosity; entry n far away */
-    fc_record4 *colour;            /* (c^i, 0, 0, 0) of the sorted particles, with tension */
+    fc_record4 *colour;            /* (c^i, c^s, 0, 0) of the sorted particles, with tension */
     fc_record4 *normal_s, *normal_i; /* (n^, |grad c^s|) (fc_tension_normal) and (grad c^i, lap c^i)
                                         (fc_tension_interface), with tension */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
@@ -157,11 +157,11 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
         const fc_f8 zero = fc_f8_splat(0.0f), ci = fc_f8_splat(st->colour[i].x);
         fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
         for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, st->pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 unused_x, unused_y, unused_z, w_j, cj;
+            fc_f8 unused_x, unused_y, unused_z, w_j, cj, csj;
             fc_lanes8_gather(&nb, st->vel, &unused_x, &unused_y, &unused_z, &w_j);
-            fc_lanes8_gather(&nb, st->colour, &cj, &unused_x, &unused_y, &unused_z);
+            fc_lanes8_gather(&nb, st->colour, &cj, &csj, &unused_y, &unused_z);
             const fc_f8 x_ij[3] = {nb.dx, nb.dy, nb.dz};
-            fc_tension_normal_pair(tt, w_j, cj - ci, nb.r2, x_ij, gs, gi, &li);
+            fc_tension_normal_pair(tt, w_j, cj - ci, csj, nb.r2, x_ij, gs, gi, &li);
         }
         float sum_s[4], sum_i[4];
         fc_f8_sum4(gs[0], gs[1], gs[2], zero, sum_s);
@@ -272,7 +272,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
     if (tt->on) {
         const uint8_t *of = p->u8[FC_FLUID];
 #pragma omp parallel for schedule(static)
-        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tt->colour[of[i]], 0.0f, 0.0f, 0.0f};
+        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tt->colour[of[i]], tt->liquid[of[i]], 0.0f, 0.0f};
         st->colour[n] = fc_sph_far_away;
         compute_normals(w, st, tt);
     }

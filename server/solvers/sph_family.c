@@ -314,7 +314,10 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
         const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
         t->surface[f] = (float)fluid->surface_tension;
         t->interface[f] = (float)fluid->interface_tension;
-        t->colour[f] = fluid->polarity == 0 ? 0.5f : -0.5f;
+        const int air = fluid->kind != 0; /* no tension of its own, and no colour: c^s = c^i = 0 */
+        t->colour[f] = air ? 0.0f : fluid->polarity == 0 ? 0.5f : -0.5f;
+        t->liquid[f] = air ? 0.0f : 1.0f;
+        if (air) t->surface[f] = t->interface[f] = 0.0f;
         t->inv_rest[f] = (float)(1.0 / fluid->rest_density);
         if (f < w->fluid_count) t->on |= t->surface[f] > 0.0f || t->interface[f] > 0.0f;
     }

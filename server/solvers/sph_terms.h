@@ -259,7 +259,8 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
 typedef struct fc_tension_terms {
     float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s of each fluid, N/m */
     float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
-    float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar */
+    float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar, 0 air */
+    float liquid[FC_SPH_MAX_FLUIDS];    /* c^s of each fluid: 1 liquid, 0 air */
     float inv_rest[FC_SPH_MAX_FLUIDS];  /* 1 / rho0 of each fluid */
     float h2, lap_h2, lap_r2;           /* h^2, D h^2 and D + 4 (poly6's Laplacian) */
     float coeff;                        /* -6 C m_0: grad c = coeff sum_j (V_j / m_0) (h^2 - r^2)^2 x_ij */
@@ -270,13 +271,14 @@ typedef struct fc_tension_terms {
 } fc_tension_terms;
 
 /* The normals pass, eight neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
- * dc = c^i_j - c^i_i and x_ij = x_i - x_j: adds their terms to the sums of grad c^s (gs), grad c^i
- * (gi) and lap c^i (*li), 0 beyond h. */
-static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_f8 w_j, fc_f8 dc, fc_f8 r2,
+ * dc = c^i_j - c^i_i, cs_j = c^s_j (air is no liquid: a bubble's wall is a surface) and x_ij =
+ * x_i - x_j: adds their terms to the sums of grad c^s (gs), grad c^i (gi) and lap c^i (*li), 0
+ * beyond h. */
+static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_f8 w_j, fc_f8 dc, fc_f8 cs_j, fc_f8 r2,
                                                 const fc_f8 x_ij[3], fc_f8 gs[3], fc_f8 gi[3], fc_f8 *li)
 {
     const fc_f8 d = fc_f8_positive(fc_f8_splat(t->h2) - r2), weight = w_j * d * d;
-    for (int k = 0; k < 3; k++) gs[k] += weight * x_ij[k], gi[k] += dc * weight * x_ij[k];
+    for (int k = 0; k < 3; k++) gs[k] += cs_j * weight * x_ij[k], gi[k] += dc * weight * x_ij[k];
     /* r^2 as h^2 - d, which stops at h^2: a far lane's r^2 would overflow the product */
     *li += dc * w_j * d * (fc_f8_splat(t->lap_h2) - fc_f8_splat(t->lap_r2) * (fc_f8_splat(t->h2) - d));
 }

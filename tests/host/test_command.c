@@ -270,6 +270,19 @@ static void test_values_apply(void)
     v = values_of("particle_radius", 0.03, "particle_margin", 0.02);
     CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == 0 && p.particle_radius == 0.03 && p.particle_margin == 0.02,
           "a consistent pair applies together: %s", err.message);
+
+    /* trapped air needs a fluid of kind air: refused with the field named, nothing changed */
+    before = p;
+    v = values_of("air", 1.0, "air_offset", 0.5);
+    CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+              strcmp(err.field, "values.air") == 0 && strstr(err.message, "needs a fluid of kind air") != NULL,
+          "air without an air fluid: %s (%s)", err.field, err.message);
+    CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after the air refusal");
+    fc_fluid two[2];
+    fc_fluid_defaults(&two[0], 0), fc_fluid_defaults(&two[1], 1);
+    two[1].kind = 1;
+    CHECK(fc_param_values_apply(&p, two, 2, NULL, &v, 0, &err) == 0 && p.air == 1 && p.air_offset == 0.5,
+          "with a fluid of kind air it applies: %s", err.message);
 }
 
 /* ---- requests applied to a world ------------------------------------------------------------- */
