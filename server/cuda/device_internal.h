@@ -47,6 +47,8 @@ struct fc_cuda_family {
     size_t boundary_count, boundary_capacity;
     float *d_f[FC_CUDA_SCRATCH];
     uint32_t *d_neighbours; /* per particle: fluid neighbours within h at the last sort */
+    unsigned *d_counts;     /* a few counters a pass adds up (the trapped air's) */
+    const float *d_list_at[3]; /* the positions the last step's lists were found at (scratch), or NULL */
     size_t scratch_capacity;
 };
 

@@ -543,6 +543,71 @@ fail:
     return -1;
 }
 
+/* The columns of a spawn: where each goes and what a spawned particle takes that is not its parent's. */
+struct fc_spawn_plan {
+    void *column[FC_COLUMN_COUNT];
+    uint32_t size[FC_COLUMN_COUNT];
+    uint32_t value[FC_COLUMN_COUNT]; /* the template's bytes of each column */
+    unsigned char inherit[FC_COLUMN_COUNT];
+};
+
+__global__ void fc_k_spawn(size_t n, size_t from, size_t count, const uint32_t *__restrict__ mark,
+                           const uint32_t *__restrict__ index, const float *__restrict__ ox, const float *__restrict__ oy,
+                           const float *__restrict__ oz, fc_spawn_plan plan, uint32_t first_id, uint32_t *__restrict__ id)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        if (!mark[i] || index[i] >= count) continue;
+        const size_t j = from + index[i];
+        const float offset[3] = {ox[i], oy[i], oz[i]};
+        for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+            if (c >= FC_POSITION && c < FC_POSITION + 3)
+                ((float *)plan.column[c])[j] = ((float *)plan.column[c])[i] + offset[c - FC_POSITION];
+            else if ((c >= FC_VELOCITY && c < FC_VELOCITY + 3) || plan.inherit[c]) {
+                if (plan.size[c] == 1) ((uint8_t *)plan.column[c])[j] = ((uint8_t *)plan.column[c])[i];
+                else ((uint32_t *)plan.column[c])[j] = ((uint32_t *)plan.column[c])[i];
+            } else if (plan.size[c] == 1) ((uint8_t *)plan.column[c])[j] = (uint8_t)(plan.value[c] & 0xffu);
+            else ((uint32_t *)plan.column[c])[j] = plan.value[c];
+        }
+        id[j] = first_id + index[i];
+    }
+}
+
+extern "C" int fc_device_store_spawn(fc_device_store *s, const uint32_t *d_mark, const float *const d_offset[3],
+                                     size_t limit, const fc_emission *tpl, const unsigned char inherit[FC_COLUMN_COUNT],
+                                     size_t *spawned, char *err, size_t errlen)
+{
+    const size_t n = s->particles.count;
+    uint32_t marked = 0;
+    fc_spawn_plan plan;
+    *spawned = 0;
+    if (n == 0 || limit == 0) return 0;
+    if (reserve_keep(s, n, err, errlen)) return -1;
+    FC_CU(cub::DeviceScan::ExclusiveSum(s->d_keep_tmp, s->keep_tmp_bytes, d_mark, s->d_kept, (int)(n + 1), s->stream));
+    FC_CU(cudaMemcpyAsync(&marked, s->d_kept + n, sizeof marked, cudaMemcpyDeviceToHost, s->stream));
+    FC_CU(cudaStreamSynchronize(s->stream));
+    {
+        const size_t count = marked < limit ? marked : limit;
+        if (count == 0) return 0;
+        if (check_room(s, n + count, err, errlen) || fc_cuda_particles_grow(&s->particles, n + count, err, errlen))
+            return -1;
+        for (int c = 0; c < FC_COLUMN_COUNT; c++) {
+            plan.column[c] = s->particles.d_column[c];
+            plan.size[c] = (uint32_t)fc_cuda_particles_bytes_of(c);
+            plan.value[c] = tpl->column[c];
+            plan.inherit[c] = inherit[c];
+        }
+        FC_LAUNCH(fc_k_spawn, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->stream, n, n, count, d_mark, s->d_kept,
+                  d_offset[0], d_offset[1], d_offset[2], plan, tpl->first_id, s->particles.d_id);
+        FC_CU(cudaGetLastError());
+        FC_CU(cudaStreamSynchronize(s->stream));
+        s->particles.count = n + count;
+        *spawned = count;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
 extern "C" int fc_device_store_emit(fc_device_store *s, const fc_emission *e, char *err, size_t errlen)
 {
     const size_t from = s->particles.count;

@@ -62,6 +62,14 @@ int fc_device_store_emit(fc_device_store *s, const fc_emission *e, char *err, si
  * the device, compacting the rest in order; *removed gets how many went. Synchronous. */
 int fc_device_store_remove_inside(fc_device_store *s, const fc_shape *shapes, size_t count, size_t *removed, char *err,
                                   size_t errlen);
+/* Appends a particle beside each marked one (d_mark[i] != 0 for i < count, d_mark[count] = 0; device
+ * memory), the first `limit` in index order: at the parent's position moved by (d_offset[0..2])[i],
+ * with its velocity and the columns c with inherit[c] set (its temperature: air made under a
+ * surface), every other column from tpl's column values, ids from tpl->first_id. *spawned gets how
+ * many. Synchronous. */
+int fc_device_store_spawn(fc_device_store *s, const uint32_t *d_mark, const float *const d_offset[3], size_t limit,
+                          const fc_emission *tpl, const unsigned char inherit[FC_COLUMN_COUNT], size_t *spawned,
+                          char *err, size_t errlen);
 /* Removes the particles whose registry column `column` has a bit set (a per-particle flag) and
  * compacts the rest in their order; how many went into *removed. Synchronous. */
 int fc_device_store_remove_flagged(fc_device_store *s, int column, size_t *removed, char *err, size_t errlen);

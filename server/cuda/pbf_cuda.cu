@@ -269,6 +269,7 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
         FC_CU(cudaGetLastError());
         /* the passes after line 24 read the final positions, with the lists of this step */
         const fc_cuda_lists final_lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
+        s->d_list_at[0] = f[QX], s->d_list_at[1] = f[QY], s->d_list_at[2] = f[QZ]; /* for the trapped air's pass */
         const int conduction = setup->common.heat.conduction;
         if (vorticity_pass(s, setup, c, final_lists, conduction, err, errlen)) return -1;
         fc_cuda_normals normals; /* the tension's, at the positions the vorticity pass read (pbf.c) */

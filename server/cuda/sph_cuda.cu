@@ -2,7 +2,8 @@
 #include "cuda/device_internal.h"
 
 /* The scratch columns WCSPH uses. */
-enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE, NORMAL_S, NORMAL_I = NORMAL_S + 4 };
+enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE, NORMAL_S, NORMAL_I = NORMAL_S + 4, LIST_X = NORMAL_I + 4, LIST_Y,
+       LIST_Z };
 
 /* Density (fc_sph_density_ratio over the fluid and boundary neighbours) and pressure
  * (fc_wcsph_pressure about the rest density at the particle's temperature, fc_heat_rest_density) of
@@ -178,6 +179,14 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
                   s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE], normals);
     }
     FC_CU(cudaGetLastError());
+    s->d_list_at[0] = s->d_list_at[1] = s->d_list_at[2] = NULL;
+    if (setup->common.air) { /* the trapped air's pass after the step reads the lists as the CPU's: at these */
+        for (int a = 0; a < 3; a++) {
+            FC_CU(cudaMemcpyAsync(s->d_f[LIST_X + a], fc_cuda_column(s, FC_PX + a), n * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, s->store->stream));
+            s->d_list_at[a] = s->d_f[LIST_X + a];
+        }
+    }
     FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
               setup->common.heat.conduction ? s->d_f[HEAT_RATE] : NULL, fc_cuda_fluid_column(s), setup->common.heat,
               fc_cuda_column(s, FC_PX),

@@ -28,7 +28,7 @@ extern "C" void fc_cuda_family_destroy(fc_cuda_family *d)
     if (!d) return;
     if (d->store) cudaStreamSynchronize(d->store->stream);
     fc_cuda_grid_free(&d->grid);
-    void *arrays[] = {d->d_bx, d->d_by, d->d_bz, d->d_bvolume, d->d_bcell_start, d->d_neighbours};
+    void *arrays[] = {d->d_bx, d->d_by, d->d_bz, d->d_bvolume, d->d_bcell_start, d->d_neighbours, d->d_counts};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) cudaFree(arrays[a]);
     for (int c = 0; c < FC_CUDA_SCRATCH; c++) cudaFree(d->d_f[c]);
     free(d);
@@ -47,6 +47,7 @@ extern "C" fc_cuda_family *fc_cuda_family_create(fc_device_store *store, const f
     if (fc_cuda_grid_init(&d->grid, geom, err, errlen)) goto fail;
     FC_CU(cudaMalloc((void **)&d->d_bcell_start, sizeof(uint32_t) * ((size_t)geom->ncells + 1)));
     FC_CU(cudaMemsetAsync(d->d_bcell_start, 0, sizeof(uint32_t) * ((size_t)geom->ncells + 1), store->stream));
+    FC_CU(cudaMalloc((void **)&d->d_counts, 4 * sizeof(unsigned)));
     return d;
 fail:
     fc_cuda_family_destroy(d);
@@ -58,6 +59,7 @@ int fc_cuda_reserve_scratch(fc_cuda_family *d, size_t n, char *err, size_t errle
     if (n <= d->scratch_capacity) return 0;
     const size_t cap = n + n / 4 + 64;
     for (int c = 0; c < FC_CUDA_SCRATCH; c++) cudaFree(d->d_f[c]), d->d_f[c] = NULL;
+    d->d_list_at[0] = d->d_list_at[1] = d->d_list_at[2] = NULL;
     cudaFree(d->d_neighbours);
     d->d_neighbours = NULL;
     d->scratch_capacity = 0;

@@ -31,6 +31,7 @@ typedef struct fc_cuda_setup {
     fc_tension_terms tension; /* surface and interface tension (fc_tension_terms_of) */
     float volume_over_m0;   /* PBF's conduction weights (sph_terms.h): V0 / m_0, and V0 / m_f of each fluid */
     float volume_over_mass[FC_SPH_MAX_FLUIDS];
+    int air;                /* trapped air is on: a step keeps the positions its lists were found at */
 } fc_cuda_setup;
 
 /* WCSPH's: the equation of state and the force constants (sph_terms.h), collision FC_WALLS_CLAMP. */
@@ -72,6 +73,17 @@ int fc_cuda_sph_max_acceleration2(fc_cuda_family *d, float *out, char *err, size
  * device is done), and density, vorticity and XSPH at the present positions. */
 int fc_cuda_pbf_density(fc_cuda_family *d, const fc_cuda_pbf_setup *setup, char *err, size_t errlen);
 int fc_cuda_pbf_step(fc_cuda_family *d, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen);
+
+/* Trapped air after a step (air_cuda.cu; solvers/air.c's device twin with the rules of sph_terms.h):
+ * air's artificial buoyancy over dt, the air that goes flagged in the `flags` column, and the new
+ * air marked with its offset in the family's scratch. counts: [0] air particles, [1] of them flagged,
+ * [2] new air marked. */
+int fc_cuda_air_mark(fc_cuda_family *d, const fc_cuda_setup *setup, const fc_air_terms *t, float dt, uint32_t counts[3],
+                     char *err, size_t errlen);
+/* Appends the first `limit` of the marked new air (fc_device_store_spawn), made of tpl's columns, at
+ * its parent's temperature; *spawned gets how many. */
+int fc_cuda_air_spawn(fc_cuda_family *d, size_t limit, const fc_emission *tpl, size_t *spawned, char *err,
+                      size_t errlen);
 
 #ifdef __cplusplus
 }

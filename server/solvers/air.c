@@ -86,7 +86,7 @@ static int air_decision(const fc_air_terms *t, const fc_air_state *a, const fc_s
     for (uint32_t e = fluid->start[i]; e < fluid->start[i + 1]; e++) {
         const fc_record4 j = a->at[fluid->index[e]];
         const float dx[3] = {j.x - point[0], j.y - point[1], j.z - point[2]};
-        if (fc_air_point_taken(t, dx, j.w, &cp)) return FC_AIR_STAY;
+            if (fc_air_point_taken(t, dx, j.w, &cp)) return FC_AIR_STAY;
     }
     return fc_air_point_outside(t, cp) ? FC_AIR_SPAWN : FC_AIR_STAY;
 }

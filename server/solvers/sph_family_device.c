@@ -19,6 +19,7 @@ typedef struct device_state {
     double gradient_correction; /* WCSPH: fc_wcsph_gradient_correction */
     double rest_denominator;    /* PBF: D0 (fc_pbf_lattice_denominator) */
     double max_acceleration;    /* WCSPH: the largest |a| of the last step (the force condition) */
+    size_t air;                 /* air particles after the last step's air pass (with air on) */
 } device_state;
 
 static int upload_boundary(const fc_world *w, device_state *st)
@@ -95,6 +96,9 @@ static void common_setup(const fc_world *w, const device_state *st, fc_wall_mode
     fc_collision_init(&s->collision, w, walls, 1);
     fc_heat_terms_of(w, &s->heat);
     fc_tension_terms_of(w, &s->tension);
+    fc_air_terms air;
+    fc_air_terms_of(w, &air);
+    s->air = air.on;
     s->volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]);
     for (int f = 0; f < FC_MAX_FLUIDS; f++)
         s->volume_over_mass[f] = (float)(st->rest_volume / w->fluid_mass[f < w->fluid_count ? f : 0]);
@@ -136,16 +140,64 @@ static int pbf_on_device(fc_world *w, device_state *st, const double *dt)
     return failed ? -1 : 0;
 }
 
+/* Trapped air after a step, on the device (solvers/air.c's rules and caps): air's buoyancy, the new
+ * air appended there within max_air_particles, max_particles and the budget, then the air flagged
+ * to go removed through the store (fc_world_remove_flagged). */
+static int air_on_device(fc_world *w, device_state *st, double dt)
+{
+    fc_air_terms t;
+    fc_air_terms_of(w, &t);
+    if (!t.on) return 0;
+    char err[512] = "";
+    fc_particles *p = &w->particles;
+    fc_cuda_setup s;
+    common_setup(w, st, FC_WALLS_CLAMP, &s);
+    uint32_t counts[3];
+    if (fc_cuda_air_mark(st->device, &s, &t, (float)dt, counts, err, sizeof err)) {
+        fc_cuda_store_stepped(w, 1, "air", err);
+        return -1;
+    }
+    const long n = (long)p->count, air = counts[0], removed = counts[1];
+    long room = (long)w->params.max_air_particles - (air - removed);
+    const long total_room = (long)w->params.max_particles - (n - removed);
+    if (total_room < room) room = total_room;
+    if (room > (long)counts[2]) room = (long)counts[2];
+    size_t spawned = 0;
+    if (room > 0 && !fc_world_reserve_fluid(w, (size_t)(n - removed + room)) &&
+        !fc_particles_reserve(p, (size_t)(n + room))) { /* room for the sync that brings them back */
+        fc_particle rec;
+        const float zero[3] = {0.0f, 0.0f, 0.0f};
+        fc_world_particle(w, t.air_fluid, zero, zero, &rec);
+        fc_emission tpl = {.first_id = p->next_id, .column_count = FC_COLUMN_COUNT, .dimensions = w->dimensions};
+        for (int c = 0; c < FC_COLUMN_COUNT; c++) fc_particle_column_bytes(&rec, c, &tpl.column[c]);
+        if (fc_cuda_air_spawn(st->device, (size_t)room, &tpl, &spawned, err, sizeof err)) {
+            fc_cuda_store_stepped(w, 1, "air", err);
+            return -1;
+        }
+        p->count += spawned;
+        p->next_id += (uint32_t)spawned;
+    }
+    fc_cuda_store_stepped(w, 0, "air", err);
+    if (removed > 0) {
+        if (fc_world_remove_flagged(w, FC_FLAGS) < 0) return -1;
+        w->removed_total -= (uint64_t)removed; /* the sinks' count; air has its own */
+    }
+    w->air_made_total += (uint64_t)spawned;
+    w->air_removed_total += (uint64_t)removed;
+    st->air = (size_t)(air - removed) + spawned;
+    return 0;
+}
+
 static int wcsph_step(fc_world *w, void *state, double dt)
 {
-    return wcsph_on_device(w, state, &dt) ? FC_STEP_FAILED : FC_STEP_DONE;
+    return wcsph_on_device(w, state, &dt) || air_on_device(w, state, dt) ? FC_STEP_FAILED : FC_STEP_DONE;
 }
 
 static int wcsph_density(fc_world *w, void *state) { return wcsph_on_device(w, state, NULL); }
 
 static int pbf_step(fc_world *w, void *state, double dt)
 {
-    return pbf_on_device(w, state, &dt) ? FC_STEP_FAILED : FC_STEP_DONE;
+    return pbf_on_device(w, state, &dt) || air_on_device(w, state, dt) ? FC_STEP_FAILED : FC_STEP_DONE;
 }
 
 static int pbf_density(fc_world *w, void *state) { return pbf_on_device(w, state, NULL); }
@@ -186,8 +238,9 @@ static int device_stats(const fc_world *w, const void *state, fc_solver_stat *ou
     if (fc_cuda_store_device(w) && fc_cuda_family_mean_neighbours(st->device, &mean, err, sizeof err)) fc_cuda_store_report(w, "statistics", err);
     fc_cuda_stats sums;
     if (!fc_cuda_store_take_sums(w, &sums)) return fc_sph_family_stats(w, mean, out, max);
-    return fc_sph_family_stats_of(sums.sum_err, sums.max_err, sums.sum_abs_err, sums.sum_heat, w->particles.count, mean,
-                                  out, max);
+    const int count = fc_sph_family_stats_of(sums.sum_err, sums.max_err, sums.sum_abs_err, sums.sum_heat,
+                                             w->particles.count, mean, out, max);
+    return count + fc_air_stats(w, st->air, out + count, max - count);
 }
 
 /* The family's steps share their state, statistics and solids; each has its own step and conditions. */
