@@ -138,6 +138,7 @@ export class App {
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
       setAttribute: (attribute) => this.chooseAttribute(attribute),
+      toggleAir: () => this.setAirHidden(!this.airHidden),
       setMaxFps: (maxFps) => session.setOptions({ maxFps }),
       addEmitter: () => this.addDefaultEmitter(),
       toggleEmitterMode: () => this.interaction.setPlacing(!this.interaction.placing),
@@ -306,10 +307,27 @@ export class App {
     this.panel.setValues({ ...state.values, ...fluidValues(state.fluids) });
     this.viewer.particles.setFluids(state.fluids);
     this.legend.setFluids(state.fluids);
+    this.setAirHidden(this.airHidden); // the fluids may have changed
     if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
     this.emitterList.update(state.emitters, this.session.canControl);
     this.banner.show(state.unstable ?? null, this.session.canControl);
     if (state.camera_broadcast === false) this.cameraShare.received({ active: false });
+    this.refreshControls();
+  }
+
+  /** The indices of the world's fluids of kind air (state.fluids). */
+  airFluids() {
+    const fluids = this.session.state?.fluids;
+    return Array.isArray(fluids) ? fluids.flatMap((f, i) => (f?.kind === 'air' ? [i] : [])) : [];
+  }
+
+  /** Hides the air (this viewer only): its fluid indices ride along in the frames to be left out. */
+  setAirHidden(hidden) {
+    this.airHidden = Boolean(hidden);
+    const indices = this.airHidden ? this.airFluids() : [];
+    this.viewer.particles.setHiddenFluids(indices);
+    const withFluid = indices.length > 0;
+    if (withFluid !== Boolean(this.session.options.withFluid)) this.session.setOptions({ withFluid });
     this.refreshControls();
   }
 
@@ -337,6 +355,8 @@ export class App {
       broadcasting: Boolean(this.cameraShare?.broadcasting),
       following: Boolean(this.cameraShare?.following),
       presenterLive: Boolean(session.state?.camera_broadcast) || Boolean(this.cameraShare?.presenterPose),
+      hasAir: this.airFluids().length > 0,
+      airHidden: Boolean(this.airHidden),
     });
     if (session.state) {
       this.emitterList.update(session.state.emitters, canControl);

@@ -183,8 +183,10 @@ export class Session extends Emitter {
     this.wantedWorld = world;
     this.keyRequestedAt = null;
     if (this.receiver) this.receiver.expect(world);
-    const { attribute, maxFps, bits, products } = this.options;
-    this.request(messages.subscribe(world, { attributes: attribute ? [attribute] : [], maxFps, bits, products }));
+    const { attribute, maxFps, bits, products, withFluid } = this.options;
+    // withFluid: the fluid index rides along (the viewer hides some fluids by it)
+    const attributes = [...new Set([attribute, withFluid ? 'fluid' : null].filter(Boolean))];
+    this.request(messages.subscribe(world, { attributes, maxFps, bits, products }));
     this.emit('subscribed', world);
   }
 

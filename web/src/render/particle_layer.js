@@ -44,11 +44,13 @@ export class ParticleLayer {
         flatten: { value: 0.6 },
         viewport: { value: new Vector2(1, 1) },
         maxPointSize: { value: maxPointSize },
+        hiddenFluids: { value: 0 },
       },
     });
     this.textures = Object.fromEntries(Object.keys(COLORMAPS).map((name) => [name, colormapTexture(name)]));
     this.capacity = 0;
     this.count = 0;
+    this.hiddenMask = 0; // bit f: fluid f hidden (setHiddenFluids)
     this.mesh = mode === 'points' ? new Points(this.createGeometry(0), this.material) : new Mesh(this.createGeometry(0), this.material);
     this.mesh.frustumCulled = false; // normalized attributes give three.js no usable bounding sphere
     this.mesh.visible = false;
@@ -65,10 +67,13 @@ export class ParticleLayer {
     }
     const positions = new Attribute(new Uint16Array(3 * capacity), 3, true);
     const values = new Attribute(new Uint8Array(capacity), 1, true);
+    const fluids = new Attribute(new Uint8Array(capacity), 1, true);
     positions.setUsage(DynamicDrawUsage);
     values.setUsage(DynamicDrawUsage);
+    fluids.setUsage(DynamicDrawUsage);
     geometry.setAttribute(this.positionName, positions);
     geometry.setAttribute('particleValue', values);
+    geometry.setAttribute('particleFluid', fluids);
     this.setDrawCount(geometry, 0);
     return geometry;
   }
@@ -109,6 +114,11 @@ export class ParticleLayer {
     this.setColormapTexels('fluid', colormapTexels('fluid', fluidPalette(fluids)));
   }
 
+  /** Fluids not drawn: their indices in state.fluids (the first 24 can be hidden). */
+  setHiddenFluids(indices) {
+    this.hiddenMask = indices.filter((f) => f >= 0 && f < 24).reduce((mask, f) => mask + 2 ** f, 0);
+  }
+
   /** Sphere radius in metres (from the world's particle spacing). */
   setRadius(radius) {
     if (radius > 0) this.material.uniforms.radius.value = radius;
@@ -127,6 +137,10 @@ export class ParticleLayer {
     const section = attributeName ? frame.attributes[attributeName] : null;
     if (section) markRange(geometry.getAttribute('particleValue'), section.values);
     const uniforms = this.material.uniforms;
+    // hidden fluids need each particle's fluid: the frame carries it while any are hidden (app.js)
+    const fluids = this.hiddenMask ? frame.attributes.fluid : null;
+    if (fluids) markRange(geometry.getAttribute('particleFluid'), fluids.values);
+    uniforms.hiddenFluids.value = fluids ? this.hiddenMask : 0;
     uniforms.useColormap.value = Boolean(section);
     uniforms.colormap.value = section ? this.textures[attributeName] : null;
     this.setDrawCount(geometry, count);

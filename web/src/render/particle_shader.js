@@ -13,14 +13,26 @@ export const particleVertexShader = /* glsl */ `
   attribute vec3 particlePosition; // normalized uint16: (q << (16 - bits)) / 65535; the model matrix maps it to metres
 #endif
 attribute float particleValue;     // normalized uint8 attribute section, 0..1
+attribute float particleFluid;     // normalized uint8: the particle's fluid index / 255 (when fluids are hidden)
 
 uniform float radius;              // sphere radius, metres (world units)
+uniform float hiddenFluids;        // bit f set: fluid f is not drawn (0: every fluid drawn)
 
 varying vec3 vCentre;              // view space
 varying vec3 vPoint;               // view space point on the quad (quads only)
 varying float vValue;
 
 void main() {
+  if (hiddenFluids > 0.0) {
+    float fluid = floor(particleFluid * 255.0 + 0.5);
+    if (fluid < 24.0 && mod(floor(hiddenFluids / exp2(fluid)), 2.0) > 0.5) {
+      gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: not drawn
+#ifdef POINTS
+      gl_PointSize = 0.0;
+#endif
+      return;
+    }
+  }
   vec4 centre = viewMatrix * (modelMatrix * vec4(particlePosition, 1.0));
   // Under perspective a sphere off the view axis covers an ellipse stretched by 1 / cos(angle)
   // on the plane through its centre, and a near one a little more: grow the quad to fit.

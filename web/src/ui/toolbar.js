@@ -20,7 +20,7 @@ function labelled(text, control) {
 export class Toolbar {
   /**
    * actions: play, pause, step, restart, reset, loadScene(name), openScene, setSolver(name),
-   * selectWorld(id), toggleHidden, setAttribute(name|null), setMaxFps(n), addEmitter,
+   * selectWorld(id), toggleHidden, setAttribute(name|null), toggleAir, setMaxFps(n), addEmitter,
    * toggleEmitterMode, copyRoomLink, toggleBroadcast, toggleFollow, resetView
    */
   constructor(element, actions) {
@@ -40,6 +40,7 @@ export class Toolbar {
     this.addEmitter = button('btn-add-emitter', '+ Emitter', 'Add an emitter at the top centre, pointing down', actions.addEmitter);
     this.emitterMode = button('btn-emitter-mode', 'Place emitter…', 'Click on a wall, the floor or a collider to place an emitter there', actions.toggleEmitterMode);
     this.share = button('btn-room-link', 'Room link', 'Copy the link of this world without the control token', actions.copyRoomLink);
+    this.air = button('btn-air', 'Hide air', 'Hide or show the trapped air (the fluids of kind air): for you only', actions.toggleAir);
     // phones (style.css): the groups after play / pause / step fold into this menu, one tap away
     this.menu = button('btn-menu', '☰ Menu', 'Scene, colour, room link and the other controls', () => this.setMenuOpen(!this.menuOpen));
     this.menu.classList.add('menu-toggle');
@@ -65,7 +66,7 @@ export class Toolbar {
     element.replaceChildren(
       el('div', { className: 'group' }, [this.play, this.pause, this.step, this.menu]),
       // on a phone the menu lists the scene, the colour and the room link first
-      more([labelled('scene', this.scene), this.openScene, labelled('colour', this.attribute), this.share]),
+      more([labelled('scene', this.scene), this.openScene, labelled('colour', this.attribute), this.air, this.share]),
       more([this.restart, this.reset]),
       more([labelled('world', this.world), this.hideWorld, labelled('solver', this.solver), labelled('max', this.maxFps)]),
       more([this.addEmitter, this.emitterMode]),
@@ -84,7 +85,8 @@ export class Toolbar {
   /**
    * v: {canControl, worlds, world, scenes, scene, solvers ([{name, description}]), solver, paused,
    * attribute, maxFps, emitterMode, pending (edited build-time values), hidden, broadcasting,
-   * following, presenterLive (the world's camera is being broadcast)}
+   * following, presenterLive (the world's camera is being broadcast), hasAir (the world has a fluid of kind
+   * air), airHidden}
    */
   update(v) {
     for (const control of this.controlOnly) control.disabled = !v.canControl || v.world === null;
@@ -114,6 +116,9 @@ export class Toolbar {
       this.solver.title = (v.solvers ?? []).map((s) => `${s.name}: ${s.description}`).join('\n') || this.solver.title;
     }
     this.attribute.value = v.attribute || '';
+    this.air.hidden = !v.hasAir;
+    this.air.textContent = v.airHidden ? 'Show air' : 'Hide air';
+    this.air.setAttribute('aria-pressed', String(Boolean(v.airHidden)));
     if (MAX_FPS_CHOICES.includes(v.maxFps)) this.maxFps.value = String(v.maxFps);
   }
 }
