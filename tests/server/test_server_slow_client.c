@@ -2,8 +2,10 @@
  * the server's memory grow (PROTOCOL.md section 5), and gets a decodable key frame when it reads
  * again. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "expect.h"
+#include "metrics_text.h"
 #include "test_env.h"
 #include "watcher.h"
 
@@ -12,6 +14,7 @@
 #define MIN_STALL_MS 5000 /* -DMIN_STALL_MS=... for a longer experiment */
 #endif
 #define MAX_STALL_MS 90000
+#define SKIP_MARGIN_MS 3000 /* the stall goes on this long after the server began to skip frames */
 #define MIN_RATE_SHARE 0.7            /* the fast client keeps at least 70% of its baseline frame rate */
 #define RSS_BOUND_KIB (64 * 1024)     /* the server's VmRSS stays within baseline + 64 MiB */
 #define SLOW_RCVBUF (32 * 1024)       /* the stalled client's receive buffer */
@@ -33,16 +36,35 @@ typedef struct {
     double slow_bytes_per_s;
 } rates;
 
-/* Rates over ms milliseconds; the largest server VmRSS seen meanwhile goes into *rss. */
-static rates measure(watcher *fast, watcher *slow, server_process *s, int ms, long *rss)
+/* The server's count of frames slow clients did not get (its /metrics), or -1. */
+static double frames_skipped(const server_process *s)
+{
+    char *text = metrics_fetch(s->port);
+    const double skipped = text ? metric_or(text, "fluidcast_frames_skipped_total", -1.0) : -1.0;
+    free(text);
+    return skipped;
+}
+
+/* Rates over ms milliseconds; the largest server VmRSS seen meanwhile goes into *rss. With
+ * skip_margin_ms > 0 the measurement ends early, skip_margin_ms after the server began to skip
+ * frames (and not before MIN_STALL_MS): what the stall is for has then happened. */
+static rates measure(watcher *fast, watcher *slow, server_process *s, int ms, long *rss, int skip_margin_ms, int *ran_ms)
 {
     long frames = watcher_frames(fast), bytes = watcher_bytes(slow);
+    double skipped_before = skip_margin_ms > 0 ? frames_skipped(s) : -1.0;
     int64_t start = ws_now_ms(), end = start + ms;
     while (ws_now_ms() < end) {
         long kib = server_rss_kib(s);
         if (kib > *rss) *rss = kib;
         sleep_ms(250);
+        if (skipped_before >= 0.0 && frames_skipped(s) > skipped_before) {
+            const int64_t soon = ws_now_ms() + skip_margin_ms, earliest = start + MIN_STALL_MS;
+            const int64_t stop = soon > earliest ? soon : earliest;
+            if (stop < end) end = stop;
+            skipped_before = -1.0; /* seen */
+        }
     }
+    if (ran_ms) *ran_ms = (int)(ws_now_ms() - start);
     double secs = (double)(ws_now_ms() - start) / 1000.0;
     return (rates){(double)(watcher_frames(fast) - frames) / secs, (double)(watcher_bytes(slow) - bytes) / secs};
 }
@@ -92,13 +114,17 @@ static void check_slow_client(server_process *s)
     CHECK(flowing, "both decode frames");
     if (flowing) {
         long rss_base = server_rss_kib(s), rss_max = rss_base;
-        rates base = measure(fast, slow, s, BASELINE_MS, &rss_base);
-        int stall_ms = stall_duration(base.slow_bytes_per_s);
+        rates base = measure(fast, slow, s, BASELINE_MS, &rss_base, 0, NULL);
+        const int stall_ms = stall_duration(base.slow_bytes_per_s);
+        const double skipped_before = frames_skipped(s);
+        int stalled_ms = 0;
         watcher_stall(slow, 1);
-        rates stalled = measure(fast, slow, s, stall_ms, &rss_max);
+        rates stalled = measure(fast, slow, s, stall_ms, &rss_max, SKIP_MARGIN_MS, &stalled_ms);
+        const double skipped = frames_skipped(s) - skipped_before;
         printf("both reading: %.2f frames/s for the fast client, %.0f bytes/s for the slow one; the slow one stalled for "
-               "%d ms: %.2f frames/s for the fast one; VmRSS %ld KiB -> at most %ld KiB\n",
-               base.fast_fps, base.slow_bytes_per_s, stall_ms, stalled.fast_fps, rss_base, rss_max);
+               "%d ms (at most %d): %.2f frames/s for the fast one, %.0f frames skipped; VmRSS %ld KiB -> at most %ld KiB\n",
+               base.fast_fps, base.slow_bytes_per_s, stalled_ms, stall_ms, stalled.fast_fps, skipped, rss_base, rss_max);
+        CHECK(skipped > 0, "the stall lasted until the server skipped frames for the stalled client (%.0f)", skipped);
         CHECK(base.fast_fps > 0, "the fast client decodes frames (%.2f per second)", base.fast_fps);
         CHECK(stalled.fast_fps >= MIN_RATE_SHARE * base.fast_fps,
               "a stalled client does not slow the fast one: %.2f frames/s, at least 70%% of %.2f", stalled.fast_fps, base.fast_fps);
