@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
-import { openViewer, screenshot } from './lib/browser.mjs';
+import { screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { openByTemperature } from './lib/temperature.mjs';
 import { decodePng } from './lib/png.mjs';
 
 const fixture = useServerAndBrowser('heat', { scene: join(repoRoot, 'scenes', 'heat_sources_2d.json'), threads: 1 });
@@ -28,17 +29,7 @@ function bandBrightness(image, from, to) {
 }
 
 test('heat: opens coloured by temperature, the legend in °C and K spans the walls, the hot side glows', { timeout: 240000 }, async () => {
-  const viewer = await openViewer(fixture.browser, `${fixture.server.url}?world=1`);
-  fixture.viewers.push(viewer);
-  await viewer.waitStatus((s) => s.connection === 'open' && s.role === 'control' && s.particles > 3000, 'the heat test running', 30000);
-  await viewer.page.waitForFunction(() => document.querySelector('[data-testid="select-attribute"]')?.value === 'temperature', null, { timeout: 30000 });
-  await viewer.waitStatus((s) => s.time > 1.5, 'the walls working on the water', 180000);
-  const min = await viewer.testId('legend-min').innerText();
-  const max = await viewer.testId('legend-max').innerText();
-  console.log(`legend: ${min} to ${max}`);
-  assert.match(min, /°C \(\d+(\.\d+)? K\)/, 'the legend reads degrees Celsius and kelvin');
-  const kelvin = (text) => Number(/\(([-\d.]+) K\)/.exec(text)[1]);
-  assert.ok(kelvin(max) > kelvin(min), 'a range');
+  const viewer = await openByTemperature(fixture, { particles: 3000, seconds: 1.5, what: 'the walls working on the water' });
   const shot = await screenshot(viewer, 'heat-sources-2d', viewer.testId('viewport'));
   const image = decodePng(shot.buffer);
   const left = bandBrightness(image, 0.2, 0.35), right = bandBrightness(image, 0.65, 0.8);

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
-import { openViewer, screenshot } from './lib/browser.mjs';
+import { screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { openByTemperature } from './lib/temperature.mjs';
 import { decodePng } from './lib/png.mjs';
 
 const fixture = useServerAndBrowser('lava_lamp', { scene: join(repoRoot, 'scenes', 'lava_lamp.json'), threads: 1 });
@@ -27,17 +28,7 @@ function bright(image) {
 }
 
 test('lava lamp: coloured by temperature, the legend in °C and K, warm at the base', { timeout: 240000 }, async () => {
-  const viewer = await openViewer(fixture.browser, `${fixture.server.url}?world=1`);
-  fixture.viewers.push(viewer);
-  await viewer.waitStatus((s) => s.connection === 'open' && s.role === 'control' && s.particles > 3000, 'the lava lamp running', 30000);
-  await viewer.page.waitForFunction(() => document.querySelector('[data-testid="select-attribute"]')?.value === 'temperature', null, { timeout: 30000 });
-  await viewer.waitStatus((s) => s.time > 0.5, 'the base warming the wax', 180000);
-  const min = await viewer.testId('legend-min').innerText();
-  const max = await viewer.testId('legend-max').innerText();
-  console.log(`legend: ${min} to ${max}`);
-  assert.match(min, /°C \(\d+(\.\d+)? K\)/, 'the legend reads degrees Celsius and kelvin');
-  const kelvin = (text) => Number(/\(([-\d.]+) K\)/.exec(text)[1]);
-  assert.ok(kelvin(max) > kelvin(min), 'a range');
+  const viewer = await openByTemperature(fixture, { particles: 3000, seconds: 0.5, what: 'the base warming the wax' });
   const image = decodePng((await screenshot(viewer, 'lava-lamp', viewer.testId('viewport'))).buffer);
   const warm = bright(image);
   console.log(`${warm.count} warm pixels, their mean row at ${warm.row.toFixed(3)} of the height`);
