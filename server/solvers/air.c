@@ -112,8 +112,8 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     }
     a->at[n] = fc_sph_far_away;
     a->colour[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
-    long air = 0, removed = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : air, removed)
+    long air = 0, removed = 0, wanted = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : air, removed, wanted)
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         float spawn[3] = {0.0f, 0.0f, 0.0f};
@@ -121,6 +121,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
         a->decision[i] = (uint8_t)decision;
         a->spawn[i] = (fc_record4){spawn[0], spawn[1], spawn[2], 0.0f};
         flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
+        wanted += decision == FC_AIR_SPAWN;
         if (t.liquid[f] == 0.0f) {
             air++, removed += decision == FC_AIR_REMOVE;
             float v[3] = {vx[i], vy[i], vz[i]};
@@ -128,16 +129,11 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
             vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         }
     }
-    /* the new air, in particle order, while there is room: the cap counts the air that stays */
-    long room = (long)w->params.max_air_particles - (air - removed);
-    const long total_room = (long)w->params.max_particles - (n - removed);
-    if (total_room < room) room = total_room;
+    /* the new air, in particle order, while there is room */
+    const long count = fc_air_room(w, n, air, removed, wanted);
     fc_particle *born = NULL;
-    long count = 0;
-    if (room > 0) {
-        for (long i = 0; i < n && count < room; i++) count += a->decision[i] == FC_AIR_SPAWN;
-        if (count > 0 && fc_world_reserve_fluid(w, (size_t)(n - removed + count))) count = 0; /* the budget is full */
-        if (count > 0 && !(born = malloc((size_t)count * sizeof *born))) return -1;
+    if (count > 0) {
+        if (!(born = malloc((size_t)count * sizeof *born))) return -1;
         long k = 0;
         for (long i = 0; i < n && k < count; i++) {
             if (a->decision[i] != FC_AIR_SPAWN) continue;
@@ -148,18 +144,33 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
             k++;
         }
     }
-    if (removed > 0) {
-        if (fc_world_remove_flagged(w, FC_FLAGS) < 0) {
-            free(born);
-            return -1;
-        }
-        w->removed_total -= (uint64_t)removed; /* the sinks' count; air has its own */
+    if (fc_air_remove(w, removed)) {
+        free(born);
+        return -1;
     }
     long added = 0;
     for (long k = 0; k < count; k++) added += fc_particles_add(p, &born[k]) >= 0;
     free(born);
     if (added > 0) fc_world_host_changed(w, FC_CHANGED_ADDED);
     w->air_made_total += (uint64_t)added;
+    return 0;
+}
+
+long fc_air_room(fc_world *w, long count, long air, long removed, long wanted)
+{
+    long room = (long)w->params.max_air_particles - (air - removed); /* the cap counts the air that stays */
+    const long total_room = (long)w->params.max_particles - (count - removed);
+    if (total_room < room) room = total_room;
+    if (wanted < room) room = wanted;
+    if (room <= 0 || fc_world_reserve_fluid(w, (size_t)(count - removed + room))) return 0; /* full, or the budget is */
+    return room;
+}
+
+int fc_air_remove(fc_world *w, long removed)
+{
+    if (removed <= 0) return 0;
+    if (fc_world_remove_flagged(w, FC_FLAGS) < 0) return -1;
+    w->removed_total -= (uint64_t)removed; /* the sinks' count; air has its own */
     w->air_removed_total += (uint64_t)removed;
     return 0;
 }

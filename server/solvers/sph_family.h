@@ -213,6 +213,13 @@ void fc_air_state_free(fc_air_state *a);
  * max_air_particles of air and max_particles in all, within the server's budget. Nothing when air
  * is off. 0, or -1 out of memory. */
 int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh, double dt);
+/* How many of `wanted` new air particles a world of `count` particles, `air` of them air and
+ * `removed` of those going, may make now: within max_air_particles (of the air that stays),
+ * max_particles and the server's budget (reserved here); 0 when full. */
+long fc_air_room(fc_world *w, long count, long air, long removed, long wanted);
+/* Removes the `removed` air particles flagged in the `flags` field (fc_world_remove_flagged), counted
+ * as air_removed_total, not as a sink's; 0, or -1 out of memory. */
+int fc_air_remove(fc_world *w, long removed);
 
 /* 1 / fc_lattice_spiky_moment times the spiky-to-Laplacian constant ratio (1 in 3D): the forces
  * share the viscosity Laplacian's constant K (45/(pi h^6) in 3D, also the spiky gradient's -3 C);

@@ -158,13 +158,9 @@ static int air_on_device(fc_world *w, device_state *st, double dt)
         return -1;
     }
     const long n = (long)p->count, air = counts[0], removed = counts[1];
-    long room = (long)w->params.max_air_particles - (air - removed);
-    const long total_room = (long)w->params.max_particles - (n - removed);
-    if (total_room < room) room = total_room;
-    if (room > (long)counts[2]) room = (long)counts[2];
+    const long room = fc_air_room(w, n, air, removed, (long)counts[2]);
     size_t spawned = 0;
-    if (room > 0 && !fc_world_reserve_fluid(w, (size_t)(n - removed + room)) &&
-        !fc_particles_reserve(p, (size_t)(n + room))) { /* room for the sync that brings them back */
+    if (room > 0 && !fc_particles_reserve(p, (size_t)(n + room))) { /* room for the sync that brings them back */
         fc_particle rec;
         const float zero[3] = {0.0f, 0.0f, 0.0f};
         fc_world_particle(w, t.air_fluid, zero, zero, &rec);
@@ -178,12 +174,8 @@ static int air_on_device(fc_world *w, device_state *st, double dt)
         p->next_id += (uint32_t)spawned;
     }
     fc_cuda_store_stepped(w, 0, "air", err);
-    if (removed > 0) {
-        if (fc_world_remove_flagged(w, FC_FLAGS) < 0) return -1;
-        w->removed_total -= (uint64_t)removed; /* the sinks' count; air has its own */
-    }
+    if (fc_air_remove(w, removed)) return -1;
     w->air_made_total += (uint64_t)spawned;
-    w->air_removed_total += (uint64_t)removed;
     st->air = (size_t)(air - removed) + spawned;
     return 0;
 }
