@@ -19,29 +19,7 @@ static int short_run;
 
 static int build(fc_world *w, const char *json)
 {
-    char err[512] = "";
-    fc_scene s;
-    if (fc_scene_parse_string(&s, json, "tension.json", err, sizeof err)) {
-        CHECK(0, "the scene parses: %s", err);
-        return -1;
-    }
-    fc_world_init(w);
-    const int rc = fc_scene_instantiate(&s, w, err, sizeof err);
-    fc_scene_free(&s);
-    CHECK(rc == 0, "the scene builds: %s", err);
-    if (rc) return -1;
-    fc_solver_fit_time_step(w->solver, &w->params);
-    return start(w);
-}
-
-static int run_until(fc_world *w, double seconds)
-{
-    while (w->time < seconds)
-        if (fc_world_step(w) != 0) {
-            CHECK(0, "%s steps on at %.3f s: %s", w->solver->name, w->time, w->step_failure);
-            return -1;
-        }
-    return 0;
+    return build_scene_text(w, json, "tension.json", 1);
 }
 
 static void centroid(const fc_world *w, double c[3])

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/scene.h"
+#include "core/solver.h"
 #include "core/world.h"
 
 /* fc_world_start, counted as a check. */
@@ -18,6 +20,36 @@ static inline int start(fc_world *w)
     int rc = fc_world_start(w, err, sizeof err);
     CHECK(rc == 0, "world starts: %s", err);
     return rc;
+}
+
+/* The world of a scene given as JSON text, started with a check; with fit_step, at the time step its
+ * solver is made for (fc_solver_fit_time_step) rather than the scene's. */
+static inline int build_scene_text(fc_world *w, const char *json, const char *name, int fit_step)
+{
+    char err[512] = "";
+    fc_scene s;
+    if (fc_scene_parse_string(&s, json, name, err, sizeof err)) {
+        CHECK(0, "the scene parses: %s", err);
+        return -1;
+    }
+    fc_world_init(w);
+    const int rc = fc_scene_instantiate(&s, w, err, sizeof err);
+    fc_scene_free(&s);
+    CHECK(rc == 0, "the scene builds: %s", err);
+    if (rc) return -1;
+    if (fit_step) fc_solver_fit_time_step(w->solver, &w->params);
+    return start(w);
+}
+
+/* Steps w until `seconds` of simulated time, with a check that every step succeeds. */
+static inline int run_until(fc_world *w, double seconds)
+{
+    while (w->time < seconds)
+        if (fc_world_step(w) != 0) {
+            CHECK(0, "%s steps on at %.3f s: %s", w->solver->name, w->time, w->step_failure);
+            return -1;
+        }
+    return 0;
 }
 
 /* Largest distance of any particle outside the domain (0 when all are inside), NaN if any is NaN. */

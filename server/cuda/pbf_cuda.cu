@@ -23,7 +23,8 @@ __global__ void fc_k_pbf_predict(size_t n, float dt, fc_cuda_setup setup, fc_col
     }
 }
 
-/* lambda_i (fc_pbf_lambda, at the particle's expansion) at the positions X, and the boundary part of grad C_i. */
+/* lambda_i (fc_pbf_lambda, at the particle's expansion, with the inverse masses w when the fluids
+ * differ in mass) at the positions X, and the boundary part of grad C_i. */
 __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_heat_terms ht,
                                 const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
                                 const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
@@ -41,7 +42,7 @@ __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants 
             fc_sph_kernel_terms(k, r2, &d3, &g);
             fluid_d3 += d3;
             grad[0] += g * dx, grad[1] += g * dy, grad[2] += g * dz;
-            gradients2 += g * g * r2; /* |grad W_ij|^2 */
+            gradients2 += c.inverse_mass[fluid[j]] * g * g * r2; /* w_j |grad W_ij|^2 */
         });
         lists.solid(i, [&](uint32_t b) {
             const float dx = xi - lists.bx[b], dy = yi - lists.by[b], dz = zi - lists.bz[b];
@@ -53,31 +54,33 @@ __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants 
         });
         float boundary_gradient[3];
         const float expansion = ht.expands ? fc_heat_expansion(&ht, fluid[i], temperature[i]) : 1.0f;
-        lambda[i] = fc_pbf_lambda(&c, fluid_d3, grad, gradients2, solid_d3, walls, expansion, boundary_gradient);
+        lambda[i] = fc_pbf_lambda(&c, fluid_d3, grad, gradients2, solid_d3, walls, expansion, c.inverse_mass[fluid[i]],
+                                  boundary_gradient);
         bx[i] = boundary_gradient[0], by[i] = boundary_gradient[1], bz[i] = boundary_gradient[2];
     }
 }
 
 /* X + delta p_i (fc_pbf_corrected), pushed out of solids, into N (Jacobi: all read X and lambda). */
 __global__ void fc_k_pbf_correct(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_collision col,
-                                 const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
+                                 const uint8_t *__restrict__ fluid, const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
                                  const float *__restrict__ lambda, const float *__restrict__ bx,
                                  const float *__restrict__ by, const float *__restrict__ bz, float *__restrict__ nx,
                                  float *__restrict__ ny, float *__restrict__ nz)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const float xi = x[i], yi = y[i], zi = z[i], lambda_i = lambda[i];
+        const float xi = x[i], yi = y[i], zi = z[i], lambda_i = lambda[i], w_i = c.inverse_mass[fluid[i]];
         float sum[3] = {0.0f, 0.0f, 0.0f};
         lists.fluid(i, [&](uint32_t j) {
             const float dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
             float d3, g;
             fc_sph_kernel_terms(&c.kernel, dx * dx + dy * dy + dz * dz, &d3, &g);
-            const float weight = fc_pbf_correction_weight(&c, lambda_i, lambda[j], d3, g, c.scorr_n);
+            const float weight = fc_pbf_correction_weight(&c, lambda_i, lambda[j], d3, g, c.scorr_n,
+                                                          fc_pbf_pair_mass(w_i, c.inverse_mass[fluid[j]]));
             sum[0] += weight * dx, sum[1] += weight * dy, sum[2] += weight * dz;
         });
         const float at[3] = {xi, yi, zi}, boundary_gradient[3] = {bx[i], by[i], bz[i]};
         float next[3];
-        fc_pbf_corrected(&c, at, lambda_i, sum, boundary_gradient, next);
+        fc_pbf_corrected(&c, at, lambda_i, w_i, sum, boundary_gradient, next);
         if (fc_collision_possible(&col, next)) fc_collide_point(&col, next, NULL);
         nx[i] = next[0], ny[i] = next[1], nz[i] = next[2];
     }
@@ -194,6 +197,7 @@ static fc_pbf_constants constants_of(const fc_cuda_pbf_setup *s)
     const fc_cuda_setup *m = &s->common;
     fc_pbf_constants_make(&c, m->h, m->dimensions, m->volume, m->initial_sum, s->scorr_k, s->scorr_dq, s->scorr_n,
                           s->rest_denominator, s->epsilon, s->vorticity, s->xsph);
+    fc_pbf_constants_masses(&c, s->mass_ratio, s->fluids);
     return c;
 }
 
@@ -256,7 +260,8 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
                       fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), f[xs], f[xs + 1], f[xs + 2],
                       f[LAMBDA], f[BX], f[BY], f[BZ]);
             FC_CU(cudaGetLastError());
-            FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, col, f[xs], f[xs + 1],
+            FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, col,
+                      fc_cuda_fluid_column(s), f[xs], f[xs + 1],
                       f[xs + 2], f[LAMBDA], f[BX], f[BY], f[BZ], f[ns], f[ns + 1], f[ns + 2]);
             FC_CU(cudaGetLastError());
             const int t = xs;

@@ -46,6 +46,8 @@ typedef struct fc_cuda_pbf_setup {
     fc_cuda_setup common;
     double scorr_k, scorr_dq, rest_denominator, epsilon, vorticity, xsph;
     int scorr_n, iterations;
+    float mass_ratio[FC_SPH_MAX_FLUIDS]; /* m_f / m_0 (fc_sph_mass_ratios), for fc_pbf_constants_masses */
+    int fluids;
 } fc_cuda_pbf_setup;
 
 

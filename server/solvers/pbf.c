@@ -52,6 +52,13 @@
  *   gradient of omega itself is parallel to omega and gives no force), estimated as
  *   sum_j V0 (|omega_j| - |omega_i|) grad_{p_i} W_ij. Seed 002 writes grad W(x_j - x_i), the
  *   opposite sign, which turns N away from the vortex and makes the "confinement" damp it.
+ * - Several fluids: the constraint is the number density's (C_i = V0 sum_j W_ij - 1 whatever the
+ *   fluid, Solenthaler and Pajarola 2008), and when the fluids differ in mass its corrections are
+ *   weighted by inverse mass, as position constraints are in Macklin et al. 2014 (section 4): each
+ *   particle k moves by w_k lambda_i grad_{p_k} C_i, w_k = m_0 / m_k, and lambda_i's denominator
+ *   sums w_k |grad_{p_k} C_i|^2 (sph_terms.h, fc_pbf_lambda). Unweighted, every particle yields
+ *   alike and a fluid ten times denser steps exactly as a lighter one: nothing sinks or floats.
+ *   The relaxation and s_corr are scaled so that a fluid of one mass steps as before.
  * - The collision response after each iteration pushes particles back with the shared
  *   fc_collide_point, walls soft (colliders.c): a bare clamp lands particles that crossed a wall
  *   corner on one point, where grad W between them vanishes (seed 002 Fig. 4).
@@ -78,6 +85,7 @@ typedef struct pbf_state {
     fc_record4 *pos, *next;           /* x* of this iteration and the next (sorted), w: lambda_i,
                                        * then |omega_i| after the iterations; entry n is far away */
     fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
+    fc_record4 *inverse_mass;         /* (w_i, 0, 0, 0), w_i = m_0 / m_i, when the fluids differ in mass */
     fc_record4 *heat;                 /* (T, k, 0, 0), with heat conduction; entry n far away */
     float *heat_rate;                 /* dT/dt, K/s, with heat conduction */
     fc_record4 *colour;               /* (c^i, c^s, 0, 0), with tension; entry n far away */
@@ -102,8 +110,9 @@ static int pbf_reserve(pbf_state *st, size_t n)
                              (void **)&st->qy, (void **)&st->qz, (void **)&st->bx, (void **)&st->by,
                              (void **)&st->bz, (void **)&st->wx, (void **)&st->wy, (void **)&st->wz,
                              (void **)&st->ux, (void **)&st->uy, (void **)&st->uz, (void **)&st->heat_rate};
-    void **const records[] = {(void **)&st->pos,    (void **)&st->next,     (void **)&st->vel,     (void **)&st->heat,
-                              (void **)&st->colour, (void **)&st->normal_s, (void **)&st->normal_i};
+    void **const records[] = {(void **)&st->pos,      (void **)&st->next,     (void **)&st->vel,
+                              (void **)&st->heat,     (void **)&st->colour,   (void **)&st->normal_s,
+                              (void **)&st->normal_i, (void **)&st->inverse_mass};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -119,7 +128,7 @@ static void pbf_destroy(void *state)
     fc_sph_solids_free(&st->solids);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
                       st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat,
-                      st->colour, st->normal_s, st->normal_i};
+                      st->colour, st->normal_s, st->normal_i, st->inverse_mass};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
     fc_air_state_free(&st->air);
     free(st);
@@ -167,6 +176,9 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
                           p->scorr_dq, p->scorr_n, st->rest_denominator, fc_pbf_relaxation(p, st->rest_denominator),
                           p->vorticity_epsilon,
                           p->xsph_c);
+    float ratio[FC_MAX_FLUIDS];
+    fc_sph_mass_ratios(w, ratio);
+    fc_pbf_constants_masses(k, ratio, w->fluid_count);
 }
 
 /* ---- Algorithm 1, lines 1-7 ---------------------------------------------------------------- */
@@ -211,6 +223,17 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
     return fc_sph_find_neighbours(w, &st->nh, &st->solids, st->qx, st->qy, st->qz, NULL, NULL);
 }
 
+/* The inverse masses of the sorted particles as records, for the weighted constraint (sph_terms.h,
+ * fc_pbf_lambda); the far record's w is 1. */
+static void fill_inverse_masses(const fc_world *w, pbf_state *st, const pbf_constants *k)
+{
+    const uint8_t *of = w->particles.u8[FC_FLUID];
+    const long n = (long)w->particles.count;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) st->inverse_mass[i] = (fc_record4){k->inverse_mass[of[i]], 0.0f, 0.0f, 0.0f};
+    st->inverse_mass[n] = (fc_record4){1.0f, 0.0f, 0.0f, 0.0f};
+}
+
 /* ---- Algorithm 1, lines 8-20: the density constraint ------------------------------------- */
 
 /* lambda_i of eq. 11 at the positions x* (Algorithm 1 line 11), into pos[i].w, with
@@ -218,19 +241,19 @@ static int predict_and_find_neighbours(fc_world *w, pbf_state *st, float dt)
  *   C_i = rho_i / rho0 - 1                                                         (eq. 1)
  *   grad_{p_i} C_i = V0 sum_j grad W_ij + sum_b V_b grad W_ib,
  *   grad_{p_j} C_i = -V0 grad W_ij                                                 (eq. 2)
- *   lambda_i = -C_i / (sum_k |grad_{p_k} C_i|^2 + epsilon)                         (eq. 11)
- * and the boundary part of grad_{p_i} C_i, which delta p_i needs again. Reads only the positions
- * of pos, writes only the w of pos. */
-static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht)
+ *   lambda_i = -C_i / (sum_k w_k |grad_{p_k} C_i|^2 + w_i epsilon)                 (eq. 11)
+ * and the boundary part of grad_{p_i} C_i, which delta p_i needs again; w_k = m_0 / m_k, all 1 for
+ * one mass (sph_terms.h, fc_pbf_lambda: several masses). Reads only the positions of pos, writes
+ * only the w of pos. `weighted` is a constant of each call: one mass gathers no weights. */
+static inline void lambda_of(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht, long i,
+                             const int weighted)
 {
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_sph_kernel *kernel = &k->kernel;
     const float *temperature = w->particles.field[FC_TEMPERATURE];
     const uint8_t *of = w->particles.u8[FC_FLUID];
     fc_record4 *pos = st->pos;
-    const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (long i = 0; i < n; i++) {
+    {
         const fc_record4 at = pos[i];
         const fc_f8 zero = fc_f8_splat(0.0f);
         fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
@@ -239,7 +262,13 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
             fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
             fluid_d3 += d3;
             gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
-            neighbour_gradients2 += g * g * nb.r2; /* |grad W_ij|^2 */
+            fc_f8 gradient2 = g * g * nb.r2; /* |grad W_ij|^2 */
+            if (weighted) {
+                fc_f8 w_j, unused_y, unused_z, unused_w;
+                fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
+                gradient2 *= w_j;
+            }
+            neighbour_gradients2 += gradient2;
         }
         fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
         for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
@@ -254,24 +283,42 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
         float boundary_gradient[3];
         const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
         pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, expansion,
-                                 boundary_gradient);
+                                 weighted ? k->inverse_mass[of[i]] : 1.0f, boundary_gradient);
         st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
     }
 }
 
+static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht)
+{
+    const long n = (long)w->particles.count;
+    if (k->weighted) {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 1);
+    } else {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 0);
+    }
+}
+
 /* sum_j (lambda_i + lambda_j + s_corr) g_ij (x_i - x_j) over particle i's fluid neighbours, with
- *   s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon)                                  (eq. 14) */
-static inline void correction_sum(const fc_world *w, const pbf_state *st, const pbf_constants *k, long i, int exponent,
+ *   s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon)                                  (eq. 14)
+ * divided by the pair's mean inverse mass when `weighted` (fc_pbf_correction_weight). */
+static inline void correction_sum(const pbf_state *st, const pbf_constants *k, long i, int exponent, const int weighted,
                                   float sum[4])
 {
-    (void)w;
     const fc_record4 *pos = st->pos, at = pos[i];
     const fc_f8 lambda_i = fc_f8_splat(at.w), zero = fc_f8_splat(0.0f);
-    fc_f8 sx = zero, sy = zero, sz = zero;
+    const fc_f8 w_i = fc_f8_splat(weighted ? st->inverse_mass[i].x : 1.0f);
+    fc_f8 sx = zero, sy = zero, sz = zero, inv_w_ij = fc_f8_splat(1.0f);
     for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
         fc_f8 d3, g;
         fc_sph_kernel_terms(&k->kernel, nb.r2, &d3, &g);
-        const fc_f8 weight = fc_pbf_correction_weight(k, lambda_i, nb.w, d3, g, exponent); /* w: lambda_j */
+        if (weighted) {
+            fc_f8 w_j, unused_y, unused_z, unused_w;
+            fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
+            inv_w_ij = fc_pbf_pair_mass(w_i, w_j);
+        }
+        const fc_f8 weight = fc_pbf_correction_weight(k, lambda_i, nb.w, d3, g, exponent, inv_w_ij); /* w: lambda_j */
         sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
     }
     fc_f8_sum4(sx, sy, sz, zero, sum);
@@ -284,21 +331,23 @@ static inline void correction_sum(const fc_world *w, const pbf_state *st, const 
  * Jacobi: every particle reads the positions and lambdas of the same iteration. */
 static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_constants *k)
 {
-    const int exponent = k->scorr_n;
+    const int exponent = k->scorr_n, weighted = k->weighted;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)w->particles.count;
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         float sum[4];
-        /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications */
-        if (exponent == 4) correction_sum(w, st, k, i, 4, sum);
-        else correction_sum(w, st, k, i, exponent, sum);
+        /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications; one
+         * mass gathers no weights */
+        if (weighted) correction_sum(st, k, i, exponent, 1, sum);
+        else if (exponent == 4) correction_sum(st, k, i, 4, 0, sum);
+        else correction_sum(st, k, i, exponent, 0, sum);
         /* grad W_ij = -g (x_i - x_j); st->b holds sum_b V_b grad W_ib */
         const fc_record4 p = st->pos[i];
         const float x[3] = {p.x, p.y, p.z}, boundary_gradient[3] = {st->bx[i], st->by[i], st->bz[i]};
         float next[3];
-        fc_pbf_corrected(k, x, p.w, sum, boundary_gradient, next);
+        fc_pbf_corrected(k, x, p.w, weighted ? st->inverse_mass[i].x : 1.0f, sum, boundary_gradient, next);
         if (fc_collision_possible(&c, next)) fc_collide_point(&c, next, NULL);
         st->next[i] = (fc_record4){next[0], next[1], next[2], 0.0f};
     }
@@ -479,6 +528,7 @@ static int pbf_step(fc_world *w, void *state, double dt)
     fc_tension_terms_of(w, &tt);
     const int found = predict_and_find_neighbours(w, st, (float)dt);
     if (found) return found; /* failed or interrupted */
+    if (k.weighted) fill_inverse_masses(w, st, &k);
     for (int iteration = 0; iteration < w->params.solver_iterations; iteration++) {
         if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED; /* x* lives in st, not yet in w */
         compute_lambda(w, st, &k, &ht);

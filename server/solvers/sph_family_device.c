@@ -134,6 +134,8 @@ static int pbf_on_device(fc_world *w, device_state *st, const double *dt)
                            .epsilon = fc_pbf_relaxation(p, st->rest_denominator), .vorticity = p->vorticity_epsilon,
                            .xsph = p->xsph_c, .scorr_n = p->scorr_n, .iterations = p->solver_iterations};
     common_setup(w, st, FC_WALLS_SOFT, &s.common); /* pbf.c's soft walls */
+    fc_sph_mass_ratios(w, s.mass_ratio);
+    s.fluids = w->fluid_count;
     int failed = dt ? fc_cuda_pbf_step(device, &s, (float)*dt, err, sizeof err)
                     : fc_cuda_pbf_density(device, &s, err, sizeof err);
     fc_cuda_store_stepped(w, failed, dt ? "step" : "density", err);

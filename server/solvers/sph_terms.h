@@ -447,6 +447,8 @@ typedef struct fc_pbf_constants {
     int scorr_n;
     float vorticity;             /* epsilon of eq. 17, m/s */
     float xsph;                  /* c of eq. 18 */
+    float inverse_mass[FC_SPH_MAX_FLUIDS]; /* w_f = m_0 / m_f of each fluid (fc_pbf_constants_masses) */
+    int weighted;                /* the fluids differ in mass: corrections are weighted by w (pbf.c) */
 } fc_pbf_constants;
 
 /* From the parameters: scorr_dq as a fraction of h, and D0 = sum_k |grad_k C|^2 at a particle of the
@@ -464,6 +466,18 @@ static inline FC_HD void fc_pbf_constants_make(fc_pbf_constants *c, double h, in
     c->scorr_n = scorr_n;
     c->vorticity = (float)vorticity;
     c->xsph = (float)xsph;
+    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) c->inverse_mass[f] = 1.0f;
+    c->weighted = 0;
+}
+
+/* The inverse masses w_f = m_0 / m_f from the fluids' mass ratios r_f = m_f / m_0 (1 for one mass:
+ * then nothing is weighted and the step is Macklin and Mueller's). */
+static inline FC_HD void fc_pbf_constants_masses(fc_pbf_constants *c, const float *ratio, int fluids)
+{
+    for (int f = 0; f < fluids && f < FC_SPH_MAX_FLUIDS; f++) {
+        c->inverse_mass[f] = 1.0f / ratio[f];
+        if (ratio[f] != 1.0f) c->weighted = 1;
+    }
 }
 
 /* Algorithm 1 lines 2-3: v += dt g, and the predicted position x* = x + dt v. */
@@ -487,40 +501,54 @@ static inline FC_HD fc_f8 fc_pbf_power_n(fc_f8 x, int n)
 
 /* Macklin and Mueller 2013 eq. 11 at particle i from the sums over its neighbours (grad W = -g (x_i -
  * x_j), g and d3 from fc_sph_kernel_terms):
- *   fluid_d3 = sum_j d3_ij,  grad = sum_j g_ij (x_i - x_j),  gradients2 = sum_j |grad W_ij|^2 = sum_j g^2 r^2,
+ *   fluid_d3 = sum_j d3_ij,  grad = sum_j g_ij (x_i - x_j),  gradients2 = sum_j w_j |grad W_ij|^2 = sum_j w_j g^2 r^2,
  *   solid_d3 = sum_b V_b d3_ib,  walls = sum_b V_b g_ib (x_i - x_b);
  *   C_i = rho_i / rho0_i - 1 (eq. 1, fc_sph_density_ratio), grad_{p_i} C_i = -(V0 grad + walls) / e,
- *   lambda_i = -C_i / (|grad_{p_i} C_i|^2 + V0^2 gradients2 / e^2 + epsilon),
+ *   lambda_i = -C_i / (w_i |grad_{p_i} C_i|^2 + V0^2 gradients2 / e^2 + w_i epsilon),
  * with rho0_i = e rho0 the particle's rest density at its temperature (e = fc_heat_expansion, 1
  * without thermal expansion): a warm particle's constraint asks for more room.
+ * Several masses (Macklin et al. 2014 section 4 weight position constraints by inverse mass): C_i is
+ * the number density's constraint, the same for every fluid (Solenthaler and Pajarola 2008: each
+ * particle asks for the volume V0), and each particle k moves by w_k lambda_i grad_{p_k} C_i, w_k =
+ * m_0 / m_k, so the sums of m_k delta p_k vanish (momentum) and a heavy particle yields less than a
+ * light one: lambda plays the part of a pressure, and buoyancy follows. The relaxation is scaled by
+ * w_i too, so that a fluid of one mass steps as the unweighted method does, whatever m_0.
  * Returns lambda_i; *boundary_gradient gets sum_b V_b grad W_ib = -walls, which delta p_i needs. */
 static inline FC_HD float fc_pbf_lambda(const fc_pbf_constants *c, float fluid_d3, const float grad[3], float gradients2,
-                                        float solid_d3, const float walls[3], float expansion, float boundary_gradient[3])
+                                        float solid_d3, const float walls[3], float expansion, float w_i,
+                                        float boundary_gradient[3])
 {
     const float V0 = c->kernel.volume, inv_e = 1.0f / expansion;
     const float C = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) * inv_e - 1.0f;
     const float cx = (V0 * grad[0] + walls[0]) * inv_e, cy = (V0 * grad[1] + walls[1]) * inv_e,
                 cz = (V0 * grad[2] + walls[2]) * inv_e;
-    const float denominator = cx * cx + cy * cy + cz * cz + V0 * V0 * gradients2 * inv_e * inv_e + c->epsilon;
+    const float denominator =
+        w_i * (cx * cx + cy * cy + cz * cz + c->epsilon) + V0 * V0 * gradients2 * inv_e * inv_e;
     for (int a = 0; a < 3; a++) boundary_gradient[a] = -walls[a];
     return denominator > 0.0f ? -C / denominator : 0.0f;
 }
 
 /* The weight of neighbour j in delta p_i (eqs. 12-14), to multiply with (x_i - x_j):
- *   (lambda_i + lambda_j + s_corr) g_ij,  s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon). */
+ *   (lambda_i + lambda_j + s_corr) g_ij,  s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon) / w_ij,
+ * w_ij = (w_i + w_j) / 2 the pair's mean inverse mass (1 for one mass): the artificial pressure is
+ * a pair's, like lambda, and moves a fluid of one mass as much whatever its mass. */
 static inline FC_HD fc_f8 fc_pbf_correction_weight(const fc_pbf_constants *c, fc_f8 lambda_i, fc_f8 lambda_j, fc_f8 d3,
-                                                   fc_f8 g, int n)
+                                                   fc_f8 g, int n, fc_f8 inv_w_ij)
 {
-    const fc_f8 s_corr = -c->scorr_scale * fc_pbf_power_n(d3 * c->inv_w_dq, n);
+    const fc_f8 s_corr = -c->scorr_scale * fc_pbf_power_n(d3 * c->inv_w_dq, n) * inv_w_ij;
     return (lambda_i + lambda_j + s_corr) * g;
 }
 
-/* x* + delta p_i: delta p_i = V0 sum_j (...) grad W_ij + lambda_i sum_b V_b grad W_ib, with sum the
- * sum of the correction weights times (x_i - x_j) (grad W = -g (x_i - x_j)). */
-static inline FC_HD void fc_pbf_corrected(const fc_pbf_constants *c, const float x[3], float lambda, const float sum[3],
-                                          const float boundary_gradient[3], float next[3])
+/* 1 / w_ij = 2 / (w_i + w_j) of fc_pbf_correction_weight. */
+static inline FC_HD fc_f8 fc_pbf_pair_mass(fc_f8 w_i, fc_f8 w_j) { return fc_f8_splat(2.0f) / (w_i + w_j); }
+
+/* x* + delta p_i: delta p_i = w_i (V0 sum_j (...) grad W_ij + lambda_i sum_b V_b grad W_ib), with sum the
+ * sum of the correction weights times (x_i - x_j) (grad W = -g (x_i - x_j)); w_i = 1 for one mass. */
+static inline FC_HD void fc_pbf_corrected(const fc_pbf_constants *c, const float x[3], float lambda, float w_i,
+                                          const float sum[3], const float boundary_gradient[3], float next[3])
 {
-    for (int a = 0; a < 3; a++) next[a] = x[a] - c->kernel.volume * sum[a] + lambda * boundary_gradient[a];
+    for (int a = 0; a < 3; a++)
+        next[a] = x[a] + w_i * (lambda * boundary_gradient[a] - c->kernel.volume * sum[a]);
 }
 
 /* Vorticity and XSPH terms of neighbour j (eqs. 15, 18), with dv = v_j - v_i and d = x_i - x_j:
