@@ -30,8 +30,8 @@ static int without_fluid = 0;
 
 /* CPU steps before a one-step comparison (the float sums' order differs between the backends, so
  * velocities need some motion for a relative comparison), and steps of the long dam-break
- * comparison: 60 in the short variant (`--short`, the sanitizer builds; PBF's, each four constraint
- * iterations, 20), whose checks stay the same. */
+ * comparison: 30 in the short variant (`--short`, the sanitizer builds; PBF's, each four constraint
+ * iterations, 10), whose checks stay the same. */
 static const int warmup_steps = 40;
 static int dam_break_steps = 200, pbf_dam_break_steps = 200;
 /* Simulated seconds of water falling onto the turned box: it meets the box after about 0.12 s. */
@@ -501,7 +501,7 @@ static void rotated_box_on_device(void)
 int main(int argc, char **argv)
 {
     const int short_run = check_short_run(argc, argv);
-    if (short_run) dam_break_steps = 60, pbf_dam_break_steps = 20, rotated_box_seconds = 0.2;
+    if (short_run) dam_break_steps = 30, pbf_dam_break_steps = 10, rotated_box_seconds = 0.2;
     if (fc_cuda_device_count() <= 0) {
         printf("skipped: no CUDA device\n");
         return 77;
