@@ -111,7 +111,11 @@ static void test_cube_rounds(const char *solver, double seconds)
  * Rayleigh's omega^2 = l (l - 1) (l + 2) sigma / (rho R^3) = 8 sigma / (rho R^3) (viscosity
  * mu = 0.02 Pa s shifts it by far under 1%). The period is read off D's zero crossings. Not met:
  * the settled drop swings with a period of 1.88 s, 2.4 times Rayleigh's 0.785 s, as if sigma were
- * a sixth of itself, so main runs it only with --rayleigh. */
+ * a sixth of itself, so main runs it only with --rayleigh. A reason found: the continuum surface
+ * force needs sum_i V_i |grad c^s_i| over the surface to be its area, but particles sample only the
+ * inside of a free surface's colour jump: on the drop's fill lattice the sum is 0.46 of 4 pi R^2,
+ * and 0.33 over the particles above this test's threshold. A calibration of that sum on the rest
+ * lattice (as the pressure gradient's moment is calibrated) is the next step. */
 #define SETTLE_S 0.5
 #define EPS 0.25f /* 1/s: the pole moves at 2 EPS R, the drop deforms by about 6% */
 static void test_rayleigh_period(void)
