@@ -253,39 +253,37 @@ static inline void lambda_of(const fc_world *w, pbf_state *st, const pbf_constan
     const float *temperature = w->particles.field[FC_TEMPERATURE];
     const uint8_t *of = w->particles.u8[FC_FLUID];
     fc_record4 *pos = st->pos;
-    {
-        const fc_record4 at = pos[i];
-        const fc_f8 zero = fc_f8_splat(0.0f);
-        fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
-        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 d3, g;
-            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-            fluid_d3 += d3;
-            gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
-            fc_f8 gradient2 = g * g * nb.r2; /* |grad W_ij|^2 */
-            if (weighted) {
-                fc_f8 w_j, unused_y, unused_z, unused_w;
-                fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
-                gradient2 *= w_j;
-            }
-            neighbour_gradients2 += gradient2;
+    const fc_record4 at = pos[i];
+    const fc_f8 zero = fc_f8_splat(0.0f);
+    fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
+    for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+        fc_f8 d3, g;
+        fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
+        fluid_d3 += d3;
+        gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
+        fc_f8 gradient2 = g * g * nb.r2; /* |grad W_ij|^2 */
+        if (weighted) {
+            fc_f8 w_j, unused_y, unused_z, unused_w;
+            fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
+            gradient2 *= w_j;
         }
-        fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
-        for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 d3, g;
-            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-            solid_d3 += nb.w * d3; /* w: V_b */
-            sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
-        }
-        float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sums[4];
-        if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
-        fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
-        float boundary_gradient[3];
-        const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
-        pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, expansion,
-                                 weighted ? k->inverse_mass[of[i]] : 1.0f, boundary_gradient);
-        st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
+        neighbour_gradients2 += gradient2;
     }
+    fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
+    for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
+        fc_f8 d3, g;
+        fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
+        solid_d3 += nb.w * d3; /* w: V_b */
+        sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
+    }
+    float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sums[4];
+    if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
+    fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
+    float boundary_gradient[3];
+    const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
+    pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, expansion,
+                             weighted ? k->inverse_mass[of[i]] : 1.0f, boundary_gradient);
+    st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
 }
 
 static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht)
