@@ -62,7 +62,8 @@ __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants 
 
 /* X + delta p_i (fc_pbf_corrected), pushed out of solids, into N (Jacobi: all read X and lambda). */
 __global__ void fc_k_pbf_correct(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_collision col,
-                                 const uint8_t *__restrict__ fluid, const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
+                                 const uint8_t *__restrict__ fluid, const float *__restrict__ x,
+                                 const float *__restrict__ y, const float *__restrict__ z,
                                  const float *__restrict__ lambda, const float *__restrict__ bx,
                                  const float *__restrict__ by, const float *__restrict__ bz, float *__restrict__ nx,
                                  float *__restrict__ ny, float *__restrict__ nz)
@@ -261,8 +262,8 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
                       f[LAMBDA], f[BX], f[BY], f[BZ]);
             FC_CU(cudaGetLastError());
             FC_LAUNCH(fc_k_pbf_correct, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, c, col,
-                      fc_cuda_fluid_column(s), f[xs], f[xs + 1],
-                      f[xs + 2], f[LAMBDA], f[BX], f[BY], f[BZ], f[ns], f[ns + 1], f[ns + 2]);
+                      fc_cuda_fluid_column(s), f[xs], f[xs + 1], f[xs + 2], f[LAMBDA], f[BX], f[BY], f[BZ], f[ns],
+                      f[ns + 1], f[ns + 2]);
             FC_CU(cudaGetLastError());
             const int t = xs;
             xs = ns, ns = t;
