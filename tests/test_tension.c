@@ -109,13 +109,18 @@ static void test_cube_rounds(const char *solver, double seconds)
  * and creeps back instead of swinging), then started with the l = 2 mode's potential flow
  * v = e (-x, 2y, -z) about its centre: its deformation D = <y^2> - (<x^2> + <z^2>) / 2 swings with
  * Rayleigh's omega^2 = l (l - 1) (l + 2) sigma / (rho R^3) = 8 sigma / (rho R^3) (viscosity
- * mu = 0.02 Pa s shifts it by far under 1%). The period is read off D's zero crossings. Not met:
- * the settled drop swings with a period of 1.88 s, 2.4 times Rayleigh's 0.785 s, as if sigma were
- * a sixth of itself, so main runs it only with --rayleigh. A reason found: the continuum surface
- * force needs sum_i V_i |grad c^s_i| over the surface to be its area, but particles sample only the
- * inside of a free surface's colour jump: on the drop's fill lattice the sum is 0.46 of 4 pi R^2,
- * and 0.33 over the particles above this test's threshold. A calibration of that sum on the rest
- * lattice (as the pressure gradient's moment is calibrated) is the next step. */
+ * mu = 0.02 Pa s shifts it by far under 1%). The period is read off D's zero crossings, and only
+ * of a drop that is still one: at most 1% of its particles beyond 1.2 R when it is kicked.
+ * Not met, so main runs it only with --rayleigh: the drop does not stay whole. From about 0.06 s
+ * particles leave its surface at 0.2-0.5 m/s, and by 0.5 s the 99th percentile of the distance
+ * from its centre is 3.5 R; the "period" of 1.88 s read before this check is that cloud's. At
+ * sigma 0.1 N/m, and with mu = 0.5 Pa s, it sheds fewer but still sheds; without tension the same
+ * lattice stays at rest. The curvature from the neighbours' normals reads up to 5 times the drop's
+ * on the lattice's stepped surface (the cap 2 / h), and that noise feeds the motion. A surface
+ * stress form (Lafaurie et al. 1994, Hu and Adams 2006: T = sigma |grad c| (I - n^ n^), no
+ * curvature) was tried and shed faster still. Besides, the continuum surface force needs
+ * sum_i V_i |grad c^s_i| over the surface to be its area, and particles sample only the inside of
+ * a free surface's colour jump: on the drop's fill lattice the sum is 0.46 of 4 pi R^2. */
 #define SETTLE_S 0.5
 #define EPS 0.25f /* 1/s: the pole moves at 2 EPS R, the drop deforms by about 6% */
 static void test_rayleigh_period(void)
@@ -134,6 +139,20 @@ static void test_rayleigh_period(void)
         run_until(&w, SETTLE_S);
         double c0[3];
         centroid(&w, c0);
+        size_t away = 0;
+        for (size_t i = 0; i < p->count; i++) {
+            double r2 = 0.0;
+            for (int a = 0; a < 3; a++) r2 += pow(p->field[FC_PX + a][i] - c0[a], 2);
+            away += r2 > pow(1.2 * R, 2);
+        }
+        printf("sph drop R %.0f mm, sigma %.1f N/m: %zu of %zu particles beyond 1.2 R after %.1f s\n", R * 1000, sigma,
+               away, p->count, SETTLE_S);
+        CHECK(away <= p->count / 100, "the drop stays whole: %zu of %zu particles beyond 1.2 R after %.1f s", away,
+              p->count, SETTLE_S);
+        if (away > p->count / 100) {
+            fc_world_free(&w);
+            return;
+        }
         for (size_t i = 0; i < p->count; i++) {
             p->field[FC_VX][i] = -EPS * (p->field[FC_PX][i] - (float)c0[0]);
             p->field[FC_VY][i] = 2.0f * EPS * (p->field[FC_PY][i] - (float)c0[1]);
