@@ -120,12 +120,19 @@ static void test_cube_rounds(const char *solver, double seconds)
  * 2 / h), but that noise is not the whole cause: with kappa fixed at the drop's 2 / R and no
  * threshold the pressure-clamped surface still comes apart (424 particles beyond 0.06 m by 0.5 s).
  * A surface stress form (Lafaurie et al. 1994, Hu and Adams 2006: T = sigma |grad c| (I - n^ n^),
- * no curvature) was tried and shed faster still. With Monaghan's artificial viscosity at 0.05 the
+ * no curvature) was tried and shed faster still, and so did a pairwise cohesion (pair energy
+ * -epsilon W_poly6, epsilon from the energy of cutting the rest lattice, 2 sigma per area). What
+ * they share is the surface layer: its particles read a density below rest (their neighbours are
+ * on one side), so the clamped pressure cannot hold them apart, and any force that pulls the
+ * surface together gathers them until they are kicked out. PBF's constraint holds the surface
+ * layer at rest density; WCSPH would need a density that does not fall at a free surface. With Monaghan's artificial viscosity at 0.05 the
  * drop stays whole (17 of 4169 beyond 1.2 R) but D crosses zero once in 3.1 s: that damping (about
  * 2 / s here) would leave Rayleigh's 8 rad/s swinging, so the restoring force is far below sigma's.
- * PBF: the drop stays whole (none beyond 1.2 R) but is damped within a swing: D peaks 0.08 s after
- * the kick, crosses zero at 0.24 s, has its least at 0.39 s and then settles about a slightly
- * oblate shape, so its zero crossings (1.71 s apart) measure no period.
+ * PBF: the drop stays whole (none beyond 1.2 R; with scorr_k = 0, 176 of 4169 leave it) but is
+ * damped within a swing: D peaks 0.086 s after the kick, crosses zero at 0.24 s, has its least at
+ * 0.39 s and then settles about a slightly oblate shape, so its zero crossings (1.71 s apart)
+ * measure no period. Its first half swing, 0.30 s, is that of a period of 0.61 s: s_corr, which
+ * holds the surface together, stiffens it beyond sigma's.
  * Besides, the continuum surface force needs sum_i V_i |grad c^s_i| over the surface to be its
  * area, and particles sample only the inside of a free surface's colour jump: on the drop's fill
  * lattice the sum is 0.46 of 4 pi R^2. */
