@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Seed 004's figures against ours (issue 23): its 2D dam break (scenes/dam_break_2d.json, about
-# 4,585 particles), a 2D dam break of about 100k particles (the same scene at 2 mm), and a 3D
-# 100k dam break of three fluids with heat conduction and tension; plain WCSPH 3D 100k beside it
-# for the cost of the terms. Each case runs BENCH_REPEATS (default 3) times in alternation; the
+# 4,585 particles), 2D dam breaks of 100k particles (the same scene at 2.13 mm) and of 113,750 (at
+# 2 mm), and a 3D 100k dam break of three fluids with heat conduction and tension; plain WCSPH 3D
+# 100k beside it for the cost of the terms. Each case runs BENCH_REPEATS (default 3) times in alternation; the
 # table gives each run's median ms per step. Prints a Markdown section on stdout (paste it into
 # bench/RESULTS.md). Run alone on an idle machine: BENCH_THREADS (default all cores).
 set -euo pipefail
@@ -36,7 +36,8 @@ sed -e 's/"bench_three_fluids_100k"/"bench_plain_100k"/; s/three fluids, heat an
 # case name, scene, what to run, extra arguments
 cases=(
   "2D dam break (seed 004's, about 4,585)|dam_break_2d|--time 0.5"
-  "2D dam break at 2 mm (about 100k)|dam_break_2d|--steps 300 --set particle_spacing=0.002 --set particle_radius=0.001"
+  "2D dam break at 2.13 mm (100k, the target's count)|dam_break_2d|--steps 300 --set particle_spacing=0.00213 --set particle_radius=0.001065"
+  "2D dam break at 2 mm|dam_break_2d|--steps 300 --set particle_spacing=0.002 --set particle_radius=0.001"
   "3D 100k, plain WCSPH|$work/plain_100k.json|--steps 200"
   "3D 100k, three fluids, heat and tension|$work/three_100k.json|--steps 200"
 )
