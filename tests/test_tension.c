@@ -124,8 +124,12 @@ static void test_cube_rounds(const char *solver, double seconds)
  * -epsilon W_poly6, epsilon from the energy of cutting the rest lattice, 2 sigma per area). What
  * they share is the surface layer: its particles read a density below rest (their neighbours are
  * on one side), so the clamped pressure cannot hold them apart, and any force that pulls the
- * surface together gathers them until they are kicked out. PBF's constraint holds the surface
- * layer at rest density; WCSPH would need a density that does not fall at a free surface. With Monaghan's artificial viscosity at 0.05 the
+ * surface together gathers them until they are kicked out: followed one by one, two particles of
+ * the second layer (density 960, pressure 0) close in to 0.3 mm and leave at 0.44 m/s. A short-range
+ * repulsion after Monaghan 2000 (an artificial pressure times (W(r) / W(0.2 h))^4, tried at 200 to
+ * 20,000 Pa) only delays it, and above about 5,000 Pa blows the drop apart itself. PBF's constraint
+ * holds the surface layer at rest density; WCSPH would need a density that does not fall at a free
+ * surface. With Monaghan's artificial viscosity at 0.05 the
  * drop stays whole (17 of 4169 beyond 1.2 R) but D crosses zero once in 3.1 s: that damping (about
  * 2 / s here) would leave Rayleigh's 8 rad/s swinging, so the restoring force is far below sigma's.
  * PBF: the drop stays whole (none beyond 1.2 R; with scorr_k = 0, 176 of 4169 leave it) but is
