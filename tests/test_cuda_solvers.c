@@ -520,6 +520,8 @@ int main(int argc, char **argv)
         one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json", warmup_steps);
         /* tension: a surface and an interface (the normals pass, the curvature, eq. 5) */
         one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/oil_blob_2d.json", warmup_steps);
+        /* each fluid's viscosity for either solver, two viscosities (viscosity_model mueller2003) */
+        one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/viscous_layers_2d.json", warmup_steps);
         /* trapped air: made under a falling block, removed, buoyant (solvers/air.c, air_cuda.cu) */
         one_step_agrees(FLUIDCAST_TESTS_DIR "/scenes/air_falling_block.json", warmup_steps);
         if (!short_run) { /* two fluids and emitters stay checked below (frames, emitters and sinks) */

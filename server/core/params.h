@@ -18,6 +18,9 @@ typedef enum { FC_PARAM_FLOAT, FC_PARAM_INT, FC_PARAM_BOOL, FC_PARAM_ENUM } fc_p
 enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4, FC_PARAM_DERIVED = 8 };
 
 enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
+/* viscosity_model: each solver's own (WCSPH Mueller 2003, PBF none besides its XSPH), none, or
+ * Mueller 2003's viscosity with each fluid's mu for either solver. */
+enum { FC_VISCOSITY_SOLVER = 0, FC_VISCOSITY_NONE = 1, FC_VISCOSITY_MUELLER2003 = 2 };
 
 /* One value per parameter without a fluid scope (those are stored in each fluid, core/fluids.h);
  * ints, bools and enums are stored as integers. */

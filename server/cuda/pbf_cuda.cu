@@ -104,9 +104,11 @@ __global__ void fc_k_pbf_velocity(size_t n, float inv_dt, fc_collision col, cons
 }
 
 /* Density (FC_DENSITY), vorticity (eq. 15) and the XSPH change (eq. 18) at the positions x and
- * velocities v, the neighbour count, and with heat conduction (heat_rate not NULL) dT/dt as pbf.c
- * sums it (fc_heat_pair with PBF's weights, fc_heat_rate). */
+ * velocities v, the neighbour count, with Mueller's viscosity on (viscosity_model mueller2003) dt
+ * times its acceleration added to the change, and with heat conduction (heat_rate not NULL) dT/dt
+ * as pbf.c sums it (fc_heat_pair with PBF's weights, fc_heat_rate). */
 __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constants c, fc_cuda_setup setup,
+                                   fc_viscosity_terms visc, float dt,
                                    const uint8_t *__restrict__ fluid, const float *__restrict__ temperature,
                                    float volume_over_m0, float *__restrict__ heat_rate, const float *__restrict__ x,
                                    const float *__restrict__ y, const float *__restrict__ z, const float *__restrict__ vx,
@@ -119,6 +121,7 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float xi = x[i], yi = y[i], zi = z[i], vxi = vx[i], vyi = vy[i], vzi = vz[i];
         float fluid_d3 = 0.0f, solid_d3 = 0.0f, o[3] = {0.0f, 0.0f, 0.0f}, u[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f;
+        float viscous[3] = {0.0f, 0.0f, 0.0f}, mixed[3] = {0.0f, 0.0f, 0.0f};
         const fc_heat_terms *ht = &setup.heat;
         const float ti = heat_rate ? temperature[i] : 0.0f, ki = ht->conductivity[fluid[i]];
         uint32_t count = 0;
@@ -129,6 +132,16 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
             fc_sph_kernel_terms(k, r2, &d3, &g);
             fluid_d3 += d3;
             fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
+            if (visc.on) {
+                float inv_r;
+                const float q = fc_sph_distance_terms(k, r2, &inv_r), pair = fc_viscosity_pair(volume_over_m0, q);
+                const float v_i[3] = {vxi, vyi, vzi}, v_j[3] = {vx[j], vy[j], vz[j]};
+                const float m = fc_viscosity_weight(visc.mu[fluid[j]], volume_over_m0); /* M_j */
+                for (int a = 0; a < 3; a++) {
+                    viscous[a] += pair * dv[a];
+                    if (visc.mixed) mixed[a] += fc_viscosity_mixed_pair(q, m * v_j[a], m, v_i[a]);
+                }
+            }
             if (heat_rate) {
                 float inv_r;
                 const float q = fc_sph_distance_terms(k, r2, &inv_r);
@@ -145,6 +158,12 @@ __global__ void fc_k_pbf_vorticity(size_t n, fc_cuda_lists lists, fc_pbf_constan
         float omega[3], du[3];
         rho[i] = setup.rest_density[fluid[i]] * fc_sph_density_ratio(k, fluid_d3, solid_d3);
         wn[i] = fc_pbf_vorticity_xsph(&c, o, u, omega, du);
+        if (visc.on) {
+            const int f = fluid[i];
+            for (int a = 0; a < 3; a++)
+                du[a] += dt * visc.coeff *
+                         fc_viscous_term(visc.mu[f], setup.volume_over_mass[f], viscous[a], visc.mixed ? &mixed[a] : NULL);
+        }
         wx[i] = omega[0], wy[i] = omega[1], wz[i] = omega[2];
         ux[i] = du[0], uy[i] = du[1], uz[i] = du[2];
         neighbours[i] = count;
@@ -203,14 +222,16 @@ static fc_pbf_constants constants_of(const fc_cuda_pbf_setup *s)
 }
 
 /* Density, vorticity and XSPH at the sorted positions x (the lists' too) and the velocities, and
- * with conduction (a step's pass) dT/dt. */
+ * in a step's pass (dt > 0) the viscosity and with conduction dT/dt. */
 static int vorticity_pass(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, const fc_pbf_constants &c,
-                          const fc_cuda_lists &lists, int conduction, char *err, size_t errlen)
+                          const fc_cuda_lists &lists, int conduction, float dt, char *err, size_t errlen)
 {
+    fc_viscosity_terms visc = setup->viscosity;
+    visc.on &= dt > 0.0f;
     const size_t n = s->store->particles.count;
     float *const *f = s->d_f;
     FC_LAUNCH(fc_k_pbf_vorticity, fc_cuda_blocks_for(n), FC_CUDA_BLOCK, s->store->stream, n, lists, c, setup->common,
-              fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), setup->common.volume_over_m0,
+              visc, dt, fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), setup->common.volume_over_m0,
               conduction ? f[HEAT_RATE] : NULL, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ),
               fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ),
               fc_cuda_column(s, FC_DENSITY), f[WX], f[WY], f[WZ], f[WN], f[UX], f[UY], f[UZ], s->d_neighbours);
@@ -228,7 +249,7 @@ extern "C" int fc_cuda_pbf_density(fc_cuda_family *s, const fc_cuda_pbf_setup *s
         return -1;
     const fc_cuda_lists lists = fc_cuda_lists_of(s, c.kernel, fc_cuda_column(s, FC_PX), fc_cuda_column(s, FC_PY),
                                                  fc_cuda_column(s, FC_PZ));
-    return vorticity_pass(s, setup, c, lists, 0, err, errlen);
+    return vorticity_pass(s, setup, c, lists, 0, 0.0f, err, errlen);
 }
 
 extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setup, float dt, char *err, size_t errlen)
@@ -277,7 +298,7 @@ extern "C" int fc_cuda_pbf_step(fc_cuda_family *s, const fc_cuda_pbf_setup *setu
         const fc_cuda_lists final_lists = fc_cuda_lists_of(s, c.kernel, f[QX], f[QY], f[QZ]);
         s->d_list_at[0] = f[QX], s->d_list_at[1] = f[QY], s->d_list_at[2] = f[QZ]; /* for the trapped air's pass */
         const int conduction = setup->common.heat.conduction;
-        if (vorticity_pass(s, setup, c, final_lists, conduction, err, errlen)) return -1;
+        if (vorticity_pass(s, setup, c, final_lists, conduction, dt, err, errlen)) return -1;
         fc_cuda_normals normals; /* the tension's, at the positions the vorticity pass read (pbf.c) */
         for (int k = 0; k < 4; k++) normals.s[k] = f[NORMAL_S + k], normals.i[k] = f[NORMAL_I + k];
         if (setup->common.tension.on &&

@@ -73,13 +73,13 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
             const float q = fc_sph_distance_terms(&k, dx * dx + dy * dy + dz * dz, &inv_r);
             const float pair = fc_wcsph_pressure_pair(p_i, r_over_rho[j], rp_over_rho[j], q, inv_r);
             pressure[0] += pair * dx, pressure[1] += pair * dy, pressure[2] += pair * dz;
-            const float visc = fc_wcsph_viscosity_pair(r_over_rho[j], q);
+            const float visc = fc_viscosity_pair(r_over_rho[j], q);
             velocity[0] += visc * (vx[j] - vxi), velocity[1] += visc * (vy[j] - vyi), velocity[2] += visc * (vz[j] - vzi);
             if (t->mixed) { /* M_j = mu_j r_j / rho_j */
-                const float m = fc_wcsph_viscosity_weight(t->mu[fluid[j]], r_over_rho[j]);
-                mixed[0] += fc_wcsph_mixed_pair(q, m * vx[j], m, vxi);
-                mixed[1] += fc_wcsph_mixed_pair(q, m * vy[j], m, vyi);
-                mixed[2] += fc_wcsph_mixed_pair(q, m * vz[j], m, vzi);
+                const float m = fc_viscosity_weight(t->mu[fluid[j]], r_over_rho[j]);
+                mixed[0] += fc_viscosity_mixed_pair(q, m * vx[j], m, vxi);
+                mixed[1] += fc_viscosity_mixed_pair(q, m * vy[j], m, vyi);
+                mixed[2] += fc_viscosity_mixed_pair(q, m * vz[j], m, vzi);
             }
             if (damps) {
                 const float v_dot_x = (vxi - vx[j]) * dx + (vyi - vy[j]) * dy + (vzi - vz[j]) * dz;

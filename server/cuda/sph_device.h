@@ -48,6 +48,7 @@ typedef struct fc_cuda_pbf_setup {
     int scorr_n, iterations;
     float mass_ratio[FC_SPH_MAX_FLUIDS]; /* m_f / m_0 (fc_sph_mass_ratios), for fc_pbf_constants_masses */
     int fluids;
+    fc_viscosity_terms viscosity;        /* Mueller's, with viscosity_model mueller2003 (fc_viscosity_terms_of) */
 } fc_cuda_pbf_setup;
 
 

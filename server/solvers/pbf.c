@@ -9,7 +9,10 @@
  *   24    v = (x* - x) / dt, the velocity response at contacts (friction, restitution), x = x*;
  *   27-28 vorticity confinement (eqs. 15-17) and XSPH viscosity (eq. 18), both computed from the
  *         velocity of line 24 in one pass (seed 000 lists them one after the other; XSPH from the
- *         velocity after confinement would differ by xsph_c dt |f_vort|, 2e-5 s times |f_vort|).
+ *         velocity after confinement would differ by xsph_c dt |f_vort|, 2e-5 s times |f_vort|);
+ *         with viscosity_model mueller2003, Mueller et al. 2003's viscosity with each fluid's mu
+ *         joins that pass (sph_terms.h, as WCSPH's): XSPH smooths by a fraction per step, so at a
+ *         long step it damps less per second, and a fluid's own viscosity keeps PBF calm there.
  * Density is also evaluated at the final positions, which is what FC_DENSITY and the statistics
  * report: the density error left after the iterations.
  *
@@ -85,6 +88,8 @@ typedef struct pbf_state {
     fc_record4 *pos, *next;           /* x* of this iteration and the next (sorted), w: lambda_i,
                                        * then |omega_i| after the iterations; entry n is far away */
     fc_record4 *vel;                  /* velocities after Algorithm 1 line 24; entry n far away */
+    fc_record4 *mvel;                 /* (M v, M), M = mu V0 / m_0, with Mueller's viscosity of mixed
+                                         viscosities (sph_terms.h); entry n 0 */
     fc_record4 *inverse_mass;         /* (w_i, 0, 0, 0), w_i = m_0 / m_i, when the fluids differ in mass */
     fc_record4 *heat;                 /* (T, k, 0, 0), with heat conduction; entry n far away */
     float *heat_rate;                 /* dT/dt, K/s, with heat conduction */
@@ -92,7 +97,8 @@ typedef struct pbf_state {
     fc_record4 *normal_s, *normal_i;  /* the tension's normals (sph_terms.h), with tension */
     float *bx, *by, *bz;              /* sum_b V_b grad W_ib: the boundary part of grad_{p_i} C_i */
     float *wx, *wy, *wz;              /* vorticity omega_i (eq. 15) */
-    float *ux, *uy, *uz;              /* XSPH velocity change (eq. 18) */
+    float *ux, *uy, *uz;              /* velocity change of XSPH (eq. 18), and with viscosity_model
+                                         mueller2003 dt times the viscous acceleration */
     size_t capacity;
     double rest_volume;               /* V0 = m / rho0 */
     double rest_denominator;          /* D0 = sum_k |grad_k C_i|^2 at a particle of the rest lattice */
@@ -112,7 +118,7 @@ static int pbf_reserve(pbf_state *st, size_t n)
                              (void **)&st->ux, (void **)&st->uy, (void **)&st->uz, (void **)&st->heat_rate};
     void **const records[] = {(void **)&st->pos,      (void **)&st->next,     (void **)&st->vel,
                               (void **)&st->heat,     (void **)&st->colour,   (void **)&st->normal_s,
-                              (void **)&st->normal_i, (void **)&st->inverse_mass};
+                              (void **)&st->normal_i, (void **)&st->inverse_mass, (void **)&st->mvel};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -128,7 +134,7 @@ static void pbf_destroy(void *state)
     fc_sph_solids_free(&st->solids);
     void *arrays[] = {st->px, st->py, st->pz, st->qx, st->qy, st->qz, st->bx, st->by, st->bz, st->wx, st->wy,
                       st->wz, st->ux, st->uy, st->uz, st->heat_rate, st->pos, st->next, st->vel, st->heat,
-                      st->colour, st->normal_s, st->normal_i, st->inverse_mass};
+                      st->colour, st->normal_s, st->normal_i, st->inverse_mass, st->mvel};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) free(arrays[a]);
     fc_air_state_free(&st->air);
     free(st);
@@ -387,13 +393,16 @@ static void update_velocities(fc_world *w, pbf_state *st, float dt, const fc_hea
  *   omega_i = V0 sum_j (v_j - v_i) x grad_{p_j} W_ij                               (eq. 15)
  * (|omega_i| into pos[i].w) and the XSPH velocity change
  *   c V0 sum_j (v_j - v_i) W_ij                                                    (eq. 18)
+ * plus, with Mueller's viscosity on (viscosity NULL: off), dt times its acceleration (sph_terms.h,
+ * PBF's weights: r_j / rho_j = V0 / m_0 and 1 / rho_i = V0 / m_i),
  * and with heat (conduction on; NULL: off) dT/dt (fc_heat_pair with PBF's weights, fc_heat_rate)
  * and with tension (on; NULL: off) the normals of its colour fields (fc_tension_normal_pair with
  * PBF's weights V0) in the same pass. */
 static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *heat,
-                                           const fc_tension_terms *tension)
+                                           const fc_tension_terms *tension, const fc_viscosity_terms *viscosity, float dt)
 {
     const int conduction = heat && heat->conduction, tense = tension && tension->on;
+    const int viscous = viscosity && viscosity->on, mixed = viscous && viscosity->mixed;
     const float volume_over_m0 = (float)(st->rest_volume / w->fluid_mass[0]); /* PBF's r_j / rho_j */
     float volume_over_mass[FC_MAX_FLUIDS];                                     /* 1 / rho_i = V0 / m_i */
     for (int f = 0; f < FC_MAX_FLUIDS; f++)
@@ -414,6 +423,14 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             st->colour[i] = (fc_record4){tension->colour[of[i]], tension->liquid[of[i]], 0.0f, 0.0f};
         st->colour[n] = fc_sph_far_away;
     }
+    if (mixed) {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) {
+            const float m = fc_viscosity_weight(viscosity->mu[of[i]], volume_over_m0);
+            st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
+        }
+        st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
+    }
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
@@ -421,6 +438,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         const fc_f8 zero = fc_f8_splat(0.0f);
         fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
         fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+        fc_f8 visc[3] = {zero, zero, zero}, mixed_sum[3] = {zero, zero, zero};
         const fc_f8 ci = fc_f8_splat(tense ? st->colour[i].x : 0.0f);
         const fc_f8 ti = fc_f8_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_f8_splat(conduction ? st->heat[i].y : 0.0f);
         for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
@@ -430,6 +448,18 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             const fc_f8 dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
             fluid_d3 += d3;
             fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
+            if (viscous) {
+                fc_f8 inv_r;
+                const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                const fc_f8 pair = fc_viscosity_pair(fc_f8_splat(volume_over_m0), q);
+                for (int a = 0; a < 3; a++) visc[a] += pair * dv[a];
+                if (mixed) { /* (M v_j, M) */
+                    fc_f8 mv[3], m;
+                    fc_lanes8_gather(&nb, st->mvel, &mv[0], &mv[1], &mv[2], &m);
+                    const fc_f8 v_i[3] = {vxi, vyi, vzi};
+                    for (int a = 0; a < 3; a++) mixed_sum[a] += fc_viscosity_mixed_pair(q, mv[a], m, v_i[a]);
+                }
+            }
             if (conduction) { /* (T_j, k_j) */
                 fc_f8 tj, kj, unused_z, unused_w, inv_r;
                 fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
@@ -449,6 +479,15 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega_sum[3], solid);
         pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
         st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
+        if (viscous) {
+            float visc_sum[4], mixed_sums[4];
+            fc_f8_sum4(visc[0], visc[1], visc[2], zero, visc_sum);
+            fc_f8_sum4(mixed_sum[0], mixed_sum[1], mixed_sum[2], zero, mixed_sums);
+            const int f = of[i];
+            for (int a = 0; a < 3; a++)
+                du[a] += dt * viscosity->coeff *
+                         fc_viscous_term(viscosity->mu[f], volume_over_mass[f], visc_sum[a], mixed ? &mixed_sums[a] : NULL);
+        }
         st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
         if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_f8_sum(conducted));
         if (tense) {
@@ -521,8 +560,10 @@ static int pbf_step(fc_world *w, void *state, double dt)
     pbf_constants k;
     fc_heat_terms ht;
     fc_tension_terms tt;
+    fc_viscosity_terms viscosity; /* Mueller's, with viscosity_model mueller2003 */
     constants_init(&k, w, st);
     fc_heat_terms_of(w, &ht);
+    fc_viscosity_terms_of(w, 0, &viscosity);
     fc_tension_terms_of(w, &tt);
     const int found = predict_and_find_neighbours(w, st, (float)dt);
     if (found) return found; /* failed or interrupted */
@@ -533,7 +574,7 @@ static int pbf_step(fc_world *w, void *state, double dt)
         apply_corrections(w, st, &k);
     }
     update_velocities(w, st, (float)dt, &ht);
-    compute_vorticity_density_xsph(w, st, &k, &ht, &tt);
+    compute_vorticity_density_xsph(w, st, &k, &ht, &tt, &viscosity, (float)dt);
     apply_confinement_and_viscosity(w, st, &k, &ht, &tt, (float)dt);
     if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
@@ -556,7 +597,7 @@ static int at_positions(fc_world *w, pbf_state *st, pbf_constants *k)
     st->pos[n] = st->vel[n] = fc_sph_far_away;
     if (fc_sph_find_neighbours(w, &st->nh, &st->solids, x, y, z, NULL, NULL)) return -1;
     constants_init(k, w, st);
-    compute_vorticity_density_xsph(w, st, k, NULL, NULL);
+    compute_vorticity_density_xsph(w, st, k, NULL, NULL, NULL, 0.0f);
     return 0;
 }
 
@@ -583,11 +624,13 @@ int fc_pbf_vorticity_acceleration(fc_world *w, float *ax, float *ay, float *az)
 }
 
 /* The velocity condition: the fastest particle crosses at most cfl_number h in a step (the
- * density constraints hold any stiffness, so no acoustic condition). */
+ * density constraints hold any stiffness, so no acoustic condition), and the viscous one with
+ * Mueller's viscosity on. */
 void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit)
 {
     const fc_params *p = &w->params;
     fc_step_limit_lower(limit, fc_dt_velocity(p->cfl_number, p->smoothing_radius, max_speed), FC_DT_VELOCITY);
+    fc_viscosity_limit_dt(w, 0, limit);
     fc_heat_limit_dt(w, limit);
     fc_tension_limit_dt(w, limit);
 }

@@ -204,13 +204,13 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
         const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
         const fc_f8 pair = fc_wcsph_pressure_pair(pi, r_over_rho_j, nb.w, q, inv_r); /* w: r_j p_j / rho_j */
         px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
-        const fc_f8 visc = fc_wcsph_viscosity_pair(r_over_rho_j, q);
+        const fc_f8 visc = fc_viscosity_pair(r_over_rho_j, q);
         ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
         if (mixed) { /* (M v_j, M) with M = mu_j r_j / rho_j */
             fc_f8 mvx, mvy, mvz, m;
             fc_lanes8_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
-            mx += fc_wcsph_mixed_pair(q, mvx, m, vxi), my += fc_wcsph_mixed_pair(q, mvy, m, vyi);
-            mz += fc_wcsph_mixed_pair(q, mvz, m, vzi);
+            mx += fc_viscosity_mixed_pair(q, mvx, m, vxi), my += fc_viscosity_mixed_pair(q, mvy, m, vyi);
+            mz += fc_viscosity_mixed_pair(q, mvz, m, vzi);
         }
         if (heat) { /* (T_j, k_j) */
             fc_f8 tj, kj, unused_z, unused_w;
@@ -264,7 +264,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
         const fc_record4 *vel = st->vel;
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < n; i++) {
-            const float m = fc_wcsph_viscosity_weight(t.mu[of[i]], vel[i].w);
+            const float m = fc_viscosity_weight(t.mu[of[i]], vel[i].w);
             st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};

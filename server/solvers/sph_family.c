@@ -256,14 +256,34 @@ double fc_wcsph_sound_speed(const fc_params *p)
     return p->equation_of_state == FC_EOS_TAIT ? p->speed_of_sound : sqrt(p->stiffness);
 }
 
+void fc_viscosity_terms_of(const fc_world *w, int solver_has_it, fc_viscosity_terms *t)
+{
+    const int model = w->params.viscosity_model;
+    t->on = model == FC_VISCOSITY_MUELLER2003 || (model == FC_VISCOSITY_SOLVER && solver_has_it);
+    t->coeff = (float)(w->fluid_mass[0] * fc_viscosity_laplacian_coefficient(w->params.smoothing_radius, w->dimensions));
+    fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t->mu);
+    t->mixed = 0;
+    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+        if (!t->on) t->mu[f] = 0.0f;
+        t->mixed |= t->mu[f] != t->mu[0];
+    }
+}
+
+void fc_viscosity_limit_dt(const fc_world *w, int solver_has_it, fc_step_limit *limit)
+{
+    fc_viscosity_terms t;
+    fc_viscosity_terms_of(w, solver_has_it, &t);
+    double nu = 0.0; /* the most diffusive fluid's kinematic viscosity mu / rho0 */
+    for (int f = 0; f < w->fluid_count; f++) nu = fmax(nu, t.mu[f] / w->fluids[f].rest_density);
+    fc_step_limit_lower(limit, fc_dt_viscous(w->params.smoothing_radius, nu), FC_DT_VISCOUS);
+}
+
 void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_acceleration, fc_step_limit *limit)
 {
     const fc_params *p = &w->params;
     const double h = p->smoothing_radius, c = fc_wcsph_sound_speed(p);
-    double nu = 0.0; /* the most diffusive fluid's kinematic viscosity mu / rho0 */
-    for (int f = 0; f < w->fluid_count; f++) nu = fmax(nu, w->fluids[f].viscosity / w->fluids[f].rest_density);
     fc_step_limit_lower(limit, p->cfl_number * h / (c + max_speed), c >= max_speed ? FC_DT_ACOUSTIC : FC_DT_VELOCITY);
-    fc_step_limit_lower(limit, fc_dt_viscous(h, nu), FC_DT_VISCOUS);
+    fc_viscosity_limit_dt(w, 1, limit);
     fc_step_limit_lower(limit, fc_dt_force(h, max_acceleration), FC_DT_FORCE);
     fc_heat_limit_dt(w, limit);
     fc_tension_limit_dt(w, limit);
@@ -385,13 +405,13 @@ void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_
     float g[3];
     fc_world_gravity(w, g);
     t->gx = g[0], t->gy = g[1], t->gz = g[2];
-    fc_sph_fluid_values(w, FC_SPH_VISCOSITY, t->mu);
+    fc_viscosity_terms viscosity; /* WCSPH's own: Mueller 2003 unless viscosity_model is none */
+    fc_viscosity_terms_of(w, 1, &viscosity);
+    memcpy(t->mu, viscosity.mu, sizeof t->mu);
+    t->mixed = viscosity.mixed;
     fc_sph_mass_ratios(w, t->ratio);
-    t->mixed = 0;
-    for (int f = 0; f < FC_MAX_FLUIDS; f++) {
+    for (int f = 0; f < FC_MAX_FLUIDS; f++)
         t->boundary_coeff[f] = (float)(w->fluids[f < w->fluid_count ? f : 0].rest_density * laplacian);
-        t->mixed |= t->mu[f] != t->mu[0];
-    }
 }
 
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max)

@@ -183,6 +183,13 @@ void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit);
 /* The heat the particles hold, sum_i m_i c_i T_i (J; J/m in 2D), from the host arrays. */
 double fc_total_heat(const fc_world *w);
 
+/* The viscosity's constants and each fluid's mu (sph_terms.h): on when viscosity_model is
+ * mueller2003, or solver and the solver has Mueller's viscosity of its own (solver_has_it: WCSPH
+ * 1, PBF 0); off, every mu is 0. */
+void fc_viscosity_terms_of(const fc_world *w, int solver_has_it, fc_viscosity_terms *t);
+/* Lowers limit to the viscous condition 0.125 h^2 / nu of the most viscous fluid under the model. */
+void fc_viscosity_limit_dt(const fc_world *w, int solver_has_it, fc_step_limit *limit);
+
 /* The tension's constants and each fluid's sigma^s, sigma^i and c^i (sph_terms.h); on when the
  * world's tension is mueller2005 and some fluid has a tension above 0. */
 void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t);

@@ -136,6 +136,7 @@ static int pbf_on_device(fc_world *w, device_state *st, const double *dt)
     common_setup(w, st, FC_WALLS_SOFT, &s.common); /* pbf.c's soft walls */
     fc_sph_mass_ratios(w, s.mass_ratio);
     s.fluids = w->fluid_count;
+    fc_viscosity_terms_of(w, 0, &s.viscosity);
     int failed = dt ? fc_cuda_pbf_step(device, &s, (float)*dt, err, sizeof err)
                     : fc_cuda_pbf_density(device, &s, err, sizeof err);
     fc_cuda_store_stepped(w, failed, dt ? "step" : "density", err);

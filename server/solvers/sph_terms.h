@@ -113,20 +113,41 @@ typedef struct fc_wcsph_forces {
     int mixed;                               /* the fluids differ in viscosity: the pair uses the mean */
 } fc_wcsph_forces;
 
+/* ---- Viscosity (Mueller et al. 2003 eq. 9; seed 001 eq. 9), for both solvers ------------------
+ * a_i = K m_0 / rho_i sum_j (r_j / rho_j) mu_ij (h - r) (v_j - v_i), K the viscosity Laplacian's
+ * constant (core/kernels.h), r_j = m_j / m_0, mu_ij = mu_i with one viscosity and the pair's mean
+ * (mu_i + mu_j) / 2 when the fluids' differ (Morris, Fox and Zhu 1997 average a pair's
+ * coefficients so: the pair's viscous forces stay equal and opposite). WCSPH sums it in its force
+ * pass; PBF, with viscosity_model mueller2003, in its vorticity and XSPH pass, and adds dt a_i to
+ * the velocity beside XSPH's change. Pair terms, q = h - r:
+ *   viscosity  r_j / rho_j q, times (v_j - v_i)
+ *   mixed      q (M_j v_j - M_j v_i) with M_j = mu_j r_j / rho_j, for the pair mean */
+typedef struct fc_viscosity_terms {
+    float mu[FC_SPH_MAX_FLUIDS]; /* each fluid's dynamic viscosity; all 0 when the model is off */
+    float coeff;                 /* m_0 K */
+    int on;                      /* the world's viscosity_model gives this solver Mueller's viscosity */
+    int mixed;                   /* the fluids differ in viscosity: the pair uses the mean */
+} fc_viscosity_terms;
+
+static inline FC_HD fc_f8 fc_viscosity_pair(fc_f8 r_over_rho_j, fc_f8 q) { return r_over_rho_j * q; }
+/* M_j = mu_j r_j / rho_j, neighbour j's weight in the pair mean of viscosities. */
+static inline FC_HD float fc_viscosity_weight(float mu_j, float r_over_rho_j) { return mu_j * r_over_rho_j; }
+static inline FC_HD fc_f8 fc_viscosity_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
+/* One component of a_i / (K m_0) from the sums above (mixed NULL: one viscosity), 1 / rho_i = inv_rho_i. */
+static inline FC_HD float fc_viscous_term(float mu_i, float inv_rho_i, float velocity, const float *mixed)
+{
+    return mixed ? inv_rho_i * (0.5f * mu_i * velocity + 0.5f * *mixed) : mu_i * inv_rho_i * velocity;
+}
+
 /* The pair terms of particle i's acceleration, with q = h - r and 1/r from fc_sph_distance_terms,
  * r_j = m_j / m_0 and g_ij = q^2 / r (the spiky gradient without its constant):
  *   pressure   (p_i r_j / rho_j + r_j p_j / rho_j) g_ij, times (x_i - x_j)
- *   viscosity  r_j / rho_j q, times (v_j - v_i)
- *   mixed      q (M_j v_j - M_j v_i) with M_j = mu_j r_j / rho_j, for the pair mean of viscosities
+ *   viscosity  fc_viscosity_pair and fc_viscosity_mixed_pair above
  *   boundary   V_b g_ib, times (x_i - x_b) */
 static inline FC_HD fc_f8 fc_wcsph_pressure_pair(fc_f8 p_i, fc_f8 r_over_rho_j, fc_f8 rp_over_rho_j, fc_f8 q, fc_f8 inv_r)
 {
     return (p_i * r_over_rho_j + rp_over_rho_j) * q * q * inv_r;
 }
-static inline FC_HD fc_f8 fc_wcsph_viscosity_pair(fc_f8 r_over_rho_j, fc_f8 q) { return r_over_rho_j * q; }
-/* M_j = mu_j r_j / rho_j, neighbour j's weight in the pair mean of viscosities. */
-static inline FC_HD float fc_wcsph_viscosity_weight(float mu_j, float r_over_rho_j) { return mu_j * r_over_rho_j; }
-static inline FC_HD fc_f8 fc_wcsph_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
 static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
 
 /* Monaghan 1992's artificial viscosity between particles i and j that approach each other
@@ -166,8 +187,7 @@ static inline FC_HD void fc_wcsph_acceleration(const fc_wcsph_forces *t, int f, 
     const float pressure_scale = t->correction * inv_rho_i;
     const float g[3] = {t->gx, t->gy, t->gz};
     for (int k = 0; k < 3; k++) {
-        const float viscous = mixed ? inv_rho_i * (0.5f * t->mu[f] * velocity[k] + 0.5f * mixed[k])
-                                    : t->mu[f] * inv_rho_i * velocity[k];
+        const float viscous = fc_viscous_term(t->mu[f], inv_rho_i, velocity[k], mixed ? &mixed[k] : NULL);
         a[k] = g[k] + t->fluid_coeff * (pressure_scale * pressure[k] + viscous) + wall_coeff * wall[k];
         if (artificial) a[k] += t->fluid_coeff * t->correction * artificial[k];
     }
