@@ -56,6 +56,7 @@ int main(void)
         {"substeps=2.5", "expected an integer"},
         {"substeps=0", "out of range"},
         {"equation_of_state=van_der_waals", "expected one of tait|linear"},
+        {"viscosity_model=stokes", "expected one of solver|none|mueller2003"},
         {"clamp_negative_pressure=maybe", "expected true or false"},
         {"time_step=nan", "finite"},
         {"time_step=1e999", "expected a number"},
@@ -74,6 +75,9 @@ int main(void)
     CHECK(fc_param_assign(&p, "time_step=0.001", err, sizeof err) == 0 && p.time_step == 0.001, "float set");
     CHECK(fc_param_assign(&p, "equation_of_state=linear", err, sizeof err) == 0 && p.equation_of_state == FC_EOS_LINEAR,
           "enum set by name");
+    CHECK(fc_param_assign(&p, "viscosity_model=mueller2003", err, sizeof err) == 0 &&
+              p.viscosity_model == FC_VISCOSITY_MUELLER2003,
+          "a term category set by name");
     CHECK(fc_param_assign(&p, "clamp_negative_pressure=false", err, sizeof err) == 0 && p.clamp_negative_pressure == 0,
           "bool set");
     CHECK(fc_param_assign(&p, "substeps=7", err, sizeof err) == 0 && p.substeps == 7, "int set");
