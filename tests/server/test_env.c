@@ -45,3 +45,8 @@ int test_server_stop(server_process *s)
 {
     return server_stop(s, SIGTERM, SERVER_STOP_TIMEOUT_MS);
 }
+
+int test_rates_checked(void)
+{
+    return getenv("FC_TEST_RATES_UNCHECKED") == NULL;
+}

@@ -21,5 +21,8 @@ const char *test_scene(const test_env *e, const char *name);
 int test_server_start(server_process *s, const test_env *e, ...);
 /* SIGTERM and the exit status (server_stop). */
 int test_server_stop(server_process *s);
+/* 0 when FC_TEST_RATES_UNCHECKED is set: the sanitizer builds, whose step and frame rates say nothing
+ * of the product's and which run these tests beside others, keep every check but the rate comparisons. */
+int test_rates_checked(void);
 
 #endif

@@ -183,8 +183,9 @@ static void check_request_storm(void)
         during = peer_steps_per_second(&watcher, 3000);
         printf("request storm: %d acks; %.0f steps/s before, %.0f during\n", acks, before, during);
         CHECK(acks == 1000, "all 1000 requests were acked (%d)", acks);
-        CHECK(before > 0 && during >= 0.8 * before, "the step rate stays within 20%%: %.0f steps/s before, %.0f during",
-              before, during);
+        CHECK(before > 0, "the world steps before the storm (%.0f steps/s)", before);
+        if (test_rates_checked())
+            CHECK(during >= 0.8 * before, "the step rate stays within 20%%: %.0f steps/s before, %.0f during", before, during);
         CHECK(ws_is_open(controller.ws) && ws_is_open(watcher.ws), "neither client was dropped");
         cJSON *s = peer_fresh_state(&watcher, 1);
         CHECK(cJSON_GetArraySize(jget(s, "emitters")) == 50, "the state lists the 50 emitters");

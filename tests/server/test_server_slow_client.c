@@ -85,21 +85,22 @@ static int wait_frames(watcher *w, long frames, long key_frames, int timeout_ms)
     return watcher_frames(w) >= frames && watcher_key_frames(w) >= key_frames;
 }
 
-/* Reading again, the stalled client decodes a key frame (the server moved it down a tier) and
- * more, or it was disconnected with a close frame. */
-static void check_recovery(watcher *slow, const watch_result *fast)
+/* Reading again, the stalled client decodes a key frame (the server moved it down a tier: key_owed,
+ * it skipped frames for it) and more, or it was disconnected with a close frame. A sanitized server
+ * may never have skipped (at MAX_STALL_MS): its chain of deltas goes on, and no key frame is owed. */
+static void check_recovery(watcher *slow, const watch_result *fast, int key_owed)
 {
     long frames = watcher_frames(slow), keys = watcher_key_frames(slow);
     watcher_stall(slow, 0);
-    int recovered = wait_frames(slow, frames + 3, keys + 1, 60000);
+    int recovered = wait_frames(slow, frames + 3, keys + (key_owed ? 1 : 0), 60000);
     watch_result r;
     watcher_stop(slow, &r);
     if (!r.open) {
         CHECK(r.close_code > 0, "the stalled client was disconnected with a close frame (code %d)", r.close_code);
         return;
     }
-    CHECK(recovered, "reading again, the stalled client decodes a key frame and more (%ld key frames, %ld frames)",
-          r.key_frames - keys, r.frames - frames);
+    CHECK(recovered, "reading again, the stalled client decodes %s (%ld key frames, %ld frames)",
+          key_owed ? "a key frame and more" : "frames", r.key_frames - keys, r.frames - frames);
     CHECK(r.corrupt == 0 && r.need_key == 0, "the stalled client never got a corrupt or undecodable frame (%ld, %ld: %s)",
           r.corrupt, r.need_key, r.last_error);
     CHECK(r.last_count == fast->last_count, "its frames hold the world's %u particles (%u)", fast->last_count, r.last_count);
@@ -112,6 +113,7 @@ static void check_slow_client(server_process *s)
     CHECK(fast && slow, "a fast and a slow client subscribe");
     int flowing = slow && wait_frames(fast, 5, 1, 60000) && wait_frames(slow, 5, 1, 60000);
     CHECK(flowing, "both decode frames");
+    double skipped = 0.0; /* frames the server skipped for the stalled client */
     if (flowing) {
         long rss_base = server_rss_kib(s), rss_max = rss_base;
         rates base = measure(fast, slow, s, BASELINE_MS, &rss_base, 0, NULL);
@@ -120,7 +122,7 @@ static void check_slow_client(server_process *s)
         int stalled_ms = 0;
         watcher_stall(slow, 1);
         rates stalled = measure(fast, slow, s, stall_ms, &rss_max, SKIP_MARGIN_MS, &stalled_ms);
-        const double skipped = frames_skipped(s) - skipped_before;
+        skipped = frames_skipped(s) - skipped_before;
         printf("both reading: %.2f frames/s for the fast client, %.0f bytes/s for the slow one; the slow one stalled for "
                "%d ms (at most %d): %.2f frames/s for the fast one, %.0f frames skipped; VmRSS %ld KiB -> at most %ld KiB\n",
                base.fast_fps, base.slow_bytes_per_s, stalled_ms, stall_ms, stalled.fast_fps, skipped, rss_base, rss_max);
@@ -129,8 +131,10 @@ static void check_slow_client(server_process *s)
         if (stall_ms < MAX_STALL_MS)
             CHECK(skipped > 0, "the stall lasted until the server skipped frames for the stalled client (%.0f)", skipped);
         CHECK(base.fast_fps > 0, "the fast client decodes frames (%.2f per second)", base.fast_fps);
-        CHECK(stalled.fast_fps >= MIN_RATE_SHARE * base.fast_fps,
-              "a stalled client does not slow the fast one: %.2f frames/s, at least 70%% of %.2f", stalled.fast_fps, base.fast_fps);
+        if (test_rates_checked())
+            CHECK(stalled.fast_fps >= MIN_RATE_SHARE * base.fast_fps,
+                  "a stalled client does not slow the fast one: %.2f frames/s, at least 70%% of %.2f", stalled.fast_fps,
+                  base.fast_fps);
         CHECK(rss_max <= rss_base + RSS_BOUND_KIB, "server VmRSS stays within baseline + 64 MiB: %ld KiB > %ld + %d KiB",
               rss_max, rss_base, RSS_BOUND_KIB);
     }
@@ -138,7 +142,7 @@ static void check_slow_client(server_process *s)
     if (fast) watcher_stop(fast, &r);
     CHECK(r.open && r.corrupt == 0 && r.need_key == 0, "the fast client stayed connected, nothing corrupt or undecodable (%ld, %ld: %s)",
           r.corrupt, r.need_key, r.last_error);
-    if (slow && flowing) check_recovery(slow, &r);
+    if (slow && flowing) check_recovery(slow, &r, skipped > 0);
     else if (slow) watcher_stop(slow, &(watch_result){0});
 }
 
