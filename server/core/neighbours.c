@@ -6,9 +6,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #else
-static int omp_get_max_threads(void) { return 1; }
-static int omp_get_num_threads(void) { return 1; }
-static int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_max_threads(void) { return 1; }
+static inline int omp_get_num_threads(void) { return 1; }
+static inline int omp_get_thread_num(void) { return 0; }
 #endif
 
 /* The lists of one block of points, before joining. */
