@@ -57,7 +57,8 @@ static int load_check(load_ctx *c, const cJSON *node, const char *loc, int depth
 static int load_check_child(load_ctx *c, const cJSON *node, const char *loc, const char *key, int depth)
 {
     char sub[512];
-    snprintf(sub, sizeof sub, "%s/%s", loc, key);
+    if (snprintf(sub, sizeof sub, "%s/%s", loc, key) >= (int)sizeof sub)
+        return load_fail(c, loc, "the location of '%.32s' inside it is over %zu characters long", key, sizeof sub - 1);
     return load_check(c, node, sub, depth + 1);
 }
 
@@ -65,7 +66,8 @@ static int load_check_keyword(load_ctx *c, const cJSON *parent, const cJSON *kw,
 {
     const char *k = kw->string;
     char sub[512];
-    snprintf(sub, sizeof sub, "%s/%s", loc, k);
+    if (snprintf(sub, sizeof sub, "%s/%s", loc, k) >= (int)sizeof sub)
+        return load_fail(c, loc, "the location of '%.32s' inside it is over %zu characters long", k, sizeof sub - 1);
     if (!strcmp(k, "$schema") || !strcmp(k, "$id") || !strcmp(k, "$comment") || !strcmp(k, "title") ||
         !strcmp(k, "description"))
         return cJSON_IsString(kw) ? 0 : load_fail(c, sub, "expected a string");
