@@ -283,7 +283,8 @@ static void emitters_and_sinks(void)
     CHECK(bad == 0, "each id at most once (%zu bad)", bad);
     CHECK(outside_distance(&w[1]) == 0.0, "every particle in the domain");
     const double dv = relative_l2(&w[1], &w[0], FC_VX, ids);
-    printf("%s fountain: relative L2 of velocities after 60 steps %.2e\n", solver_now, dv);
+    if (isfinite(dv)) printf("%s fountain: relative L2 of velocities after 60 steps %.2e\n", solver_now, dv);
+    else printf("%s fountain: velocities not compared after 60 steps (a particle removed on one backend only)\n", solver_now);
     /* WCSPH's trajectories stay close over 60 steps; PBF's surface jitter (pbf.c) makes two runs that
      * differ in the last bits part within a few steps, so only the counts above are compared */
     if (!strcmp(solver_now, "sph")) CHECK(dv < 0.05, "the same particles, moving alike: relative L2 of velocities %.3e", dv);
