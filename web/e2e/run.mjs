@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the browser end-to-end tests, E2E_JOBS files at a time (each starts its own fluidcast server,
-// one thread, and Chromium; a file uses well under a core, mostly waiting on the page): node
-// web/e2e/run.mjs [NAME...] where NAME picks files (load, gravity, emitter, watch, solver, panel, ...).
+// one thread, and Chromium; two files beside each other slow each other down, but less than they
+// would take one after the other): node web/e2e/run.mjs [NAME...] where NAME picks files (load, gravity, emitter, watch, solver, panel, ...).
 // Each file's output is printed whole when it ends, so that files running together do not mix.
 // Environment: FLUIDCAST_BIN (default build/fluidcast), FLUIDCAST_WEB (default web/dist),
 // CHROMIUM_PATH (default /usr/bin/chromium), PLAYWRIGHT_CORE (default web/node_modules),
