@@ -180,6 +180,10 @@ static void test_cube_rounds(const char *solver, double sigma, double seconds)
  * +49% and -3%, 0.02 no period; the drop is still deforming from its fill by up to a third (D
  * swings between -1.8e-4 and 2e-4 m^2 after 1.5 s of settling), so none of these is Rayleigh's
  * mode, and none is claimed.
+ * Akinci et al. 2013's cohesion and curvature forces (a CPU experiment with gamma in sigma's place,
+ * K_ij = 2 rho0 / (rho_i + rho_j), their normals pointing out): at gamma 0.1 to 1 the drop flies
+ * apart within 0.5 s; at 0.03 it holds, but the kick stretches it to D = 2e-3 m^2 and it swings
+ * back in 11.9 s. Their gamma is no sigma; it would need calibrating first (Laplace's pressure).
  * Besides, the continuum surface force needs sum_i V_i |grad c^s_i| over the surface to be its
  * area, and particles sample only the inside of a free surface's colour jump: on the drop's fill
  * lattice the sum is 0.46 of 4 pi R^2. */
