@@ -191,6 +191,20 @@ static void test_cube_rounds(const char *solver, double sigma, double seconds)
  * of kind air and surface tension on both: the first quarter swing takes 0.28 s instead of 0.145 s
  * (the swing of a sigma a quarter as large), then noise. PBF: with its s_corr a period of about
  * 0.42 s, damped within a swing; with scorr_k 0.01 or 0 the drop creeps back over a second.
+ * Tried last: the free surface's share of the colour jump. On a flat free surface of the rest
+ * lattice, sum s |grad c^s| over the layers is 0.527 in 3D with V0 as PBF weighs (0.652 with
+ * WCSPH's m / rho_j below a threshold of 0.25; 0.500 and 0.634 in 2D) instead of 1: particles
+ * sample only the liquid's side, so the surface force sums to about half of sigma's. With sigma^s
+ * divided by it (PBF, scorr_k 0.01, tension_threshold 0.1) the drop swings at a period that
+ * scales as sigma^-1/2: zero crossings 0.757 s at 1 N/m (-4%) and 1.114 s at 0.5 N/m (+0.3%),
+ * 1.32 s at 1 N/m without it. But a damped swing fitted over 2.5 of Rayleigh's periods reads
+ * +12% (1 N/m), +20% (2 N/m) and +29% (0.5 N/m): after a swing and a half the drop stops in a
+ * deformed shape (D stays near 0.3 of its first peak), and a fit over 1.4 periods of the same
+ * 0.5 N/m case read -0.1%. The curvature is no better: on the fill lattice's drop (WCSPH, its
+ * first step, nothing else acting) the inward force sum m a . (-r^) is 0.58 of Laplace's 8 pi
+ * sigma R at threshold 1 and 1.66 at 0.1 (5 mm), and 0.87 and 3.05 at 2.5 mm, without the share:
+ * the curvature read on the stepped surface grows with resolution up to its cap 2 / h. Neither
+ * change was kept.
  * Besides, the continuum surface force needs sum_i V_i |grad c^s_i| over the surface to be its
  * area, and particles sample only the inside of a free surface's colour jump: on the drop's fill
  * lattice the sum is 0.46 of 4 pi R^2. */
