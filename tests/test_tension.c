@@ -145,69 +145,11 @@ static void test_cube_rounds(const char *solver, double sigma, double seconds)
  * Rayleigh's omega^2 = l (l - 1) (l + 2) sigma / (rho R^3) = 8 sigma / (rho R^3) (viscosity
  * mu = 0.02 Pa s shifts it by far under 1%). The period is read off D's zero crossings, and only
  * of a drop that is still one: at most 1% of its particles beyond 1.2 R when it is kicked.
- * Not met with either solver, so main runs it only with --rayleigh (both solvers).
- * WCSPH: the drop does not stay whole. From about 0.06 s particles leave its surface at 0.2-0.5
- * m/s, and by 0.5 s the 99th percentile of the distance from its centre is 3.5 R; the "period" of
- * 1.88 s read before this check was that cloud's. At sigma 0.1 N/m, and with mu = 0.5 Pa s, it
- * sheds fewer but still sheds; without tension the same lattice stays at rest. The curvature from
- * the neighbours' normals reads up to 5 times the drop's on the lattice's stepped surface (the cap
- * 2 / h), but that noise is not the whole cause: with kappa fixed at the drop's 2 / R and no
- * threshold the pressure-clamped surface still comes apart (424 particles beyond 0.06 m by 0.5 s).
- * A surface stress form (Lafaurie et al. 1994, Hu and Adams 2006: T = sigma |grad c| (I - n^ n^),
- * no curvature) was tried and shed faster still, and so did a pairwise cohesion (pair energy
- * -epsilon W_poly6, epsilon from the energy of cutting the rest lattice, 2 sigma per area). What
- * they share is the surface layer: its particles read a density below rest (their neighbours are
- * on one side), so the clamped pressure cannot hold them apart, and any force that pulls the
- * surface together gathers them until they are kicked out: followed one by one, two particles of
- * the second layer (density 960, pressure 0) close in to 0.3 mm and leave at 0.44 m/s. A short-range
- * repulsion after Monaghan 2000 (an artificial pressure times (W(r) / W(0.2 h))^4, tried at 200 to
- * 20,000 Pa) only delays it, and above about 5,000 Pa blows the drop apart itself. PBF's constraint
- * holds the surface layer at rest density; WCSPH would need a density that does not fall at a free
- * surface. Tried: a density from the continuity equation (Monaghan 1992; here the time derivative
- * of eq. 7's poly6 sum, -6 poly6 V0 sum_j (h^2 - r^2)^2 x_ij . v_ij, integrated from rest density)
- * keeps every particle within 4% of rest density, but the drop's motion grows from the start (RMS
- * speed 0.03 to 0.24 m/s in 0.1 s, as much with kappa fixed at 2 / R), and with artificial
- * viscosity 0.01 it stays at 0.04 to 0.06 m/s, above the kick's 0.025 m/s at the pole. With
- * Monaghan's artificial viscosity at 0.05 the drop stays whole (17 of 4169 beyond 1.2 R) but D
- * crosses zero once in 3.1 s: that damping (about 2 / s here) would leave Rayleigh's 8 rad/s
- * swinging, so the restoring force is far below sigma's.
- * PBF: the drop stays whole (none beyond 1.2 R; with scorr_k = 0, 176 of 4169 leave it) but is
- * damped within a swing: D peaks 0.086 s after the kick, crosses zero at 0.24 s, has its least at
- * 0.39 s and then settles about a slightly oblate shape, so its zero crossings (1.71 s apart)
- * measure no period. Its first half swing, 0.30 s, is that of a period of 0.61 s: s_corr, which
- * holds the surface together, stiffens it beyond sigma's. With less of it the reading depends on
- * how much: scorr_k 0.01 gives 0.875 s (+11%) at sigma 1 N/m but +53% at 0.5 N/m, scorr_k 0.005
- * +49% and -3%, 0.02 no period; the drop is still deforming from its fill by up to a third (D
- * swings between -1.8e-4 and 2e-4 m^2 after 1.5 s of settling), so none of these is Rayleigh's
- * mode, and none is claimed.
- * Akinci et al. 2013's cohesion and curvature forces (a CPU experiment with gamma in sigma's place,
- * K_ij = 2 rho0 / (rho_i + rho_j), their normals pointing out): at gamma 0.1 to 1 the drop flies
- * apart within 0.5 s; at 0.03 it holds, but the kick stretches it to D = 2e-3 m^2 and it swings
- * back in 11.9 s. Their gamma is no sigma; it would need calibrating first (Laplace's pressure).
- * A drop with no free surface, inside a fluid ten times lighter that fills the box (R = 4 cm,
- * 2,176 of 32,768 particles at 5 mm; Lamb 1932's period for it, omega^2 = 24 sigma / (R^3 (3 rho_i +
- * 2 rho_o)), is 0.580 s, Rayleigh's 0.562 s), was tried as well. WCSPH with interface tension
- * 1 N/m: D jitters by +-5e-5 m^2 against the kick's swing of 9e-5, no period. With the light fluid
- * of kind air and surface tension on both: the first quarter swing takes 0.28 s instead of 0.145 s
- * (the swing of a sigma a quarter as large), then noise. PBF: with its s_corr a period of about
- * 0.42 s, damped within a swing; with scorr_k 0.01 or 0 the drop creeps back over a second.
- * Tried last: the free surface's share of the colour jump. On a flat free surface of the rest
- * lattice, sum s |grad c^s| over the layers is 0.527 in 3D with V0 as PBF weighs (0.652 with
- * WCSPH's m / rho_j below a threshold of 0.25; 0.500 and 0.634 in 2D) instead of 1: particles
- * sample only the liquid's side, so the surface force sums to about half of sigma's. With sigma^s
- * divided by it (PBF, scorr_k 0.01, tension_threshold 0.1) the drop swings at a period that
- * scales as sigma^-1/2: zero crossings 0.757 s at 1 N/m (-4%) and 1.114 s at 0.5 N/m (+0.3%),
- * 1.32 s at 1 N/m without it. But a damped swing fitted over 2.5 of Rayleigh's periods reads
- * +12% (1 N/m), +20% (2 N/m) and +29% (0.5 N/m): after a swing and a half the drop stops in a
- * deformed shape (D stays near 0.3 of its first peak), and a fit over 1.4 periods of the same
- * 0.5 N/m case read -0.1%. The curvature is no better: on the fill lattice's drop (WCSPH, its
- * first step, nothing else acting) the inward force sum m a . (-r^) is 0.58 of Laplace's 8 pi
- * sigma R at threshold 1 and 1.66 at 0.1 (5 mm), and 0.87 and 3.05 at 2.5 mm, without the share:
- * the curvature read on the stepped surface grows with resolution up to its cap 2 / h. Neither
- * change was kept.
- * Besides, the continuum surface force needs sum_i V_i |grad c^s_i| over the surface to be its
- * area, and particles sample only the inside of a free surface's colour jump: on the drop's fill
- * lattice the sum is 0.46 of 4 pi R^2. */
+ * Not met with either solver, so main runs it only with --rayleigh (both solvers). WCSPH's drop
+ * does not stay whole: its surface layer reads a density below rest, so the clamped pressure cannot
+ * hold it apart as tension pulls it in. PBF's stays whole but swings with s_corr's stiffness, not
+ * sigma's, and is damped within a swing. What was tried, and what each attempt measured, is in
+ * tests/RAYLEIGH.md. */
 #define SETTLE_S 0.5
 #define EPS 0.25f /* 1/s: the pole moves at 2 EPS R, the drop deforms by about 6% */
 static void test_rayleigh_period(const char *solver)
