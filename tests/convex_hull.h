@@ -32,7 +32,8 @@ static inline int64_t hull_orient(const int64_t *a, const int64_t *b, const int6
 /* The incremental hull (each point outside the current hull replaces the faces it sees by a fan
  * from their horizon) on the points snapped to a grid of 1/HULL_SNAP of the cloud's extent, then
  * area = sum of the faces' areas and volume = sum of the tetrahedra from an inside point. A point in
- * a face's plane counts as inside it. O(points x faces): for the tests' clouds of some thousands. */
+ * a face's plane counts as inside it. O(points x faces): for the tests' clouds of some thousands.
+ * faces is 0 (and area and volume 0) when the points span no volume or memory ran out. */
 static inline hull_measure convex_hull_measure(const double (*x)[3], int n)
 {
     hull_measure m = {0.0, 0.0, 0};
@@ -45,6 +46,7 @@ static inline hull_measure convex_hull_measure(const double (*x)[3], int n)
     if (!(extent > 0.0)) return m;
     const double step = extent / HULL_SNAP;
     int64_t(*q)[3] = malloc((size_t)n * sizeof *q);
+    if (!q) return m;
     for (int i = 0; i < n; i++)
         for (int a = 0; a < 3; a++) q[i][a] = llround((x[i][a] - lo[a]) / step);
     int t[4] = {0, 0, 0, 0}; /* a first tetrahedron: two far points, the farthest from their line, from their plane */
@@ -80,6 +82,10 @@ static inline hull_measure convex_hull_measure(const double (*x)[3], int n)
     const int cap = 4 * n + 8;
     hull_face *face = malloc((size_t)cap * sizeof *face);
     int *edge = malloc((size_t)cap * 6 * sizeof *edge), *seen = malloc((size_t)cap * sizeof *seen), count = 4;
+    if (!face || !edge || !seen) { /* out of memory: no hull (faces 0) */
+        free(q), free(face), free(edge), free(seen);
+        return m;
+    }
     face[0] = (hull_face){{t[0], t[1], t[2]}}, face[1] = (hull_face){{t[0], t[3], t[1]}};
     face[2] = (hull_face){{t[1], t[3], t[2]}}, face[3] = (hull_face){{t[2], t[3], t[0]}};
     for (int i = 0; i < n; i++) {

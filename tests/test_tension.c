@@ -68,6 +68,7 @@ static double sphericity(const fc_world *w)
 {
     const fc_particles *p = &w->particles;
     double(*x)[3] = malloc((p->count ? p->count : 1) * sizeof *x);
+    if (!x) return 0.0; /* reads as no ball */
     for (size_t i = 0; i < p->count; i++)
         for (int a = 0; a < 3; a++) x[i][a] = p->field[FC_PX + a][i];
     const double psi = wadell_sphericity(convex_hull_measure((const double(*)[3])x, (int)p->count));
