@@ -113,6 +113,12 @@ static void check_dims(int dims)
     CHECK(fabs(fine - 1.0) < fabs(moment - 1.0), "%dD lattice spiky moment %.4f nearer 1 at s/4", dims, fine);
     double v0 = fc_rest_volume(h, s, 1.0, dims), cell = dims == 2 ? s * s : s * s * s;
     CHECK(fabs(v0 / cell - 1.0) < 0.15, "%dD rest volume %.4g near the lattice cell %.4g", dims, v0, cell);
+    /* the free surface's share of the colour jump: the particles sit on the liquid's side, where c
+     * falls from 1 to about 1/2, so the share tends to exactly 1/2 as the lattice refines (0.527 in
+     * 3D and 0.5 in 2D at h = 2 s) */
+    double share = fc_lattice_surface_share(h, s, 1.0, dims), fine_share = fc_lattice_surface_share(h, s / 4, 1.0, dims);
+    CHECK(fabs(share - 0.5) < 0.05, "%dD surface share %.4f near a half", dims, share);
+    CHECK(fabs(fine_share - 0.5) < 0.005, "%dD surface share %.4f at s/4 within 0.005 of a half", dims, fine_share);
 }
 
 int main(void)

@@ -123,4 +123,30 @@ static inline FC_HD double fc_lattice_spiky_moment(double h, double s, double se
     return fc_rest_volume(h, s, self_weight, dims) * moment;
 }
 
+/* The free surface's share of the colour jump on the rest lattice: a flat free surface of the lattice
+ * (a face of it, the half-space of points at depth >= 0), with c = 1 on the points and the
+ * gradient grad c_i = sum_j V0 grad W_poly6(x_i - x_j) that the tension's normals pass sums, gives
+ * sum over the layers of |grad c| times their spacing. The continuum surface force of Brackbill,
+ * Kothe and Zemach 1992 needs the jump's delta function to integrate to 1 across the surface;
+ * particles sample only the liquid's side of it, so the sum is about a half (at h = 2 spacings
+ * only the top layer has a gradient: 0.527 in 3D, 0.5 in 2D), and a surface force sigma kappa
+ * grad c comes out a half of sigma's unless divided by it. */
+static inline FC_HD double fc_lattice_surface_share(double h, double s, double self_weight, int dims)
+{
+    const int n = (int)ceil(h / s), nk = dims == 2 ? 0 : n;
+    const double volume = fc_rest_volume(h, s, self_weight, dims), h2 = h * h;
+    double share = 0.0;
+    for (int depth = 0; depth <= n; depth++) { /* a point of the layer at this depth, its neighbours at depth - j */
+        double gradient = 0.0;                  /* along the surface's normal; the other parts cancel */
+        for (int i = -n; i <= n; i++)
+            for (int j = -n; j <= depth; j++)
+                for (int k = -nk; k <= nk; k++) {
+                    const double d = h2 - s * s * (double)(i * i + j * j + k * k);
+                    if (d > 0.0 && d < h2) gradient += d * d * (double)j * s;
+                }
+        share += fabs(6.0 * fc_poly6_coefficient(h, dims) * volume * gradient) * s;
+    }
+    return share;
+}
+
 #endif

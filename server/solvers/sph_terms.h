@@ -270,14 +270,16 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
  *   threshold (fc_tension_normal);
  *   kappa_i = -div n^ along the surface from the neighbours' normals (fc_tension_curvature_pair,
  *   fc_tension_curvature), capped at the curvature of a sphere of radius h;
- *   a_i = sigma^s kappa_i grad c^s_i / rho0.
+ *   a_i = sigma^s kappa_i grad c^s_i / (rho0 S), S the share of the colour jump that the particles of
+ *   a free surface sample (fc_lattice_surface_share: about a half, as they sample only the liquid's
+ *   side), so that the force sums to sigma^s per area across a flat surface of the rest lattice.
  * The interface: eq. 5 itself on c^i in the difference form, grad c^i_i = sum_j V_j (c^i_j - c^i_i)
  * grad W_ij and lap c^i_i alike, summed in the same normals pass (fc_tension_interface): 0 inside
  * one fluid and at its free surface, so that only interfaces between unlike fluids feel sigma^i;
  *   a_i = -sigma^i lap(c^i) grad c^i / |grad c^i| / rho0 where |grad c^i| h exceeds the threshold.
  * Both divide the force density by the fluid's rest density rho0 (fc_tension_acceleration). */
 typedef struct fc_tension_terms {
-    float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s of each fluid, N/m */
+    float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s / S of each fluid (S: fc_lattice_surface_share), N/m */
     float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
     float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar, 0 air */
     float liquid[FC_SPH_MAX_FLUIDS];    /* c^s of each fluid: 1 liquid, 0 air */
