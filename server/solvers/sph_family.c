@@ -330,8 +330,9 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
     t->max_curvature = (float)((w->dimensions - 1) / h);
     t->dimensions = w->dimensions;
     t->on = 0;
-    /* the surface force sums to sigma^s only once divided by the share of the colour jump its particles sample */
-    const double share = fc_lattice_surface_share(h, p->particle_spacing, p->initial_sum, w->dimensions);
+    /* the surface force sums to sigma^s only once divided by the share of the colour jump its particles
+     * sample (a lattice sum: skipped with tension off) */
+    const double share = p->tension != 0 ? fc_lattice_surface_share(h, p->particle_spacing, p->initial_sum, w->dimensions) : 1.0;
     for (int f = 0; f < FC_MAX_FLUIDS; f++) {
         const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
         t->surface[f] = (float)(share > 0.0 ? fluid->surface_tension / share : fluid->surface_tension);
