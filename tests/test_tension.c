@@ -213,11 +213,12 @@ static swing_fit fit_damped_swing(const double *t, const double *d, int n, doubl
  * 1% of its particles beyond 1.2 R when it is kicked), the fit must hold (residual under a fifth of
  * the swing) and the swing must be underdamped (gamma below omega / 2). Returns the period, or -1.
  * WCSPH runs at mu = 0.5 Pa s: a continuum surface force carries spurious currents whose speed
- * scales as sigma / mu (Brackbill et al. 1992's curvature errors driving the flow), and at 0.02 Pa s
- * they throw particles out of the surface within 0.1 s and scatter the drop by 0.5 s (its surface
- * layer reads a density below rest, so the clamped pressure does not hold it together); at 0.5 Pa s
- * the drop's Ohnesorge number mu / sqrt(rho sigma R) is 0.07, and Lamb 1932's viscous damping of the
- * mode, 5 nu / R^2 = 1 / s, leaves Rayleigh's 8 rad/s swinging. PBF runs at mu = 0.02 Pa s with
+ * scales as sigma / mu (Lafaurie et al. 1994: the curvature's errors drive a flow that only
+ * viscosity holds back), and at 0.02 Pa s they throw particles out of the surface within 0.1 s
+ * and scatter the drop by 0.5 s (its surface layer reads a density below rest, so the clamped
+ * pressure does not hold it together); at 0.5 Pa s the drop's Ohnesorge number mu / sqrt(rho
+ * sigma R) is 0.07, and Lamb 1932's viscous damping of the mode, 5 nu / R^2 = 1 / s, leaves
+ * Rayleigh's 8 rad/s swinging. PBF runs at mu = 0.02 Pa s with
  * s_corr at scorr_k = 0.01 instead of its 0.1: Macklin and Mueller 2013's tensile correction pulls a
  * free surface together by itself (the drop swings at about 0.45 s with it whatever sigma), so the
  * period measures sigma's tension only with little of it. The reading at the default
