@@ -362,7 +362,7 @@ static void list_block(size_t lo, size_t hi, const fc_grid *grid, const float *x
             size_t got[GROUP];
             float sums[GROUP][8];
             for (int g = 0; g < members; g++) out[g] = c->index + count[s] + (size_t)g * slot, got[g] = 0;
-            memset(sums, 0, sizeof sums);
+            memset(sums, 0, (size_t)members * sizeof sums[0]); /* the rows this group uses */
             const uint32_t self = src->grid == grid ? (uint32_t)i : UINT32_MAX;
             float(*const summing)[8] = src->poly6_sum ? sums : NULL;
             for (int k = 0; k < r->count; k++)
