@@ -218,12 +218,12 @@ static swing_fit fit_damped_swing(const double *t, const double *d, int n, doubl
  * and scatter the drop by 0.5 s (its surface layer reads a density below rest, so the clamped
  * pressure does not hold it together); at 0.5 Pa s the drop's Ohnesorge number mu / sqrt(rho
  * sigma R) is 0.07, and Lamb 1932's viscous damping of the mode, 5 nu / R^2 = 1 / s, leaves
- * Rayleigh's 8 rad/s swinging. PBF runs at mu = 0.02 Pa s with
- * s_corr at scorr_k = 0.01 instead of its 0.1: Macklin and Mueller 2013's tensile correction pulls a
- * free surface together by itself (the drop swings at about 0.45 s with it whatever sigma), so the
- * period measures sigma's tension only with little of it. The reading at the default
- * tension_threshold (0.1) is one of a spread (tests/RAYLEIGH.md): the threshold decides how much of
- * a settled drop reads as surface. */
+ * Rayleigh's 8 rad/s swinging. PBF runs at mu = 0.02 Pa s with s_corr at scorr_k = 0.01 instead
+ * of its 0.1: Macklin and Mueller 2013's tensile correction pulls a free surface together by itself
+ * (the drop swings at about 0.45 s with it whatever sigma), so the period measures sigma's tension
+ * only with little of it. Each solver's reading is one of a spread (tests/RAYLEIGH.md): PBF's moves
+ * with tension_threshold (0.1 here, the default), which decides how much of a settled drop reads as
+ * surface, and WCSPH's with the speed of sound and the step. */
 #define SETTLE_S 0.5
 #define EPS 0.6f /* 1/s: the pole starts at 2 EPS R; the drop's axes swing by about 15% */
 #define SAMPLE_S 0.01
