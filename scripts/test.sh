@@ -24,15 +24,17 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 stage "ASan + UBSan build and tests (the 2000-step dam break, the shipped scenes' 3 s runs and the"
 echo "   physics tests, label long, run in the Release build only; the long tests' short variants here); this"
 echo "   build is also the cuda-host build: the CUDA sources through the host shim, their kernels run on"
-echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=HOST
+echo "   the CPU and compared with the CPU engine (ctest label cuda, server/cuda/README.md); its neighbour"
+echo "   loops run eight lanes (FLUIDCAST_LANES), the TSan build's four, whatever the Release build chose"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_SANITIZE=ON -DFLUIDCAST_CUDA=HOST \
+  -DFLUIDCAST_LANES=8
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -E cli_dam_break -LE long
 
 stage "ThreadSanitizer build and the server's tests (world threads, network thread; OpenMP is off"
 echo "   in this build because libgomp is not instrumented)"
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_TSAN=ON -DFLUIDCAST_CUDA=OFF
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLUIDCAST_TSAN=ON -DFLUIDCAST_CUDA=OFF -DFLUIDCAST_LANES=4
 cmake --build build-tsan -j"$jobs"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L server

@@ -223,7 +223,8 @@ static swing_fit fit_damped_swing(const double *t, const double *d, int n, doubl
  * (the drop swings at about 0.45 s with it whatever sigma), so the period measures sigma's tension
  * only with little of it. Each solver's reading is one of a spread (tests/RAYLEIGH.md): PBF's moves
  * with tension_threshold (0.1 here, the default), which decides how much of a settled drop reads as
- * surface, and WCSPH's with the speed of sound and the step. */
+ * surface, and WCSPH's with the speed of sound and the step; both move by a few percent with the
+ * lane count of the neighbour loops (FC_LANES), which changes only the order of the sums. */
 #define SETTLE_S 0.5
 #define EPS 0.6f /* 1/s: the pole starts at 2 EPS R; the drop's axes swing by about 15% */
 #define SAMPLE_S 0.01

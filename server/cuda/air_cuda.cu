@@ -61,7 +61,7 @@ __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, flo
 extern "C" int fc_cuda_air_mark(fc_cuda_family *d, const fc_cuda_setup *setup, const fc_air_terms *t, float dt,
                                 uint32_t counts[3], char *err, size_t errlen)
 {
-    const fc_sph_kernel k = fc_cuda_kernel_of(setup); /* made on this side: fc_f8 is a float here */
+    const fc_sph_kernel k = fc_cuda_kernel_of(setup); /* made on this side: fc_fv is a float here */
     fc_device_store *s = d->store;
     const size_t n = s->particles.count;
     unsigned sums[3] = {0, 0, 0};

@@ -164,7 +164,7 @@ int fc_cuda_reserve_scratch(fc_cuda_family *d, size_t n, char *err, size_t errle
 /* err = msg (when err has room). */
 void fc_cuda_set_msg(char *err, size_t errlen, const char *msg);
 
-/* The kernel constants on the device's side of sph_terms.h (fc_f8 is a float here). */
+/* The kernel constants on the device's side of sph_terms.h (fc_fv is a float here). */
 static inline fc_sph_kernel fc_cuda_kernel_of(const fc_cuda_setup *setup)
 {
     fc_sph_kernel k;

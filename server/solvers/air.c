@@ -65,17 +65,17 @@ static int air_decision(const fc_air_terms *t, const fc_air_state *a, const fc_s
 {
     const fc_neighbour_list *fluid = &nh->lists[FC_SPH_FLUID], *solid = &nh->lists[FC_SPH_SOLID];
     const fc_record4 at = a->at[i];
-    const fc_f8 zero = fc_f8_splat(0.0f);
-    fc_f8 gp[3] = {zero, zero, zero}, gs[3] = {zero, zero, zero};
-    for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, a->at, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 cs_j, unused_y, unused_z, unused_w;
-        fc_lanes8_gather(&nb, a->colour, &cs_j, &unused_y, &unused_z, &unused_w);
-        const fc_f8 x_ij[3] = {nb.dx, nb.dy, nb.dz};
+    const fc_fv zero = fc_fv_splat(0.0f);
+    fc_fv gp[3] = {zero, zero, zero}, gs[3] = {zero, zero, zero};
+    for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, a->at, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv cs_j, unused_y, unused_z, unused_w;
+        fc_lanes_gather(&nb, a->colour, &cs_j, &unused_y, &unused_z, &unused_w);
+        const fc_fv x_ij[3] = {nb.dx, nb.dy, nb.dz};
         fc_air_pair(t, nb.w, cs_j, nb.r2, x_ij, gp, gs);
     }
     float gp_sum[4], gs_sum[4];
-    fc_f8_sum4(gp[0], gp[1], gp[2], zero, gp_sum);
-    fc_f8_sum4(gs[0], gs[1], gs[2], zero, gs_sum);
+    fc_fv_sum4(gp[0], gp[1], gp[2], zero, gp_sum);
+    fc_fv_sum4(gs[0], gs[1], gs[2], zero, gs_sum);
     const int near_solid = solid->start[i] < solid->start[i + 1];
     const int decision = fc_air_decide(t, f, density, near_solid, gp_sum, gs_sum, spawn);
     if (decision != FC_AIR_SPAWN) return decision;

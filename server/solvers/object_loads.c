@@ -10,9 +10,9 @@
  * F_b = -m_i wall V_b g_ib (x_i - x_b) (fc_wcsph_acceleration's boundary term); 0 beyond h. */
 static int pair_force(const fc_sph_kernel *k, double m_wall, float volume_b, float r2, const float d[3], double f[3])
 {
-    fc_f8 inv_r;
-    const fc_f8 q = fc_sph_distance_terms(k, fc_f8_splat(r2), &inv_r);
-    const fc_f8 pair = fc_wcsph_boundary_pair(fc_f8_splat(volume_b), q, inv_r);
+    fc_fv inv_r;
+    const fc_fv q = fc_sph_distance_terms(k, fc_fv_splat(r2), &inv_r);
+    const fc_fv pair = fc_wcsph_boundary_pair(fc_fv_splat(volume_b), q, inv_r);
     if (pair[0] == 0.0f) return 0;
     for (int a = 0; a < 3; a++) f[a] = -m_wall * pair[0] * d[a];
     return 1;

@@ -17,7 +17,7 @@
  * report: the density error left after the iterations.
  *
  * Every loop gathers over particle i's own list and writes only particle i: no atomics, and the
- * result does not depend on the thread count. The neighbour loops run over eight neighbours at a
+ * result does not depend on the thread count. The neighbour loops run over FC_LANES neighbours at a
  * time (core/lanes.h); a neighbour's position and the one value a pass reads of it travel in one
  * 16-byte record (x, y, z and lambda, |omega| or a boundary volume).
  *
@@ -260,34 +260,34 @@ static inline void lambda_of(const fc_world *w, pbf_state *st, const pbf_constan
     const uint8_t *of = w->particles.u8[FC_FLUID];
     fc_record4 *pos = st->pos;
     const fc_record4 at = pos[i];
-    const fc_f8 zero = fc_f8_splat(0.0f);
-    fc_f8 fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
-    for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 d3, g;
+    const fc_fv zero = fc_fv_splat(0.0f);
+    fc_fv fluid_d3 = zero, gx = zero, gy = zero, gz = zero, neighbour_gradients2 = zero;
+    for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv d3, g;
         fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
         fluid_d3 += d3;
         gx += g * nb.dx, gy += g * nb.dy, gz += g * nb.dz;
-        fc_f8 gradient2 = g * g * nb.r2; /* |grad W_ij|^2 */
+        fc_fv gradient2 = g * g * nb.r2; /* |grad W_ij|^2 */
         if (weighted) {
-            fc_f8 w_j, unused_y, unused_z, unused_w;
-            fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
+            fc_fv w_j, unused_y, unused_z, unused_w;
+            fc_lanes_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
             gradient2 *= w_j;
         }
         neighbour_gradients2 += gradient2;
     }
-    fc_f8 solid_d3 = zero, sx = zero, sy = zero, sz = zero;
-    for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 d3, g;
+    fc_fv solid_d3 = zero, sx = zero, sy = zero, sz = zero;
+    for (fc_lanes nb = fc_lanes_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv d3, g;
         fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
         solid_d3 += nb.w * d3; /* w: V_b */
         sx += nb.w * g * nb.dx, sy += nb.w * g * nb.dy, sz += nb.w * g * nb.dz;
     }
     float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sums[4];
-    if (solid->start[i + 1] > solid->start[i]) fc_f8_sum4(sx, sy, sz, solid_d3, walls);
-    fc_f8_sum4(gx, gy, gz, fluid_d3, sums);
+    if (solid->start[i + 1] > solid->start[i]) fc_fv_sum4(sx, sy, sz, solid_d3, walls);
+    fc_fv_sum4(gx, gy, gz, fluid_d3, sums);
     float boundary_gradient[3];
     const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
-    pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_f8_sum(neighbour_gradients2), walls[3], walls, expansion,
+    pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_fv_sum(neighbour_gradients2), walls[3], walls, expansion,
                              weighted ? k->inverse_mass[of[i]] : 1.0f, boundary_gradient);
     st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
 }
@@ -311,21 +311,21 @@ static inline void correction_sum(const pbf_state *st, const pbf_constants *k, l
                                   float sum[4])
 {
     const fc_record4 *pos = st->pos, at = pos[i];
-    const fc_f8 lambda_i = fc_f8_splat(at.w), zero = fc_f8_splat(0.0f);
-    const fc_f8 w_i = fc_f8_splat(weighted ? st->inverse_mass[i].x : 1.0f);
-    fc_f8 sx = zero, sy = zero, sz = zero, inv_w_ij = fc_f8_splat(1.0f);
-    for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 d3, g;
+    const fc_fv lambda_i = fc_fv_splat(at.w), zero = fc_fv_splat(0.0f);
+    const fc_fv w_i = fc_fv_splat(weighted ? st->inverse_mass[i].x : 1.0f);
+    fc_fv sx = zero, sy = zero, sz = zero, inv_w_ij = fc_fv_splat(1.0f);
+    for (fc_lanes nb = fc_lanes_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv d3, g;
         fc_sph_kernel_terms(&k->kernel, nb.r2, &d3, &g);
         if (weighted) {
-            fc_f8 w_j, unused_y, unused_z, unused_w;
-            fc_lanes8_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
+            fc_fv w_j, unused_y, unused_z, unused_w;
+            fc_lanes_gather(&nb, st->inverse_mass, &w_j, &unused_y, &unused_z, &unused_w);
             inv_w_ij = fc_pbf_pair_mass(w_i, w_j);
         }
-        const fc_f8 weight = fc_pbf_correction_weight(k, lambda_i, nb.w, d3, g, exponent, inv_w_ij); /* w: lambda_j */
+        const fc_fv weight = fc_pbf_correction_weight(k, lambda_i, nb.w, d3, g, exponent, inv_w_ij); /* w: lambda_j */
         sx += weight * nb.dx, sy += weight * nb.dy, sz += weight * nb.dz;
     }
-    fc_f8_sum4(sx, sy, sz, zero, sum);
+    fc_fv_sum4(sx, sy, sz, zero, sum);
 }
 
 /* delta p_i (eqs. 12-14; Algorithm 1 line 16) with the boundary term, then x* + delta p_i pushed
@@ -434,66 +434,66 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
-        const fc_f8 vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
-        const fc_f8 zero = fc_f8_splat(0.0f);
-        fc_f8 fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
-        fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
-        fc_f8 visc[3] = {zero, zero, zero}, mixed_sum[3] = {zero, zero, zero};
-        const fc_f8 ci = fc_f8_splat(tense ? st->colour[i].x : 0.0f);
-        const fc_f8 ti = fc_f8_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_f8_splat(conduction ? st->heat[i].y : 0.0f);
-        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 vxj, vyj, vzj, unused, d3, g;
-            fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
+        const fc_fv vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
+        const fc_fv zero = fc_fv_splat(0.0f);
+        fc_fv fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
+        fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+        fc_fv visc[3] = {zero, zero, zero}, mixed_sum[3] = {zero, zero, zero};
+        const fc_fv ci = fc_fv_splat(tense ? st->colour[i].x : 0.0f);
+        const fc_fv ti = fc_fv_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_fv_splat(conduction ? st->heat[i].y : 0.0f);
+        for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+            fc_fv vxj, vyj, vzj, unused, d3, g;
+            fc_lanes_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
             fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-            const fc_f8 dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
+            const fc_fv dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
             fluid_d3 += d3;
             fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
             if (viscous) {
-                fc_f8 inv_r;
-                const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
-                const fc_f8 pair = fc_viscosity_pair(fc_f8_splat(volume_over_m0), q);
+                fc_fv inv_r;
+                const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                const fc_fv pair = fc_viscosity_pair(fc_fv_splat(volume_over_m0), q);
                 for (int a = 0; a < 3; a++) visc[a] += pair * dv[a];
                 if (mixed) { /* (M v_j, M) */
-                    fc_f8 mv[3], m;
-                    fc_lanes8_gather(&nb, st->mvel, &mv[0], &mv[1], &mv[2], &m);
-                    const fc_f8 v_i[3] = {vxi, vyi, vzi};
+                    fc_fv mv[3], m;
+                    fc_lanes_gather(&nb, st->mvel, &mv[0], &mv[1], &mv[2], &m);
+                    const fc_fv v_i[3] = {vxi, vyi, vzi};
                     for (int a = 0; a < 3; a++) mixed_sum[a] += fc_viscosity_mixed_pair(q, mv[a], m, v_i[a]);
                 }
             }
             if (conduction) { /* (T_j, k_j) */
-                fc_f8 tj, kj, unused_z, unused_w, inv_r;
-                fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
-                const fc_f8 q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
-                conducted += fc_heat_pair(heat, ti, ki, fc_f8_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
+                fc_fv tj, kj, unused_z, unused_w, inv_r;
+                fc_lanes_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
+                const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                conducted += fc_heat_pair(heat, ti, ki, fc_fv_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
             }
             if (tense) { /* (c^i_j, c^s_j) */
-                fc_f8 cj, csj, unused_z, unused_w;
-                fc_lanes8_gather(&nb, st->colour, &cj, &csj, &unused_z, &unused_w);
-                fc_tension_normal_pair(tension, fc_f8_splat(volume_over_m0), cj - ci, csj, nb.r2, d, gs, gi, &li);
+                fc_fv cj, csj, unused_z, unused_w;
+                fc_lanes_gather(&nb, st->colour, &cj, &csj, &unused_z, &unused_w);
+                fc_tension_normal_pair(tension, fc_fv_splat(volume_over_m0), cj - ci, csj, nb.r2, d, gs, gi, &li);
             }
         }
         const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
         float omega_sum[4], u_sum[4], omega[3], du[3];
-        fc_f8_sum4(o[0], o[1], o[2], fluid_d3, omega_sum);
-        fc_f8_sum4(u[0], u[1], u[2], zero, u_sum);
+        fc_fv_sum4(o[0], o[1], o[2], fluid_d3, omega_sum);
+        fc_fv_sum4(u[0], u[1], u[2], zero, u_sum);
         rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega_sum[3], solid);
         pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
         st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
         if (viscous) {
             float visc_sum[4], mixed_sums[4];
-            fc_f8_sum4(visc[0], visc[1], visc[2], zero, visc_sum);
-            fc_f8_sum4(mixed_sum[0], mixed_sum[1], mixed_sum[2], zero, mixed_sums);
+            fc_fv_sum4(visc[0], visc[1], visc[2], zero, visc_sum);
+            fc_fv_sum4(mixed_sum[0], mixed_sum[1], mixed_sum[2], zero, mixed_sums);
             const int f = of[i];
             for (int a = 0; a < 3; a++)
                 du[a] += dt * viscosity->coeff *
                          fc_viscous_term(viscosity->mu[f], volume_over_mass[f], visc_sum[a], mixed ? &mixed_sums[a] : NULL);
         }
         st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
-        if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_f8_sum(conducted));
+        if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_fv_sum(conducted));
         if (tense) {
             float sum_s[4], sum_i[4];
-            fc_f8_sum4(gs[0], gs[1], gs[2], zero, sum_s);
-            fc_f8_sum4(gi[0], gi[1], gi[2], li, sum_i);
+            fc_fv_sum4(gs[0], gs[1], gs[2], zero, sum_s);
+            fc_fv_sum4(gi[0], gi[1], gi[2], li, sum_i);
             fc_tension_normal(tension, sum_s, (float *)&st->normal_s[i]);
             fc_tension_interface(tension, sum_i, sum_i[3], (float *)&st->normal_i[i]);
         }
@@ -508,16 +508,16 @@ static inline void confinement(const fc_world *w, const pbf_state *st, const pbf
     (void)w;
     const fc_sph_kernel *kernel = &k->kernel;
     const fc_record4 *pos = st->pos, at = pos[i];
-    const fc_f8 wi = fc_f8_splat(at.w), zero = fc_f8_splat(0.0f);
-    fc_f8 ex = zero, ey = zero, ez = zero;
-    for (fc_lanes8 nb = fc_lanes8_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 d3, g;
+    const fc_fv wi = fc_fv_splat(at.w), zero = fc_fv_splat(0.0f);
+    fc_fv ex = zero, ey = zero, ez = zero;
+    for (fc_lanes nb = fc_lanes_of(&st->nh.lists[FC_SPH_FLUID], (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv d3, g;
         fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-        const fc_f8 weight = fc_pbf_confinement_weight(nb.w, wi, g);
+        const fc_fv weight = fc_pbf_confinement_weight(nb.w, wi, g);
         ex += weight * nb.dx, ey += weight * nb.dy, ez += weight * nb.dz;
     }
     float e[4];
-    fc_f8_sum4(ex, ey, ez, zero, e);
+    fc_fv_sum4(ex, ey, ez, zero, e);
     const float omega[3] = {st->wx[i], st->wy[i], st->wz[i]};
     fc_pbf_confinement(k, e, omega, at.w, f);
 }

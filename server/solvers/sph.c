@@ -7,7 +7,7 @@
  * the distances it computes anyway, so density costs no pass over the lists) and pressure (eq. 3
  * or Tait); pressure and viscosity accelerations
  * (eqs. 8-9) plus gravity; semi-implicit Euler; collision response. The force pass reads the
- * lists eight neighbours at a time through the lane iterator of core/lanes.h, a neighbour's data in
+ * lists FC_LANES neighbours at a time through the lane iterator of core/lanes.h, a neighbour's data in
  * two 16-byte records: (x, y, z, p / rho) and (v, 1 / rho).
  *
  * Erratum to eq. 8: its pair term (p_i + p_j) / (2 rho_i rho_j) estimates only half of grad p
@@ -154,18 +154,18 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
 #pragma omp parallel for schedule(dynamic, 1024)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = st->pressed[i];
-        const fc_f8 zero = fc_f8_splat(0.0f), ci = fc_f8_splat(st->colour[i].x);
-        fc_f8 gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
-        for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, st->pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 unused_x, unused_y, unused_z, w_j, cj, csj;
-            fc_lanes8_gather(&nb, st->vel, &unused_x, &unused_y, &unused_z, &w_j);
-            fc_lanes8_gather(&nb, st->colour, &cj, &csj, &unused_y, &unused_z);
-            const fc_f8 x_ij[3] = {nb.dx, nb.dy, nb.dz};
+        const fc_fv zero = fc_fv_splat(0.0f), ci = fc_fv_splat(st->colour[i].x);
+        fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+        for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, st->pressed, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+            fc_fv unused_x, unused_y, unused_z, w_j, cj, csj;
+            fc_lanes_gather(&nb, st->vel, &unused_x, &unused_y, &unused_z, &w_j);
+            fc_lanes_gather(&nb, st->colour, &cj, &csj, &unused_y, &unused_z);
+            const fc_fv x_ij[3] = {nb.dx, nb.dy, nb.dz};
             fc_tension_normal_pair(tt, w_j, cj - ci, csj, nb.r2, x_ij, gs, gi, &li);
         }
         float sum_s[4], sum_i[4];
-        fc_f8_sum4(gs[0], gs[1], gs[2], zero, sum_s);
-        fc_f8_sum4(gi[0], gi[1], gi[2], li, sum_i);
+        fc_fv_sum4(gs[0], gs[1], gs[2], zero, sum_s);
+        fc_fv_sum4(gi[0], gi[1], gi[2], li, sum_i);
         fc_tension_normal(tt, sum_s, (float *)&st->normal_s[i]);
         fc_tension_interface(tt, sum_i, sum_i[3], (float *)&st->normal_i[i]);
     }
@@ -189,64 +189,64 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_record4 *pressed = st->pressed, *vel = st->vel;
-    const fc_f8 zero = fc_f8_splat(0.0f);
+    const fc_fv zero = fc_fv_splat(0.0f);
     const int f = p->u8[FC_FLUID][i];
     const fc_record4 at = pressed[i];
     const float r_over_rho_i = vel[i].w, p_i = at.w / r_over_rho_i;
-    const fc_f8 pi = fc_f8_splat(p_i), vxi = fc_f8_splat(vel[i].x), vyi = fc_f8_splat(vel[i].y), vzi = fc_f8_splat(vel[i].z);
-    fc_f8 px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
-    fc_f8 conducted = zero, avx = zero, avy = zero, avz = zero;
-    const fc_f8 rho_i = fc_f8_splat(artificial ? st->dens[i].x : 0.0f);
-    const fc_f8 ti = fc_f8_splat(heat ? st->heat[i].x : 0.0f), ki = fc_f8_splat(heat ? st->heat[i].y : 0.0f);
-    for (fc_lanes8 nb = fc_lanes8_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-        fc_f8 vxj, vyj, vzj, r_over_rho_j, inv_r;
-        fc_lanes8_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
-        const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-        const fc_f8 pair = fc_wcsph_pressure_pair(pi, r_over_rho_j, nb.w, q, inv_r); /* w: r_j p_j / rho_j */
+    const fc_fv pi = fc_fv_splat(p_i), vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
+    fc_fv px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
+    fc_fv conducted = zero, avx = zero, avy = zero, avz = zero;
+    const fc_fv rho_i = fc_fv_splat(artificial ? st->dens[i].x : 0.0f);
+    const fc_fv ti = fc_fv_splat(heat ? st->heat[i].x : 0.0f), ki = fc_fv_splat(heat ? st->heat[i].y : 0.0f);
+    for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+        fc_fv vxj, vyj, vzj, r_over_rho_j, inv_r;
+        fc_lanes_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
+        const fc_fv q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+        const fc_fv pair = fc_wcsph_pressure_pair(pi, r_over_rho_j, nb.w, q, inv_r); /* w: r_j p_j / rho_j */
         px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
-        const fc_f8 visc = fc_viscosity_pair(r_over_rho_j, q);
+        const fc_fv visc = fc_viscosity_pair(r_over_rho_j, q);
         ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
         if (mixed) { /* (M v_j, M) with M = mu_j r_j / rho_j */
-            fc_f8 mvx, mvy, mvz, m;
-            fc_lanes8_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
+            fc_fv mvx, mvy, mvz, m;
+            fc_lanes_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
             mx += fc_viscosity_mixed_pair(q, mvx, m, vxi), my += fc_viscosity_mixed_pair(q, mvy, m, vyi);
             mz += fc_viscosity_mixed_pair(q, mvz, m, vzi);
         }
         if (heat) { /* (T_j, k_j) */
-            fc_f8 tj, kj, unused_z, unused_w;
-            fc_lanes8_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
+            fc_fv tj, kj, unused_z, unused_w;
+            fc_lanes_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
             conducted += fc_heat_pair(ht, ti, ki, r_over_rho_j, tj, kj, q, nb.r2, inv_r);
         }
         if (artificial) { /* (rho_j, r_j) */
-            fc_f8 rho_j, r_j, unused_z, unused_w;
-            fc_lanes8_gather(&nb, st->dens, &rho_j, &r_j, &unused_z, &unused_w);
-            const fc_f8 v_dot_x = (vxi - vxj) * nb.dx + (vyi - vyj) * nb.dy + (vzi - vzj) * nb.dz;
-            const fc_f8 damp = fc_wcsph_artificial_pair(t, v_dot_x, nb.r2, rho_i, rho_j, r_j, q, inv_r);
+            fc_fv rho_j, r_j, unused_z, unused_w;
+            fc_lanes_gather(&nb, st->dens, &rho_j, &r_j, &unused_z, &unused_w);
+            const fc_fv v_dot_x = (vxi - vxj) * nb.dx + (vyi - vyj) * nb.dy + (vzi - vzj) * nb.dz;
+            const fc_fv damp = fc_wcsph_artificial_pair(t, v_dot_x, nb.r2, rho_i, rho_j, r_j, q, inv_r);
             avx += damp * nb.dx, avy += damp * nb.dy, avz += damp * nb.dz;
         }
     }
     float wall[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (p_i > 0.0f && solid->start[i] < solid->start[i + 1]) {
-        fc_f8 sx = zero, sy = zero, sz = zero;
-        for (fc_lanes8 nb = fc_lanes8_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes8_next(&nb);) {
-            fc_f8 inv_r;
-            const fc_f8 q = fc_sph_distance_terms(k, nb.r2, &inv_r);
-            const fc_f8 pair = fc_wcsph_boundary_pair(nb.w, q, inv_r); /* w: V_b */
+        fc_fv sx = zero, sy = zero, sz = zero;
+        for (fc_lanes nb = fc_lanes_of(solid, (size_t)i, st->nh.solid, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+            fc_fv inv_r;
+            const fc_fv q = fc_sph_distance_terms(k, nb.r2, &inv_r);
+            const fc_fv pair = fc_wcsph_boundary_pair(nb.w, q, inv_r); /* w: V_b */
             sx += pair * nb.dx, sy += pair * nb.dy, sz += pair * nb.dz;
         }
-        fc_f8_sum4(sx, sy, sz, zero, wall);
+        fc_fv_sum4(sx, sy, sz, zero, wall);
     }
     float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4], a[3];
-    fc_f8_sum4(px, py, pz, zero, pressure);
-    fc_f8_sum4(ux, uy, uz, zero, velocity);
-    if (mixed) fc_f8_sum4(mx, my, mz, zero, mixed_sums);
-    if (artificial) fc_f8_sum4(avx, avy, avz, zero, artificial_sums);
+    fc_fv_sum4(px, py, pz, zero, pressure);
+    fc_fv_sum4(ux, uy, uz, zero, velocity);
+    if (mixed) fc_fv_sum4(mx, my, mz, zero, mixed_sums);
+    if (artificial) fc_fv_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
     if (tt->on)
         fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, a);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
-    if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_f8_sum(conducted));
+    if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_fv_sum(conducted));
 }
 
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the

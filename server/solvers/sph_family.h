@@ -1,6 +1,6 @@
 /* What the particle solvers of the SPH family (WCSPH, PBF) share: their parameter rule, length
  * scale, checks and cost, the boundary particles of the solids, the rest volume, the neighbourhood
- * of a step (grid, neighbour lists, boundary records), the kernel terms over eight neighbours, the
+ * of a step (grid, neighbour lists, boundary records), the kernel terms over FC_LANES neighbours, the
  * one density formula, and their statistics. */
 #ifndef FC_SPH_FAMILY_H
 #define FC_SPH_FAMILY_H
@@ -148,13 +148,13 @@ static inline float fc_sph_solid_sum(const fc_sph_kernel *k, const fc_sph_neighb
 {
     const fc_neighbour_list *solid = &nh->lists[FC_SPH_SOLID];
     if (solid->start[i] == solid->start[i + 1]) return 0.0f;
-    fc_f8 sum = fc_f8_splat(0.0f);
-    for (fc_lanes8 nb = fc_lanes8_of(solid, i, nh->solid, xi, yi, zi); fc_lanes8_next(&nb);) {
-        fc_f8 d3, g;
+    fc_fv sum = fc_fv_splat(0.0f);
+    for (fc_lanes nb = fc_lanes_of(solid, i, nh->solid, xi, yi, zi); fc_lanes_next(&nb);) {
+        fc_fv d3, g;
         fc_sph_kernel_terms(k, nb.r2, &d3, &g);
         sum += nb.w * d3; /* w: V_b */
     }
-    return fc_f8_sum(sum);
+    return fc_fv_sum(sum);
 }
 
 /* Per fluid: the mass of its particles over fluid 0's, m_f / m_0 (1 for fluid 0, exactly). */

@@ -1,4 +1,4 @@
-/* The SPH family's formulas written once for the CPU (eight neighbours at a time) and CUDA (one per
+/* The SPH family's formulas written once for the CPU (FC_LANES neighbours at a time) and CUDA (one per
  * thread): the kernel constants, the density, and WCSPH's pair and particle terms (FC_HD over the
  * lanes of core/lane_math.h). Solvers on either side call these and never write them again. */
 #ifndef FC_SPH_TERMS_H
@@ -23,7 +23,7 @@
  * the one place its term enters. fluid = sum_j d3_ij over the fluid neighbours, solid =
  * sum_b V_b d3_ib over the boundary neighbours. */
 typedef struct fc_sph_kernel {
-    fc_f8 h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
+    fc_fv h, h2, spiky, tiny2; /* spiky = 45 / (pi h^6) (2D: 30 / (pi h^5)): grad W_ij = -spiky (h - r)^2 / r (x_i - x_j) */
     float poly6;               /* 315 / (64 pi h^9) (2D: 4 / (pi h^8)) */
     float volume;              /* V0 */
     float self_weight;         /* initial_sum h^6 */
@@ -35,10 +35,10 @@ typedef struct fc_sph_kernel {
  * and the self weight initial_sum (the one place they are derived, on either side). */
 static inline FC_HD void fc_sph_kernel_make(fc_sph_kernel *k, double h, int dims, double volume, double initial_sum)
 {
-    k->h = fc_f8_splat((float)h);
-    k->h2 = fc_f8_splat((float)(h * h));
-    k->spiky = fc_f8_splat((float)-fc_spiky_gradient_coefficient(h, dims));
-    k->tiny2 = fc_f8_splat((float)(1e-12 * h * h));
+    k->h = fc_fv_splat((float)h);
+    k->h2 = fc_fv_splat((float)(h * h));
+    k->spiky = fc_fv_splat((float)-fc_spiky_gradient_coefficient(h, dims));
+    k->tiny2 = fc_fv_splat((float)(1e-12 * h * h));
     k->poly6 = (float)fc_poly6_coefficient(h, dims);
     k->volume = (float)volume;
     k->self_weight = (float)(initial_sum * pow(h, 6));
@@ -51,23 +51,23 @@ static inline FC_HD float fc_sph_density_ratio(const fc_sph_kernel *k, float flu
     return k->poly6 * (k->volume * (k->self_weight + fluid) + solid);
 }
 
-/* For eight pairs (one in CUDA: core/lane_math.h) with r2 = |x_i - x_j|^2: q = h - r and 1/r, both 0 beyond h and at r = 0
+/* For FC_LANES pairs (one in CUDA: core/lane_math.h) with r2 = |x_i - x_j|^2: q = h - r and 1/r, both 0 beyond h and at r = 0
  * (coincident points, which exert no force). Lists are found once per step, so a pair may have
  * moved beyond h. */
-static inline FC_HD fc_f8 fc_sph_distance_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *inv_r)
+static inline FC_HD fc_fv fc_sph_distance_terms(const fc_sph_kernel *k, fc_fv r2, fc_fv *inv_r)
 {
-    const fc_i8 apart = r2 > k->tiny2;
-    *inv_r = fc_f8_select(apart, fc_f8_rsqrt(r2), fc_f8_splat(0.0f));
-    return fc_f8_select(apart, fc_f8_positive(k->h - r2 * *inv_r), fc_f8_splat(0.0f));
+    const fc_iv apart = r2 > k->tiny2;
+    *inv_r = fc_fv_select(apart, fc_fv_rsqrt(r2), fc_fv_splat(0.0f));
+    return fc_fv_select(apart, fc_fv_positive(k->h - r2 * *inv_r), fc_fv_splat(0.0f));
 }
 
-/* The kernel terms of eight pairs: the poly6 factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with
+/* The kernel terms of FC_LANES pairs: the poly6 factor d3 = (h^2 - r^2)^3 (W_ij = poly6 d3) and g with
  * grad_{p_i} W_spiky,ij = -g (x_i - x_j), both 0 beyond h and g 0 at r = 0. */
-static inline FC_HD void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_f8 r2, fc_f8 *d3, fc_f8 *g)
+static inline FC_HD void fc_sph_kernel_terms(const fc_sph_kernel *k, fc_fv r2, fc_fv *d3, fc_fv *g)
 {
-    const fc_f8 d = fc_f8_positive(k->h2 - r2);
-    fc_f8 inv_r;
-    const fc_f8 q = fc_sph_distance_terms(k, r2, &inv_r);
+    const fc_fv d = fc_fv_positive(k->h2 - r2);
+    fc_fv inv_r;
+    const fc_fv q = fc_sph_distance_terms(k, r2, &inv_r);
     *d3 = d * d * d;
     *g = k->spiky * q * q * inv_r;
 }
@@ -129,10 +129,10 @@ typedef struct fc_viscosity_terms {
     int mixed;                   /* the fluids differ in viscosity: the pair uses the mean */
 } fc_viscosity_terms;
 
-static inline FC_HD fc_f8 fc_viscosity_pair(fc_f8 r_over_rho_j, fc_f8 q) { return r_over_rho_j * q; }
+static inline FC_HD fc_fv fc_viscosity_pair(fc_fv r_over_rho_j, fc_fv q) { return r_over_rho_j * q; }
 /* M_j = mu_j r_j / rho_j, neighbour j's weight in the pair mean of viscosities. */
 static inline FC_HD float fc_viscosity_weight(float mu_j, float r_over_rho_j) { return mu_j * r_over_rho_j; }
-static inline FC_HD fc_f8 fc_viscosity_mixed_pair(fc_f8 q, fc_f8 mv_j, fc_f8 m_j, fc_f8 v_i) { return q * (mv_j - m_j * v_i); }
+static inline FC_HD fc_fv fc_viscosity_mixed_pair(fc_fv q, fc_fv mv_j, fc_fv m_j, fc_fv v_i) { return q * (mv_j - m_j * v_i); }
 /* One component of a_i / (K m_0) from the sums above (mixed NULL: one viscosity), 1 / rho_i = inv_rho_i. */
 static inline FC_HD float fc_viscous_term(float mu_i, float inv_rho_i, float velocity, const float *mixed)
 {
@@ -144,11 +144,11 @@ static inline FC_HD float fc_viscous_term(float mu_i, float inv_rho_i, float vel
  *   pressure   (p_i r_j / rho_j + r_j p_j / rho_j) g_ij, times (x_i - x_j)
  *   viscosity  fc_viscosity_pair and fc_viscosity_mixed_pair above
  *   boundary   V_b g_ib, times (x_i - x_b) */
-static inline FC_HD fc_f8 fc_wcsph_pressure_pair(fc_f8 p_i, fc_f8 r_over_rho_j, fc_f8 rp_over_rho_j, fc_f8 q, fc_f8 inv_r)
+static inline FC_HD fc_fv fc_wcsph_pressure_pair(fc_fv p_i, fc_fv r_over_rho_j, fc_fv rp_over_rho_j, fc_fv q, fc_fv inv_r)
 {
     return (p_i * r_over_rho_j + rp_over_rho_j) * q * q * inv_r;
 }
-static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 inv_r) { return volume_b * q * q * inv_r; }
+static inline FC_HD fc_fv fc_wcsph_boundary_pair(fc_fv volume_b, fc_fv q, fc_fv inv_r) { return volume_b * q * q * inv_r; }
 
 /* Monaghan 1992's artificial viscosity between particles i and j that approach each other
  * (v_ij . x_ij < 0, v_ij = v_i - v_j, x_ij = x_i - x_j), the pair's term to multiply with
@@ -156,11 +156,11 @@ static inline FC_HD fc_f8 fc_wcsph_boundary_pair(fc_f8 volume_b, fc_f8 q, fc_f8 
  *   r_j Pi_ij q^2 / r,  Pi_ij = alpha c h (-v_ij . x_ij) 2 / ((rho_i + rho_j) (r^2 + 0.01 h^2)),
  * (0 for pairs moving apart), so that a_i gains -sum_j m_j Pi_ij grad W_ij with the constants of
  * the pressure sums (fc_wcsph_acceleration). Pi_ij is symmetric: momentum is kept. */
-static inline FC_HD fc_f8 fc_wcsph_artificial_pair(const fc_wcsph_forces *t, fc_f8 v_dot_x, fc_f8 r2, fc_f8 rho_i,
-                                                   fc_f8 rho_j, fc_f8 r_j, fc_f8 q, fc_f8 inv_r)
+static inline FC_HD fc_fv fc_wcsph_artificial_pair(const fc_wcsph_forces *t, fc_fv v_dot_x, fc_fv r2, fc_fv rho_i,
+                                                   fc_fv rho_j, fc_fv r_j, fc_fv q, fc_fv inv_r)
 {
-    const fc_f8 approach = fc_f8_positive(fc_f8_splat(0.0f) - v_dot_x);
-    const fc_f8 pi = fc_f8_splat(2.0f * t->artificial) * approach / ((rho_i + rho_j) * (r2 + fc_f8_splat(t->artificial_eps2)));
+    const fc_fv approach = fc_fv_positive(fc_fv_splat(0.0f) - v_dot_x);
+    const fc_fv pi = fc_fv_splat(2.0f * t->artificial) * approach / ((rho_i + rho_j) * (r2 + fc_fv_splat(t->artificial_eps2)));
     return r_j * pi * q * q * inv_r;
 }
 
@@ -237,12 +237,12 @@ static inline FC_HD float fc_heat_rest_density(const fc_heat_terms *t, int f, fl
  * which is Cleary and Monaghan's m_j / rho_j K_ij (T_i - T_j) x_ij . grad W_ij / (r^2 + eta^2) without
  * the spiky constant and m_0 (x_ij . grad_i W_ij = -spiky q^2 r). The pair's harmonic mean keeps the
  * flux continuous where conductivities differ; two insulators (k = 0) exchange nothing. */
-static inline FC_HD fc_f8 fc_heat_pair(const fc_heat_terms *t, fc_f8 temperature_i, fc_f8 k_i, fc_f8 r_over_rho_j,
-                                       fc_f8 temperature_j, fc_f8 k_j, fc_f8 q, fc_f8 r2, fc_f8 inv_r)
+static inline FC_HD fc_fv fc_heat_pair(const fc_heat_terms *t, fc_fv temperature_i, fc_fv k_i, fc_fv r_over_rho_j,
+                                       fc_fv temperature_j, fc_fv k_j, fc_fv q, fc_fv r2, fc_fv inv_r)
 {
-    const fc_f8 k_sum = k_i + k_j;
-    const fc_f8 mean = fc_f8_select(k_sum > fc_f8_splat(0.0f), fc_f8_splat(4.0f) * k_i * k_j / k_sum, fc_f8_splat(0.0f));
-    return r_over_rho_j * mean * (temperature_j - temperature_i) * q * q * (r2 * inv_r) / (r2 + fc_f8_splat(t->eta2));
+    const fc_fv k_sum = k_i + k_j;
+    const fc_fv mean = fc_fv_select(k_sum > fc_fv_splat(0.0f), fc_fv_splat(4.0f) * k_i * k_j / k_sum, fc_fv_splat(0.0f));
+    return r_over_rho_j * mean * (temperature_j - temperature_i) * q * q * (r2 * inv_r) / (r2 + fc_fv_splat(t->eta2));
 }
 
 /* dT_i/dt of particle i of fluid f (1 / rho_i = inv_rho_i) from its sum of fc_heat_pair. The pair
@@ -292,17 +292,17 @@ typedef struct fc_tension_terms {
     int on;                             /* tension is mueller2005 and some fluid has a tension */
 } fc_tension_terms;
 
-/* The normals pass, eight neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
+/* The normals pass, FC_LANES neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
  * dc = c^i_j - c^i_i, cs_j = c^s_j (air is no liquid: a bubble's wall is a surface) and x_ij =
  * x_i - x_j: adds their terms to the sums of grad c^s (gs), grad c^i (gi) and lap c^i (*li), 0
  * beyond h. */
-static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_f8 w_j, fc_f8 dc, fc_f8 cs_j, fc_f8 r2,
-                                                const fc_f8 x_ij[3], fc_f8 gs[3], fc_f8 gi[3], fc_f8 *li)
+static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_fv w_j, fc_fv dc, fc_fv cs_j, fc_fv r2,
+                                                const fc_fv x_ij[3], fc_fv gs[3], fc_fv gi[3], fc_fv *li)
 {
-    const fc_f8 d = fc_f8_positive(fc_f8_splat(t->h2) - r2), weight = w_j * d * d;
+    const fc_fv d = fc_fv_positive(fc_fv_splat(t->h2) - r2), weight = w_j * d * d;
     for (int k = 0; k < 3; k++) gs[k] += cs_j * weight * x_ij[k], gi[k] += dc * weight * x_ij[k];
     /* r^2 as h^2 - d, which stops at h^2: a far lane's r^2 would overflow the product */
-    *li += dc * w_j * d * (fc_f8_splat(t->lap_h2) - fc_f8_splat(t->lap_r2) * (fc_f8_splat(t->h2) - d));
+    *li += dc * w_j * d * (fc_fv_splat(t->lap_h2) - fc_fv_splat(t->lap_r2) * (fc_fv_splat(t->h2) - d));
 }
 
 /* The interface's record from its sums: (grad c^i, lap c^i), the constant applied. */
@@ -405,10 +405,10 @@ enum { FC_FLAG_REMOVE = 1 }; /* the particle field `flags`: the store removes th
 
 /* Eight neighbours j (one in CUDA) of particle i, w_j = V_j / m_0, cs_j = c^s_j, x_ij = x_i - x_j:
  * adds their poly6 gradient terms to the sums of grad c^p (gp) and grad c^s (gs), 0 beyond h. */
-static inline FC_HD void fc_air_pair(const fc_air_terms *t, fc_f8 w_j, fc_f8 cs_j, fc_f8 r2, const fc_f8 x_ij[3],
-                                     fc_f8 gp[3], fc_f8 gs[3])
+static inline FC_HD void fc_air_pair(const fc_air_terms *t, fc_fv w_j, fc_fv cs_j, fc_fv r2, const fc_fv x_ij[3],
+                                     fc_fv gp[3], fc_fv gs[3])
 {
-    const fc_f8 d = fc_f8_positive(fc_f8_splat(t->h2) - r2), weight = w_j * d * d;
+    const fc_fv d = fc_fv_positive(fc_fv_splat(t->h2) - r2), weight = w_j * d * d;
     for (int k = 0; k < 3; k++) gp[k] += weight * x_ij[k], gs[k] += cs_j * weight * x_ij[k];
 }
 
@@ -463,8 +463,8 @@ static inline FC_HD void fc_air_buoyancy(const fc_air_terms *t, int f, float den
 /* The constants of one PBF step, as lanes where the neighbour loops use them. */
 typedef struct fc_pbf_constants {
     fc_sph_kernel kernel;        /* h, the kernel constants, V0 and the self term */
-    fc_f8 scorr_scale;           /* k / (D0 + epsilon), m^2 */
-    fc_f8 inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
+    fc_fv scorr_scale;           /* k / (D0 + epsilon), m^2 */
+    fc_fv inv_w_dq;              /* 1 / (h^2 - |dq|^2)^3 */
     float epsilon;               /* relaxation, 1/m^2 */
     int scorr_n;
     float vorticity;             /* epsilon of eq. 17, m/s */
@@ -482,8 +482,8 @@ static inline FC_HD void fc_pbf_constants_make(fc_pbf_constants *c, double h, in
 {
     const double dq = scorr_dq * h;
     fc_sph_kernel_make(&c->kernel, h, dims, volume, initial_sum);
-    c->scorr_scale = fc_f8_splat((float)(scorr_k / (rest_denominator + epsilon)));
-    c->inv_w_dq = fc_f8_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
+    c->scorr_scale = fc_fv_splat((float)(scorr_k / (rest_denominator + epsilon)));
+    c->inv_w_dq = fc_fv_splat((float)(1.0 / pow(h * h - dq * dq, 3)));
     c->epsilon = (float)epsilon;
     c->scorr_n = scorr_n;
     c->vorticity = (float)vorticity;
@@ -515,9 +515,9 @@ static inline FC_HD void fc_pbf_velocity(const float predicted[3], const float x
 }
 
 /* x^n for n in [1, 15] without a loop that depends on n. */
-static inline FC_HD fc_f8 fc_pbf_power_n(fc_f8 x, int n)
+static inline FC_HD fc_fv fc_pbf_power_n(fc_fv x, int n)
 {
-    const fc_f8 one = fc_f8_splat(1.0f), x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
+    const fc_fv one = fc_fv_splat(1.0f), x2 = x * x, x4 = x2 * x2, x8 = x4 * x4;
     return ((n & 1) ? x : one) * ((n & 2) ? x2 : one) * ((n & 4) ? x4 : one) * ((n & 8) ? x8 : one);
 }
 
@@ -554,15 +554,15 @@ static inline FC_HD float fc_pbf_lambda(const fc_pbf_constants *c, float fluid_d
  *   (lambda_i + lambda_j + s_corr) g_ij,  s_corr = -k (W_ij / W(dq))^n / (D0 + epsilon) / w_ij,
  * w_ij = (w_i + w_j) / 2 the pair's mean inverse mass (1 for one mass): the artificial pressure is
  * a pair's, like lambda, and moves a fluid of one mass as much whatever its mass. */
-static inline FC_HD fc_f8 fc_pbf_correction_weight(const fc_pbf_constants *c, fc_f8 lambda_i, fc_f8 lambda_j, fc_f8 d3,
-                                                   fc_f8 g, int n, fc_f8 inv_w_ij)
+static inline FC_HD fc_fv fc_pbf_correction_weight(const fc_pbf_constants *c, fc_fv lambda_i, fc_fv lambda_j, fc_fv d3,
+                                                   fc_fv g, int n, fc_fv inv_w_ij)
 {
-    const fc_f8 s_corr = -c->scorr_scale * fc_pbf_power_n(d3 * c->inv_w_dq, n) * inv_w_ij;
+    const fc_fv s_corr = -c->scorr_scale * fc_pbf_power_n(d3 * c->inv_w_dq, n) * inv_w_ij;
     return (lambda_i + lambda_j + s_corr) * g;
 }
 
 /* 1 / w_ij = 2 / (w_i + w_j) of fc_pbf_correction_weight. */
-static inline FC_HD fc_f8 fc_pbf_pair_mass(fc_f8 w_i, fc_f8 w_j) { return fc_f8_splat(2.0f) / (w_i + w_j); }
+static inline FC_HD fc_fv fc_pbf_pair_mass(fc_fv w_i, fc_fv w_j) { return fc_fv_splat(2.0f) / (w_i + w_j); }
 
 /* x* + delta p_i: delta p_i = w_i (V0 sum_j (...) grad W_ij + lambda_i sum_b V_b grad W_ib), with sum the
  * sum of the correction weights times (x_i - x_j) (grad W = -g (x_i - x_j)); w_i = 1 for one mass. */
@@ -575,8 +575,8 @@ static inline FC_HD void fc_pbf_corrected(const fc_pbf_constants *c, const float
 
 /* Vorticity and XSPH terms of neighbour j (eqs. 15, 18), with dv = v_j - v_i and d = x_i - x_j:
  * omega += g (dv x d) (grad_{p_j} W_ij = g (x_i - x_j)), xsph += d3 dv. */
-static inline FC_HD void fc_pbf_vorticity_xsph_pair(fc_f8 g, fc_f8 d3, const fc_f8 dv[3], const fc_f8 d[3],
-                                                    fc_f8 omega[3], fc_f8 xsph[3])
+static inline FC_HD void fc_pbf_vorticity_xsph_pair(fc_fv g, fc_fv d3, const fc_fv dv[3], const fc_fv d[3],
+                                                    fc_fv omega[3], fc_fv xsph[3])
 {
     omega[0] += g * (dv[1] * d[2] - dv[2] * d[1]);
     omega[1] += g * (dv[2] * d[0] - dv[0] * d[2]);
@@ -595,7 +595,7 @@ static inline FC_HD float fc_pbf_vorticity_xsph(const fc_pbf_constants *c, const
 }
 
 /* The weight of neighbour j in e below, to multiply with (x_i - x_j). */
-static inline FC_HD fc_f8 fc_pbf_confinement_weight(fc_f8 omega_norm_j, fc_f8 omega_norm_i, fc_f8 g)
+static inline FC_HD fc_fv fc_pbf_confinement_weight(fc_fv omega_norm_j, fc_fv omega_norm_i, fc_fv g)
 {
     return (omega_norm_j - omega_norm_i) * g;
 }
