@@ -240,9 +240,10 @@ static inline FC_HD float fc_heat_rest_density(const fc_heat_terms *t, int f, fl
 static inline FC_HD fc_fv fc_heat_pair(const fc_heat_terms *t, fc_fv temperature_i, fc_fv k_i, fc_fv r_over_rho_j,
                                        fc_fv temperature_j, fc_fv k_j, fc_fv q, fc_fv r2, fc_fv inv_r)
 {
-    const fc_fv k_sum = k_i + k_j;
-    const fc_fv mean = fc_fv_select(k_sum > fc_fv_splat(0.0f), fc_fv_splat(4.0f) * k_i * k_j / k_sum, fc_fv_splat(0.0f));
-    return r_over_rho_j * mean * (temperature_j - temperature_i) * q * q * (r2 * inv_r) / (r2 + fc_fv_splat(t->eta2));
+    const fc_fv k_sum = k_i + k_j; /* one division for the mean and the denominator */
+    const fc_fv flux =
+        fc_fv_splat(4.0f) * k_i * k_j * r_over_rho_j * (temperature_j - temperature_i) * q * q * (r2 * inv_r);
+    return fc_fv_select(k_sum > fc_fv_splat(0.0f), flux / (k_sum * (r2 + fc_fv_splat(t->eta2))), fc_fv_splat(0.0f));
 }
 
 /* dT_i/dt of particle i of fluid f (1 / rho_i = inv_rho_i) from its sum of fc_heat_pair. The pair
