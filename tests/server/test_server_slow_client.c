@@ -69,8 +69,11 @@ static rates measure(watcher *fast, watcher *slow, server_process *s, int ms, lo
     return (rates){(double)(watcher_frames(fast) - frames) / secs, (double)(watcher_bytes(slow) - bytes) / secs};
 }
 
-/* Long enough that what the server sends meanwhile is 2.5 times what the kernel can buffer on
- * both sides, so that the server itself must skip frames; at least MIN_STALL_MS. */
+/* Long enough that what the server sends meanwhile, at the rate the slow client read before it
+ * stalled, is 2.5 times what the kernel can buffer on both sides, so that the server itself must
+ * skip frames; at least MIN_STALL_MS. The stall itself goes on until the server skips (and
+ * SKIP_MARGIN_MS more), up to MAX_STALL_MS: the server may send less while the client is stalled
+ * (a world settling sends smaller deltas; a busy machine steps it slower). */
 static int stall_duration(double bytes_per_s)
 {
     double ms = 2.5 * (send_buffer_max() + 2.0 * SLOW_RCVBUF) / (bytes_per_s > 1 ? bytes_per_s : 1) * 1000.0;
@@ -121,10 +124,11 @@ static void check_slow_client(server_process *s)
         const double skipped_before = frames_skipped(s);
         int stalled_ms = 0;
         watcher_stall(slow, 1);
-        rates stalled = measure(fast, slow, s, stall_ms, &rss_max, SKIP_MARGIN_MS, &stalled_ms);
+        rates stalled = measure(fast, slow, s, MAX_STALL_MS, &rss_max, SKIP_MARGIN_MS, &stalled_ms);
         skipped = frames_skipped(s) - skipped_before;
         printf("both reading: %.2f frames/s for the fast client, %.0f bytes/s for the slow one; the slow one stalled for "
-               "%d ms (at most %d): %.2f frames/s for the fast one, %.0f frames skipped; VmRSS %ld KiB -> at most %ld KiB\n",
+               "%d ms (%d ms send 2.5 times the buffers at the rate before): %.2f frames/s for the fast one, %.0f frames "
+               "skipped; VmRSS %ld KiB -> at most %ld KiB\n",
                base.fast_fps, base.slow_bytes_per_s, stalled_ms, stall_ms, stalled.fast_fps, skipped, rss_base, rss_max);
         /* at the cap (a sanitized server sends too little to fill the kernel's buffers in 90 s) the
          * server may never have had to skip: the rest still holds */
