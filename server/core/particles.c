@@ -161,29 +161,48 @@ size_t fc_particles_compact(fc_particles *p, const uint8_t *keep)
     return removed;
 }
 
+/* Each column is copied into the spare array of its size, and its old array becomes the spare of
+ * the next column of that size: where every copy goes is known before any is made, so one parallel
+ * region copies every column, the float, byte and id columns side by side, with a barrier after
+ * each round (a copy writes into the array the round before read from). */
 void fc_particles_permute(fc_particles *p, const uint32_t *order)
 {
     const long n = (long)p->count;
+    float *float_src[FC_COLUMN_COUNT], *float_dst[FC_COLUMN_COUNT];
+    uint8_t *byte_src[FC_COLUMN_COUNT], *byte_dst[FC_COLUMN_COUNT];
+    int floats = 0, bytes = 0;
     for (int c = 0; c < FC_COLUMN_COUNT; c++) {
         if (fc_column_size(c) == 1) {
-            uint8_t *src = p->u8[c], *dst = p->scratch_u8;
-#pragma omp parallel for schedule(static)
-            for (long i = 0; i < n; i++) dst[i] = src[order[i]];
-            p->u8[c] = dst;
-            p->scratch_u8 = src;
+            byte_src[bytes] = p->u8[c], byte_dst[bytes] = p->scratch_u8;
+            p->u8[c] = p->scratch_u8, p->scratch_u8 = byte_src[bytes++];
         } else {
-            float *src = p->field[c], *dst = p->scratch;
-#pragma omp parallel for schedule(static)
-            for (long i = 0; i < n; i++) dst[i] = src[order[i]];
-            p->field[c] = dst;
-            p->scratch = src;
+            float_src[floats] = p->field[c], float_dst[floats] = p->scratch;
+            p->field[c] = p->scratch, p->scratch = float_src[floats++];
         }
     }
-    uint32_t *dst = p->scratch_id;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) dst[i] = p->id[order[i]];
-    p->scratch_id = p->id;
-    p->id = dst;
+    uint32_t *id_src = p->id, *id_dst = p->scratch_id;
+    p->id = id_dst, p->scratch_id = id_src;
+    const int rounds = floats > bytes ? floats : bytes;
+#pragma omp parallel
+    for (int r = 0; r < rounds; r++) {
+        if (r < floats) {
+            const float *src = float_src[r];
+            float *dst = float_dst[r];
+#pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++) dst[i] = src[order[i]];
+        }
+        if (r < bytes) {
+            const uint8_t *src = byte_src[r];
+            uint8_t *dst = byte_dst[r];
+#pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++) dst[i] = src[order[i]];
+        }
+        if (r == 0) {
+#pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++) id_dst[i] = id_src[order[i]];
+        }
+#pragma omp barrier
+    }
 }
 
 double fc_particles_max_speed(const fc_particles *p)

@@ -113,7 +113,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     a->at[n] = fc_sph_far_away;
     a->colour[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     long air = 0, removed = 0, wanted = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : air, removed, wanted)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK) reduction(+ : air, removed, wanted)
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         float spawn[3] = {0.0f, 0.0f, 0.0f};

@@ -296,10 +296,10 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
 {
     const long n = (long)w->particles.count;
     if (k->weighted) {
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
         for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 1);
     } else {
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
         for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 0);
     }
 }
@@ -339,7 +339,7 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
     for (long i = 0; i < n; i++) {
         float sum[4];
         /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications; one
@@ -431,7 +431,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     }
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = pos[i];
         const fc_fv vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
@@ -538,7 +538,7 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 0);
     const long n = (long)p->count;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
     for (long i = 0; i < n; i++) {
         float f[3] = {0.0f, 0.0f, 0.0f};
         if (confine) confinement(w, st, k, i, f);

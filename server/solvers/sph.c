@@ -151,7 +151,7 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
 {
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
     const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
     for (long i = 0; i < n; i++) {
         const fc_record4 at = st->pressed[i];
         const fc_fv zero = fc_fv_splat(0.0f), ci = fc_fv_splat(st->colour[i].x);
@@ -278,7 +278,7 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
     }
     const unsigned terms = (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
                            (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u);
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
     for (long i = 0; i < n; i++) {
         switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
@@ -292,7 +292,8 @@ static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kerne
 
 /* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. With heat conduction,
  * forward Euler T += dT/dt dt (stable under the thermal condition of the adaptive step), then the
- * heat of the hot and cold solids near the particle (fc_contact_heat). */
+ * heat of the hot and cold solids near the particle (fc_contact_heat). Then the collision response
+ * (fc_collide_point, as fc_collide_particles gives it), in the same pass over the particles. */
 static void integrate(fc_world *w, sph_state *st, float dt, const fc_heat_terms *ht)
 {
     const int conduction = ht->conduction;
@@ -312,10 +313,11 @@ static void integrate(fc_world *w, sph_state *st, float dt, const fc_heat_terms 
         if (a2 > max_a2) max_a2 = a2; /* NaN compares false */
         float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
         fc_wcsph_integrate(a, dt, v, at);
-        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
-        x[i] = at[0], y[i] = at[1], z[i] = at[2];
         if (conduction)
             temperature[i] = fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
+        fc_collide_point(&c, at, v);
+        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+        x[i] = at[0], y[i] = at[1], z[i] = at[2];
     }
     st->max_acceleration = sqrt((double)max_a2);
 }
@@ -359,7 +361,6 @@ static int sph_step(fc_world *w, void *state, double dt)
     compute_accelerations(w, st, &k, &ht, &tt);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
     integrate(w, st, (float)dt, &ht);
-    fc_collide_particles(w);
     if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
 }

@@ -375,20 +375,6 @@ void fc_tension_limit_dt(const fc_world *w, fc_step_limit *limit)
         fc_step_limit_lower(limit, fc_dt_capillary(w->params.particle_spacing, density, sigma), FC_DT_CAPILLARY);
 }
 
-double fc_total_heat(const fc_world *w)
-{
-    const fc_particles *p = &w->particles;
-    const float *temperature = p->field[FC_TEMPERATURE];
-    const uint8_t *fluid = p->u8[FC_FLUID];
-    double capacity[FC_MAX_FLUIDS] = {0.0}; /* m_f c_f */
-    for (int f = 0; f < w->fluid_count; f++) capacity[f] = (double)w->fluid_mass[f] * w->fluids[f].specific_heat;
-    const long n = (long)p->count;
-    double sum = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (long i = 0; i < n; i++) sum += capacity[fluid[i]] * temperature[i];
-    return sum;
-}
-
 double fc_wcsph_gradient_correction(const fc_world *w)
 {
     const fc_params *p = &w->params;
@@ -419,21 +405,24 @@ void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_
 
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max)
 {
-    const float *rho = w->particles.field[FC_DENSITY];
+    const float *rho = w->particles.field[FC_DENSITY], *temperature = w->particles.field[FC_TEMPERATURE];
     const uint8_t *fluid = w->particles.u8[FC_FLUID];
     const long n = (long)w->particles.count;
-    double sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0;
+    double capacity[FC_MAX_FLUIDS] = {0.0}; /* m_f c_f: the heat the particles hold is sum_i m_i c_i T_i */
+    for (int f = 0; f < w->fluid_count; f++) capacity[f] = (double)w->fluid_mass[f] * w->fluids[f].specific_heat;
+    double sum_err = 0.0, max_err = 0.0, sum_abs_err = 0.0, heat = 0.0;
     long air = 0;
-#pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err, air)
+#pragma omp parallel for schedule(static) reduction(max : max_err) reduction(+ : sum_err, sum_abs_err, heat, air)
     for (long i = 0; i < n; i++) {
         double abs_err;
+        heat += capacity[fluid[i]] * temperature[i];
         air += w->fluids[fluid[i]].kind != 0;
         const double err = fc_density_error_sample(rho[i], w->fluids[fluid[i]].rest_density, &abs_err);
         sum_abs_err += abs_err;
         sum_err += err;
         if (err > max_err) max_err = err;
     }
-    const int count = fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, fc_total_heat(w), (size_t)n,
+    const int count = fc_sph_family_stats_of(sum_err, max_err, sum_abs_err, heat, (size_t)n,
                                              mean_neighbours, out, max);
     return count + fc_air_stats(w, (size_t)air, out + count, max - count);
 }

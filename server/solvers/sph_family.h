@@ -94,10 +94,13 @@ void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
 /* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
  * neighbours within h found once (seed 001 section 4.4.2), fluid and boundary, read by all the
  * passes of the step through the lane iterator (core/lanes.h). The passes over the lists hand out
- * chunks of 1024 particles as threads come free (schedule(dynamic, 1024)): a particle's cost
- * follows its neighbour count, lower at a free surface, and equal shares by index left threads
- * waiting; each particle's result is its own, so the thread count changes nothing. */
+ * chunks of FC_SPH_CHUNK particles as threads come free (schedule(dynamic, FC_SPH_CHUNK)): a
+ * particle's cost follows its neighbour count, lower at a free surface, and equal shares by index
+ * left threads waiting; chunks small enough that a world of a few thousand particles is shared
+ * evenly too (with 1024, the last chunk of seed 004's 4,550-particle dam break kept one thread
+ * working alone). Each particle's result is its own, so the thread count changes nothing. */
 enum { FC_SPH_FLUID, FC_SPH_SOLID };
+enum { FC_SPH_CHUNK = 256 };
 
 typedef struct fc_sph_neighbourhood {
     fc_grid grid;
@@ -180,8 +183,6 @@ void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t);
 /* With heat_conduction on, the thermal condition 0.1 h^2 / alpha of the most diffusive fluid
  * (Cleary and Monaghan 1999: forward Euler conduction stays stable). */
 void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit);
-/* The heat the particles hold, sum_i m_i c_i T_i (J; J/m in 2D), from the host arrays. */
-double fc_total_heat(const fc_world *w);
 
 /* The viscosity's constants and each fluid's mu (sph_terms.h): on when viscosity_model is
  * mueller2003, or solver and the solver has Mueller's viscosity of its own (solver_has_it: WCSPH
@@ -237,7 +238,8 @@ double fc_wcsph_gradient_correction(const fc_world *w);
 /* The density errors of the fluid particles (FC_DENSITY against their fluid's rest_density) and the mean
  * neighbour count of the last step into out: mean_density_error (mean of max(rho - rho0, 0) / rho0,
  * compression), max_density_error, mean_abs_density_error (mean of |rho / rho0 - 1|),
- * mean_neighbours and total_heat (fc_total_heat); returns how many were written (at most max). */
+ * mean_neighbours and total_heat (the heat the particles hold, sum_i m_i c_i T_i: J, J/m in 2D);
+ * returns how many were written (at most max). */
 int fc_sph_family_stats(const fc_world *w, double mean_neighbours, fc_solver_stat *out, int max);
 /* The same from the sums over n particles of fc_density_error_sample (the compressions, their
  * largest, and the magnitudes) and of m c T (a device adds them up where the particles are). */
