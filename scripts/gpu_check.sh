@@ -69,7 +69,7 @@ sanitize() { # sanitize TOOL PROGRAM ARGS...: one run under compute-sanitizer, a
   fi
 }
 for tool in memcheck racecheck; do
-  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf (dam_break, heater_2d, oil_blob_2d)"
+  echo "== compute-sanitizer --tool $tool: test_cuda_grid --no-timing, and 20 steps of sph and of pbf (dam_break, heater_2d, oil_blob_2d), 60 of air_falling_block"
   sanitize "$tool" "$test_dir/test_cuda_grid" --no-timing
   for solver in sph pbf; do
     sanitize "$tool" "$bin_dir/fluidcast" run --scene dam_break --solver "$solver" --backend cuda --steps 20 --quiet
@@ -79,6 +79,10 @@ for tool in memcheck racecheck; do
     # the tension: the normals pass, the surface's curvature, the interface's force
     sanitize "$tool" "$bin_dir/fluidcast" run --scene tests/scenes/oil_blob_2d.json --solver "$solver" --backend cuda \
       --steps 20 --quiet
+    # trapped air: the kernel that marks new air and flags the air that goes, the store's spawn and
+    # removal on the device (the falling block makes its first air within 60 steps)
+    sanitize "$tool" "$bin_dir/fluidcast" run --scene tests/scenes/air_falling_block.json --solver "$solver" \
+      --backend cuda --steps 60 --quiet
   done
 done
 if [ ${#sanitizer_timeouts[@]} -eq 0 ]; then
@@ -95,7 +99,7 @@ Written by \`scripts/gpu_check.sh\` on ${device}, commit ${commit}, $(date -u +%
 
 - CUDA tests on the device: passed.
 - compute-sanitizer memcheck and racecheck over test_cuda_grid and 20 steps of sph and of pbf
-  (dam_break, heater_2d, oil_blob_2d) on the device: ${sanitizer_line}.
+  (dam_break, heater_2d, oil_blob_2d; 60 of air_falling_block) on the device: ${sanitizer_line}.
 - Grid build: ${timing#timing (informational), }
 
 Dam break on the device (\`fluidcast run --backend cuda\`, median step; targets of issue 15 on an H100):
