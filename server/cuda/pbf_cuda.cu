@@ -55,7 +55,7 @@ __global__ void fc_k_pbf_lambda(size_t n, fc_cuda_lists lists, fc_pbf_constants 
         float boundary_gradient[3];
         const float expansion = ht.expands ? fc_heat_expansion(&ht, fluid[i], temperature[i]) : 1.0f;
         lambda[i] = fc_pbf_lambda(&c, fluid_d3, grad, gradients2, solid_d3, walls, expansion, c.inverse_mass[fluid[i]],
-                                  boundary_gradient);
+                                  c.gas[fluid[i]], boundary_gradient);
         bx[i] = boundary_gradient[0], by[i] = boundary_gradient[1], bz[i] = boundary_gradient[2];
     }
 }
@@ -217,7 +217,7 @@ static fc_pbf_constants constants_of(const fc_cuda_pbf_setup *s)
     const fc_cuda_setup *m = &s->common;
     fc_pbf_constants_make(&c, m->h, m->dimensions, m->volume, m->initial_sum, s->scorr_k, s->scorr_dq, s->scorr_n,
                           s->rest_denominator, s->epsilon, s->vorticity, s->xsph);
-    fc_pbf_constants_masses(&c, s->mass_ratio, s->fluids);
+    fc_pbf_constants_masses(&c, s->mass_ratio, s->gas, s->fluids);
     return c;
 }
 

@@ -47,6 +47,7 @@ typedef struct fc_cuda_pbf_setup {
     double scorr_k, scorr_dq, rest_denominator, epsilon, vorticity, xsph;
     int scorr_n, iterations;
     float mass_ratio[FC_SPH_MAX_FLUIDS]; /* m_f / m_0 (fc_sph_mass_ratios), for fc_pbf_constants_masses */
+    int gas[FC_SPH_MAX_FLUIDS];          /* 1 for a fluid of kind air, for fc_pbf_constants_masses */
     int fluids;
     fc_viscosity_terms viscosity;        /* Mueller's, with viscosity_model mueller2003 (fc_viscosity_terms_of) */
 } fc_cuda_pbf_setup;

@@ -183,8 +183,10 @@ static void constants_init(pbf_constants *k, const fc_world *w, const pbf_state 
                           p->vorticity_epsilon,
                           p->xsph_c);
     float ratio[FC_MAX_FLUIDS];
+    int gas[FC_MAX_FLUIDS];
     fc_sph_mass_ratios(w, ratio);
-    fc_pbf_constants_masses(k, ratio, w->fluid_count);
+    for (int f = 0; f < w->fluid_count; f++) gas[f] = w->fluids[f].kind != 0;
+    fc_pbf_constants_masses(k, ratio, gas, w->fluid_count);
 }
 
 /* ---- Algorithm 1, lines 1-7 ---------------------------------------------------------------- */
@@ -288,7 +290,7 @@ static inline void lambda_of(const fc_world *w, pbf_state *st, const pbf_constan
     float boundary_gradient[3];
     const float expansion = ht->expands ? fc_heat_expansion(ht, of[i], temperature[i]) : 1.0f;
     pos[i].w = fc_pbf_lambda(k, sums[3], sums, fc_fv_sum(neighbour_gradients2), walls[3], walls, expansion,
-                             weighted ? k->inverse_mass[of[i]] : 1.0f, boundary_gradient);
+                             weighted ? k->inverse_mass[of[i]] : 1.0f, k->gas[of[i]], boundary_gradient);
     st->bx[i] = boundary_gradient[0], st->by[i] = boundary_gradient[1], st->bz[i] = boundary_gradient[2];
 }
 

@@ -135,6 +135,7 @@ static int pbf_on_device(fc_world *w, device_state *st, const double *dt)
                            .xsph = p->xsph_c, .scorr_n = p->scorr_n, .iterations = p->solver_iterations};
     common_setup(w, st, FC_WALLS_SOFT, &s.common); /* pbf.c's soft walls */
     fc_sph_mass_ratios(w, s.mass_ratio);
+    for (int f = 0; f < w->fluid_count; f++) s.gas[f] = w->fluids[f].kind != 0;
     s.fluids = w->fluid_count;
     fc_viscosity_terms_of(w, 0, &s.viscosity);
     int failed = dt ? fc_cuda_pbf_step(device, &s, (float)*dt, err, sizeof err)

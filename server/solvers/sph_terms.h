@@ -472,6 +472,7 @@ typedef struct fc_pbf_constants {
     float xsph;                  /* c of eq. 18 */
     float inverse_mass[FC_SPH_MAX_FLUIDS]; /* w_f = m_0 / m_f of each fluid (fc_pbf_constants_masses) */
     int weighted;                /* the fluids differ in mass: corrections are weighted by w (pbf.c) */
+    int gas[FC_SPH_MAX_FLUIDS];  /* 1 for a fluid of kind air: its constraint only pushes (fc_pbf_lambda) */
 } fc_pbf_constants;
 
 /* From the parameters: scorr_dq as a fraction of h, and D0 = sum_k |grad_k C|^2 at a particle of the
@@ -489,17 +490,19 @@ static inline FC_HD void fc_pbf_constants_make(fc_pbf_constants *c, double h, in
     c->scorr_n = scorr_n;
     c->vorticity = (float)vorticity;
     c->xsph = (float)xsph;
-    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) c->inverse_mass[f] = 1.0f;
+    for (int f = 0; f < FC_SPH_MAX_FLUIDS; f++) c->inverse_mass[f] = 1.0f, c->gas[f] = 0;
     c->weighted = 0;
 }
 
 /* The inverse masses w_f = m_0 / m_f from the fluids' mass ratios r_f = m_f / m_0 (1 for one mass:
- * then nothing is weighted and the step is Macklin and Mueller's). */
-static inline FC_HD void fc_pbf_constants_masses(fc_pbf_constants *c, const float *ratio, int fluids)
+ * then nothing is weighted and the step is Macklin and Mueller's), and which fluids are gases
+ * (gas[f] != 0: of kind air). */
+static inline FC_HD void fc_pbf_constants_masses(fc_pbf_constants *c, const float *ratio, const int *gas, int fluids)
 {
     for (int f = 0; f < fluids && f < FC_SPH_MAX_FLUIDS; f++) {
         c->inverse_mass[f] = 1.0f / ratio[f];
         if (ratio[f] != 1.0f) c->weighted = 1;
+        c->gas[f] = gas[f] != 0;
     }
 }
 
@@ -536,13 +539,20 @@ static inline FC_HD fc_fv fc_pbf_power_n(fc_fv x, int n)
  * m_0 / m_k, so the sums of m_k delta p_k vanish (momentum) and a heavy particle yields less than a
  * light one: lambda plays the part of a pressure, and buoyancy follows. The relaxation is scaled by
  * w_i too, so that a fluid of one mass steps as the unweighted method does, whatever m_0.
+ * A gas (gas != 0: trapped air) has no cohesion: its constraint is the inequality rho_i <= rho0_i,
+ * C_i = max(rho_i / rho0_i - 1, 0), as WCSPH clamps negative pressures. With the equality, a new air
+ * particle made below a surface with few neighbours reads C_i near -1 and pulls itself into the
+ * liquid; the correction becomes a velocity of its size over dt, the adaptive step shortens with
+ * that speed, and the next pull is faster still (a falling block with air on ran away within 30
+ * steps).
  * Returns lambda_i; *boundary_gradient gets sum_b V_b grad W_ib = -walls, which delta p_i needs. */
 static inline FC_HD float fc_pbf_lambda(const fc_pbf_constants *c, float fluid_d3, const float grad[3], float gradients2,
-                                        float solid_d3, const float walls[3], float expansion, float w_i,
+                                        float solid_d3, const float walls[3], float expansion, float w_i, int gas,
                                         float boundary_gradient[3])
 {
     const float V0 = c->kernel.volume, inv_e = 1.0f / expansion;
-    const float C = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) * inv_e - 1.0f;
+    const float stretch = fc_sph_density_ratio(&c->kernel, fluid_d3, solid_d3) * inv_e - 1.0f;
+    const float C = (gas && stretch < 0.0f) ? 0.0f : stretch;
     const float cx = (V0 * grad[0] + walls[0]) * inv_e, cy = (V0 * grad[1] + walls[1]) * inv_e,
                 cz = (V0 * grad[2] + walls[2]) * inv_e;
     const float denominator =
