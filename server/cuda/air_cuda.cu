@@ -22,11 +22,12 @@ __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, flo
         }
         const int f = fluid[i];
         float gp[3] = {0.0f, 0.0f, 0.0f}, gs[3] = {0.0f, 0.0f, 0.0f}, spawn[3] = {0.0f, 0.0f, 0.0f};
+        float mass[2] = {0.0f, 0.0f};
         lists.fluid(i, [&](uint32_t j) {
             const float x_ij[3] = {x[i] - x[j], y[i] - y[j], z[i] - z[j]};
             const float r2 = x_ij[0] * x_ij[0] + x_ij[1] * x_ij[1] + x_ij[2] * x_ij[2];
             const float w_j = density[j] > 0.0f ? t.ratio[fluid[j]] / density[j] : 0.0f;
-            fc_air_pair(&t, w_j, t.liquid[fluid[j]], r2, x_ij, gp, gs);
+            fc_air_pair(&t, w_j, t.liquid[fluid[j]], t.ratio[fluid[j]], r2, x_ij, gp, gs, mass);
         });
         int near_solid = 0;
         lists.solid(i, [&](uint32_t) { near_solid = 1; });
@@ -49,7 +50,7 @@ __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, flo
         flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
         if (t.liquid[f] == 0.0f) {
             float v[3] = {vx[i], vy[i], vz[i]};
-            fc_air_buoyancy(&t, f, density[i], dt, v);
+            fc_air_buoyancy(&t, f, fc_air_mass_density(&t, f, density[i], mass), dt, v);
             vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
             atomicAdd(&counts[0], 1u);
             if (decision == FC_AIR_REMOVE) atomicAdd(&counts[1], 1u);

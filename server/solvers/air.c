@@ -61,21 +61,23 @@ static int air_reserve(fc_air_state *a, size_t n)
 /* Particle i's decision (fc_air_decide) from its sums over the fluid list; a spawn whose point a
  * neighbour already takes stays. */
 static int air_decision(const fc_air_terms *t, const fc_air_state *a, const fc_sph_neighbourhood *nh, long i, int f,
-                        float density, float spawn[3])
+                        float density, float spawn[3], float *mass_density)
 {
     const fc_neighbour_list *fluid = &nh->lists[FC_SPH_FLUID], *solid = &nh->lists[FC_SPH_SOLID];
     const fc_record4 at = a->at[i];
     const fc_fv zero = fc_fv_splat(0.0f);
-    fc_fv gp[3] = {zero, zero, zero}, gs[3] = {zero, zero, zero};
+    fc_fv gp[3] = {zero, zero, zero}, gs[3] = {zero, zero, zero}, mass[2] = {zero, zero};
     for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, a->at, at.x, at.y, at.z); fc_lanes_next(&nb);) {
-        fc_fv cs_j, unused_y, unused_z, unused_w;
-        fc_lanes_gather(&nb, a->colour, &cs_j, &unused_y, &unused_z, &unused_w);
+        fc_fv cs_j, r_j, unused_z, unused_w;
+        fc_lanes_gather(&nb, a->colour, &cs_j, &r_j, &unused_z, &unused_w);
         const fc_fv x_ij[3] = {nb.dx, nb.dy, nb.dz};
-        fc_air_pair(t, nb.w, cs_j, nb.r2, x_ij, gp, gs);
+        fc_air_pair(t, nb.w, cs_j, r_j, nb.r2, x_ij, gp, gs, mass);
     }
-    float gp_sum[4], gs_sum[4];
+    float gp_sum[4], gs_sum[4], mass_sums[4];
     fc_fv_sum4(gp[0], gp[1], gp[2], zero, gp_sum);
     fc_fv_sum4(gs[0], gs[1], gs[2], zero, gs_sum);
+    fc_fv_sum4(mass[0], mass[1], zero, zero, mass_sums);
+    *mass_density = fc_air_mass_density(t, f, density, mass_sums);
     const int near_solid = solid->start[i] < solid->start[i + 1];
     const int decision = fc_air_decide(t, f, density, near_solid, gp_sum, gs_sum, spawn);
     if (decision != FC_AIR_SPAWN) return decision;
@@ -108,7 +110,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         a->at[i] = (fc_record4){x[i], y[i], z[i], rho[i] > 0.0f ? t.ratio[f] / rho[i] : 0.0f};
-        a->colour[i] = (fc_record4){t.liquid[f], 0.0f, 0.0f, 0.0f};
+        a->colour[i] = (fc_record4){t.liquid[f], t.ratio[f], 0.0f, 0.0f};
     }
     a->at[n] = fc_sph_far_away;
     a->colour[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
@@ -117,7 +119,8 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     for (long i = 0; i < n; i++) {
         const int f = of[i];
         float spawn[3] = {0.0f, 0.0f, 0.0f};
-        const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn);
+        float mass_density;
+        const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn, &mass_density);
         a->decision[i] = (uint8_t)decision;
         a->spawn[i] = (fc_record4){spawn[0], spawn[1], spawn[2], 0.0f};
         flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
@@ -125,7 +128,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
         if (t.liquid[f] == 0.0f) {
             air++, removed += decision == FC_AIR_REMOVE;
             float v[3] = {vx[i], vy[i], vz[i]};
-            fc_air_buoyancy(&t, f, rho[i], (float)dt, v);
+            fc_air_buoyancy(&t, f, mass_density, (float)dt, v);
             vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
         }
     }

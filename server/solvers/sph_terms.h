@@ -404,13 +404,26 @@ typedef struct fc_air_terms {
 enum { FC_AIR_STAY, FC_AIR_SPAWN, FC_AIR_REMOVE };
 enum { FC_FLAG_REMOVE = 1 }; /* the particle field `flags`: the store removes the particle */
 
-/* Eight neighbours j (one in CUDA) of particle i, w_j = V_j / m_0, cs_j = c^s_j, x_ij = x_i - x_j:
- * adds their poly6 gradient terms to the sums of grad c^p (gp) and grad c^s (gs), 0 beyond h. */
-static inline FC_HD void fc_air_pair(const fc_air_terms *t, fc_fv w_j, fc_fv cs_j, fc_fv r2, const fc_fv x_ij[3],
-                                     fc_fv gp[3], fc_fv gs[3])
+/* FC_LANES neighbours j (one in CUDA) of particle i, w_j = V_j / m_0, cs_j = c^s_j, r_j = m_j / m_0,
+ * x_ij = x_i - x_j: adds their poly6 gradient terms to the sums of grad c^p (gp) and grad c^s (gs),
+ * and their poly6 weights to mass[0] (times r_j) and mass[1] (fc_air_mass_density), 0 beyond h. */
+static inline FC_HD void fc_air_pair(const fc_air_terms *t, fc_fv w_j, fc_fv cs_j, fc_fv r_j, fc_fv r2,
+                                     const fc_fv x_ij[3], fc_fv gp[3], fc_fv gs[3], fc_fv mass[2])
 {
-    const fc_fv d = fc_fv_positive(fc_fv_splat(t->h2) - r2), weight = w_j * d * d;
+    const fc_fv d = fc_fv_positive(fc_fv_splat(t->h2) - r2), weight = w_j * d * d, d3 = d * d * d;
     for (int k = 0; k < 3; k++) gp[k] += weight * x_ij[k], gs[k] += cs_j * weight * x_ij[k];
+    mass[0] += r_j * d3, mass[1] += d3;
+}
+
+/* The density of seed 004's artificial buoyancy, eq. 2's rho_i = sum_j m_j W_ij (i included), from
+ * particle i's density in the number-density form (rho_i = m_i sum_j W_ij, which reads about air's
+ * own rest density among water and would leave the buoyancy nearly nothing) and the sums of
+ * fc_air_pair: rho_i times the poly6-weighted mean mass about i over m_i. Air among water reads
+ * about water's density, so (rho - rho0) lifts it as the seed intends. */
+static inline FC_HD float fc_air_mass_density(const fc_air_terms *t, int f, float density, const float mass[2])
+{
+    const float h6 = t->h2 * t->h2 * t->h2;
+    return density * (t->ratio[f] * h6 + mass[0]) / (t->ratio[f] * (h6 + mass[1]));
 }
 
 /* What particle i of fluid f does from its sums (fc_air_pair), its density and whether it has solid
@@ -451,7 +464,8 @@ static inline FC_HD int fc_air_point_taken(const fc_air_terms *t, const float dx
  * particles around it; cp is the sum of fc_air_point_taken's terms. */
 static inline FC_HD int fc_air_point_outside(const fc_air_terms *t, float cp) { return t->poly6_m0 * cp < 0.5f; }
 
-/* The artificial buoyancy of an air particle of fluid f at density rho over dt: v += -b (rho - rho0) g dt / rho. */
+/* The artificial buoyancy of an air particle of fluid f at density rho (fc_air_mass_density) over dt:
+ * v += -b (rho - rho0) g dt / rho. */
 static inline FC_HD void fc_air_buoyancy(const fc_air_terms *t, int f, float density, float dt, float v[3])
 {
     if (t->liquid[f] != 0.0f || !(density > 0.0f)) return;
