@@ -1,11 +1,13 @@
 /* Density contrast (issue 23 item 2), checked against physics in a 2D tank with WCSPH and PBF:
  * two layers at rest, light over heavy at density ratios 2 and 10, stay at rest (no spurious
- * interface currents: the largest speed after 1 s is below 0.05 m/s) and keep their interface
+ * interface currents: the largest speed after 1 s, the median of readings over 0.1 s, is below
+ * 0.05 m/s, and near the interface at every reading) and keep their interface
  * (within one spacing); heavy over light with a small perturbation of the interface overturns
  * (Rayleigh-Taylor: after 2 s the heavy fluid's centre of mass is below the light one's).
  * --short runs ratio 10 only, for a shorter time, and no overturn (the sanitizer stages). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -103,17 +105,56 @@ static double centroid_height(const fc_world *w, int fluid)
     return n ? sum / (double)n : NAN;
 }
 
-/* Light over heavy at `ratio`, at rest for `seconds`. */
+/* The largest speed of the particles within two spacings of the height `interface`. */
+static double max_speed_near(const fc_world *w, double interface)
+{
+    const fc_particles *p = &w->particles;
+    double worst = 0.0;
+    for (size_t i = 0; i < p->count; i++)
+        if (fabs(p->field[FC_PY][i] - interface) <= 2.0 * SPACING)
+            worst = fmax(worst, sqrt(pow(p->field[FC_VX][i], 2) + pow(p->field[FC_VY][i], 2)));
+    return worst;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Light over heavy at `ratio`, at rest for `seconds`, then watched for WINDOW_S more: SAMPLES
+ * readings of the largest speed, of the whole tank and near the interface. The tank's largest
+ * speed is taken as the median of its readings: at ratio 10 a single particle at a corner of the
+ * free surface, where it meets the wall, pops up at 0.1-0.6 m/s for a few milliseconds (in about
+ * one step in nine after 0.5 s with WCSPH; none in one fluid alone, one in thirty-five at ratio 2),
+ * so one reading at 1 s passed or failed with the rounding of the sums. The peak is printed. Near
+ * the interface, where spurious currents would be, every reading must stay below REST_SPEED. */
+#define WINDOW_S 0.1
+#define SAMPLES 11
 static void layers_at_rest(const char *solver, double ratio, double seconds)
 {
     fc_world w;
     if (build(&w, solver, 1000.0 * ratio, 1000.0) == 0 && run_until(&w, seconds) == 0) {
-        const double speed = max_speed(&w), height = interface_height(&w);
+        const double height = interface_height(&w);
         const size_t across = crossed(&w, height);
-        printf("%s, ratio %g, %.2f s: largest speed %.4f m/s, interface at %.4f m (%.4f at the start), %zu of %zu "
-               "particles beyond it by a spacing\n",
-               solver, ratio, w.time, speed, height, INTERFACE, across, w.particles.count);
-        if (!short_run) CHECK(speed < REST_SPEED, "%s ratio %g: the layers rest (%.4f m/s)", solver, ratio, speed);
+        double tank[SAMPLES], near = 0.0, peak = 0.0;
+        int taken = 0;
+        for (; taken < SAMPLES; taken++) {
+            if (taken && run_until(&w, seconds + WINDOW_S * taken / (SAMPLES - 1)) != 0) break;
+            tank[taken] = max_speed(&w), peak = fmax(peak, tank[taken]);
+            near = fmax(near, max_speed_near(&w, height));
+        }
+        qsort(tank, (size_t)taken, sizeof tank[0], by_value);
+        const double speed = taken ? tank[taken / 2] : INFINITY;
+        printf("%s, ratio %g, %.2f to %.2f s: largest speed %.4f m/s (median of %d readings, peak %.4f), near the "
+               "interface at most %.4f m/s; interface at %.4f m (%.4f at the start), %zu of %zu particles beyond it by "
+               "a spacing\n",
+               solver, ratio, seconds, w.time, speed, taken, peak, near, height, INTERFACE, across, w.particles.count);
+        if (!short_run) {
+            CHECK(speed < REST_SPEED, "%s ratio %g: the layers rest (%.4f m/s, the median of the largest speed)", solver,
+                  ratio, speed);
+            CHECK(near < REST_SPEED, "%s ratio %g: no current at the interface (%.4f m/s)", solver, ratio, near);
+        }
         CHECK(fabs(height - INTERFACE) < SPACING, "%s ratio %g: the interface stays within a spacing (%.4f m)", solver,
               ratio, height);
         CHECK((double)across <= CROSSED_FRACTION * (double)w.particles.count,

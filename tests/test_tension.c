@@ -15,6 +15,7 @@
 
 #define PI 3.14159265358979323846
 #include "world_checks.h"
+#include "core/checkpoint.h"
 #include "core/scene.h"
 #include "core/solver.h"
 
@@ -206,6 +207,11 @@ static swing_fit fit_damped_swing(const double *t, const double *d, int n, doubl
  * back instead of swinging), then started with the l = 2 mode's potential flow v = e (-x, 2y, -z)
  * about its centre: its deformation D = <y^2> - (<x^2> + <z^2>) / 2 swings with Rayleigh's
  * omega^2 = l (l - 1) (l + 2) sigma / (rho R^3) = 8 sigma / (rho R^3), damped by its viscosity.
+ * The settled drop is kicked twice, with e and with -e from the same state (a checkpoint), and the
+ * swing is half the difference of the two D(t): the drop's own motion after settling (its fill's
+ * deformation, the spurious currents' drift) is the same in both and cancels, while the swing
+ * changes sign. One kick alone read periods 10-30% apart from fills a tenth of a millimetre apart,
+ * or from builds that round one sum differently (tests/RAYLEIGH.md).
  * D is sampled for two of Rayleigh's periods and fitted with a damped swing (fit_damped_swing); the
  * period compared with Rayleigh's is the undamped one, 2 pi / sqrt(omega^2 + gamma^2), as a damped
  * oscillator's omega^2 = omega_0^2 - gamma^2 (the settled drop is not quite round, so the fit
@@ -223,8 +229,7 @@ static swing_fit fit_damped_swing(const double *t, const double *d, int n, doubl
  * (the drop swings at about 0.45 s with it whatever sigma), so the period measures sigma's tension
  * only with little of it. Each solver's reading is one of a spread (tests/RAYLEIGH.md): PBF's moves
  * with tension_threshold (0.1 here, the default), which decides how much of a settled drop reads as
- * surface, and WCSPH's with the speed of sound and the step; both move by a few percent with the
- * lane count of the neighbour loops (FC_LANES), which changes only the order of the sums. */
+ * surface, and WCSPH's with the speed of sound and the step. */
 #define SETTLE_S 0.5
 #define EPS 0.6f /* 1/s: the pole starts at 2 EPS R; the drop's axes swing by about 15% */
 #define SAMPLE_S 0.01
@@ -260,33 +265,46 @@ static double rayleigh_period(const char *solver, double sigma)
             fc_world_free(&w);
             return -1.0;
         }
-        for (size_t i = 0; i < p->count; i++) {
-            p->field[FC_VX][i] = -EPS * (p->field[FC_PX][i] - (float)c0[0]);
-            p->field[FC_VY][i] = 2.0f * EPS * (p->field[FC_PY][i] - (float)c0[1]);
-            p->field[FC_VZ][i] = -EPS * (p->field[FC_PZ][i] - (float)c0[2]);
-        }
-        fc_world_host_changed(&w, FC_CHANGED_REPLACED);
         const double omega_r = sqrt(8.0 * sigma / (rho * R * R * R)), expected = 2.0 * PI / omega_r;
         enum { MAX_SAMPLES = 1024 };
-        double ts[MAX_SAMPLES], ds[MAX_SAMPLES];
-        int n = 0;
+        double ts[MAX_SAMPLES], ds[2][MAX_SAMPLES];
+        int n = MAX_SAMPLES;
+        fc_checkpoint settled;
+        memset(&settled, 0, sizeof settled);
+        CHECK(fc_checkpoint_take(&settled, &w) == 0, "%s: the settled drop is kept for the second kick", solver);
         const double t0 = w.time;
-        while (n < MAX_SAMPLES && w.time - t0 < 2.0 * expected) {
-            if (w.time - t0 >= n * SAMPLE_S) {
-                double c[3], m[3] = {0.0, 0.0, 0.0};
-                centroid(&w, c);
-                for (size_t i = 0; i < p->count; i++)
-                    for (int a = 0; a < 3; a++) m[a] += pow(p->field[FC_PX + a][i] - c[a], 2);
-                ts[n] = w.time - t0, ds[n] = (m[1] - 0.5 * (m[0] + m[2])) / (double)p->count;
-                n++;
+        for (int kick = 0; kick < 2; kick++) { /* +e, then from the same settled drop -e */
+            if (kick && fc_checkpoint_restore(&settled, &w) != 0) break;
+            const float e = kick ? -EPS : EPS;
+            for (size_t i = 0; i < p->count; i++) {
+                p->field[FC_VX][i] = -e * (p->field[FC_PX][i] - (float)c0[0]);
+                p->field[FC_VY][i] = 2.0f * e * (p->field[FC_PY][i] - (float)c0[1]);
+                p->field[FC_VZ][i] = -e * (p->field[FC_PZ][i] - (float)c0[2]);
             }
-            if (fc_world_step(&w) != 0) {
-                CHECK(0, "%s: the drop steps on at %.3f s: %s", solver, w.time, w.step_failure);
-                fc_world_free(&w);
-                return -1.0;
+            fc_world_host_changed(&w, FC_CHANGED_REPLACED);
+            int k = 0;
+            while (k < n && w.time - t0 < 2.0 * expected) {
+                if (w.time - t0 >= k * SAMPLE_S) {
+                    double c[3], m[3] = {0.0, 0.0, 0.0};
+                    centroid(&w, c);
+                    for (size_t i = 0; i < p->count; i++)
+                        for (int a = 0; a < 3; a++) m[a] += pow(p->field[FC_PX + a][i] - c[a], 2);
+                    if (!kick) ts[k] = w.time - t0;
+                    ds[kick][k] = (m[1] - 0.5 * (m[0] + m[2])) / (double)p->count;
+                    k++;
+                }
+                if (fc_world_step(&w) != 0) {
+                    CHECK(0, "%s: the drop steps on at %.3f s: %s", solver, w.time, w.step_failure);
+                    fc_checkpoint_free(&settled);
+                    fc_world_free(&w);
+                    return -1.0;
+                }
             }
+            n = k; /* the second kick samples as far as the first */
         }
-        const swing_fit fit = fit_damped_swing(ts, ds, n, omega_r);
+        fc_checkpoint_free(&settled);
+        for (int k = 0; k < n; k++) ds[0][k] = 0.5 * (ds[0][k] - ds[1][k]); /* the swing, without the drop's own drift */
+        const swing_fit fit = fit_damped_swing(ts, ds[0], n, omega_r);
         period = 2.0 * PI / hypot(fit.omega, fit.gamma);
         printf("%s drop R %.0f mm, sigma %.1f N/m: l = 2 swing fitted over %.2f s (%d samples): damped period %.3f s, "
                "decay %.2f/s, amplitude %.2e m^2, residual %.2f of it; undamped period %.3f s against Rayleigh's %.3f s "
