@@ -45,53 +45,88 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double roundness(const fc_world *w)
+static double roundness(const fc_world *w, const char *keep)
 {
     const fc_particles *p = &w->particles;
-    double c[3], sum2 = 0.0;
+    double c[3] = {0.0, 0.0, 0.0}, sum2 = 0.0;
     double *r = malloc((p->count ? p->count : 1) * sizeof *r);
-    centroid(w, c);
+    size_t n = 0;
     for (size_t i = 0; i < p->count; i++) {
+        if (keep && !keep[i]) continue;
+        for (int a = 0; a < 3; a++) c[a] += p->field[FC_PX + a][i];
+        n++;
+    }
+    for (int a = 0; a < 3; a++) c[a] /= (double)(n ? n : 1);
+    n = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        if (keep && !keep[i]) continue;
         double d2 = 0.0;
         for (int a = 0; a < 3; a++) d2 += pow(p->field[FC_PX + a][i] - c[a], 2);
-        r[i] = sqrt(d2), sum2 += d2;
+        r[n++] = sqrt(d2), sum2 += d2;
     }
-    qsort(r, p->count, sizeof *r, by_value);
-    const double far = p->count ? r[(size_t)(FAR_QUANTILE * (double)(p->count - 1))] : 0.0;
+    qsort(r, n, sizeof *r, by_value);
+    const double far = n ? r[(size_t)(FAR_QUANTILE * (double)(n - 1))] : 0.0;
     free(r);
-    return sqrt(5.0 * sum2 / (3.0 * (double)p->count)) / (far + 0.5 * w->params.particle_spacing);
+    return sqrt(5.0 * sum2 / (3.0 * (double)(n ? n : 1))) / (far + 0.5 * w->params.particle_spacing);
 }
 
 /* Wadell's sphericity of the particles' convex hull (their centres'): 0.806 for the cube as filled,
  * 0.978 for a ball of the same lattice (1,021 particles), 0.988 for a spheroid 1.3 times as long as
  * it is wide, as the exact value. The hull overrates a dented body, but the cube's way to a ball
  * is convex; a droplet thrown off stretches the hull and is counted against it. */
-static double sphericity(const fc_world *w)
+static double sphericity(const fc_world *w, const char *keep)
 {
     const fc_particles *p = &w->particles;
     double(*x)[3] = malloc((p->count ? p->count : 1) * sizeof *x);
     if (!x) return 0.0; /* reads as no ball */
-    for (size_t i = 0; i < p->count; i++)
-        for (int a = 0; a < 3; a++) x[i][a] = p->field[FC_PX + a][i];
-    const double psi = wadell_sphericity(convex_hull_measure((const double(*)[3])x, (int)p->count));
+    int n = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        if (keep && !keep[i]) continue;
+        for (int a = 0; a < 3; a++) x[n][a] = p->field[FC_PX + a][i];
+        n++;
+    }
+    const double psi = wadell_sphericity(convex_hull_measure((const double(*)[3])x, n));
     free(x);
     return psi;
 }
 
-/* Particles farther than 1.3 radii of the equal-volume sphere from the centroid: drops thrown off. */
-static size_t thrown_off(const fc_world *w)
+/* The root of particle i's cluster in parent[] (union-find, paths halved on the way). */
+static size_t cluster_root(size_t *parent, size_t i)
+{
+    while (parent[i] != i) parent[i] = parent[parent[i]], i = parent[i];
+    return i;
+}
+
+/* The drop's body: the largest cluster of particles linked by distances below the smoothing radius
+ * (a particle that close still feels the drop); the rest are droplets thrown off, however near.
+ * Marks the body in keep and returns how many are thrown off. O(n^2): the cube has 1,000 particles. */
+static size_t thrown_off(const fc_world *w, char *keep)
 {
     const fc_particles *p = &w->particles;
-    const double s = w->params.particle_spacing, radius = cbrt(3.0 * (double)p->count * s * s * s / (4.0 * PI));
-    double c[3];
-    centroid(w, c);
-    size_t far = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        double d2 = 0.0;
-        for (int a = 0; a < 3; a++) d2 += pow(p->field[FC_PX + a][i] - c[a], 2);
-        far += sqrt(d2) > 1.3 * radius;
+    const size_t n = p->count;
+    const double h2 = w->params.smoothing_radius * w->params.smoothing_radius;
+    size_t *parent = malloc((n ? n : 1) * sizeof *parent), *size = calloc(n ? n : 1, sizeof *size);
+    if (!parent || !size) {
+        free(parent), free(size);
+        return n; /* reads as all thrown off */
     }
-    return far;
+    for (size_t i = 0; i < n; i++) parent[i] = i;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            double d2 = 0.0;
+            for (int a = 0; a < 3; a++) d2 += pow(p->field[FC_PX + a][i] - p->field[FC_PX + a][j], 2);
+            if (d2 < h2) parent[cluster_root(parent, i)] = cluster_root(parent, j);
+        }
+    size_t biggest = 0;
+    for (size_t i = 0; i < n; i++) size[cluster_root(parent, i)]++;
+    for (size_t i = 0; i < n; i++) biggest = size[i] > size[biggest] ? i : biggest;
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = cluster_root(parent, i) == biggest;
+        off += !keep[i];
+    }
+    free(parent), free(size);
+    return off;
 }
 
 /* A 10 cm cube of water in zero gravity, sigma^s = 0.3 N/m: after `seconds` it is a ball. (At
@@ -99,46 +134,91 @@ static size_t thrown_off(const fc_world *w)
  * low an Ohnesorge number may.) With sigma^s = 0 the WCSPH cube stays a cube: the tension is what
  * rounds it. PBF's cube rounds without it too (sphericity 0.967 after 2 s against 0.978 with it):
  * s_corr and the density constraint at the free surface pull the surface together themselves, as
- * Macklin and Mueller 2013 say of s_corr. */
-static void test_cube_rounds(const char *solver, double sigma, double seconds)
+ * Macklin and Mueller 2013 say of s_corr.
+ * The cube is filled FILLS times, each FILL_SHIFT further along x (other lattices of the same cube),
+ * and the shape is judged by the median of the fills' readings, on the body (thrown_off): with
+ * WCSPH at 0.3 N/m about one fill in ten keeps a corner's jet or throws a droplet at 2 s, which one
+ * reading alone turned into a pass or a fail with the rounding of the sums (tests/RAYLEIGH.md).
+ * Each fill's readings are printed, and each may throw off at most MAX_THROWN_OFF of the cube. */
+#define MAX_THROWN_OFF 0.02
+#define FILLS 5
+#define FILL_SHIFT 0.0004 /* m, 0.04 spacings */
+typedef struct cube_reading {
+    double sphericity, roundness;
+} cube_reading;
+
+static int by_sphericity(const void *a, const void *b)
+{
+    return by_value(&((const cube_reading *)a)->sphericity, &((const cube_reading *)b)->sphericity);
+}
+
+static int by_roundness(const void *a, const void *b)
+{
+    return by_value(&((const cube_reading *)a)->roundness, &((const cube_reading *)b)->roundness);
+}
+
+/* One fill, shifted by `shift` along x: its readings after `seconds`; 0, or -1 when it failed. */
+static int cube_fill(const char *solver, double sigma, double seconds, double shift, cube_reading *out)
 {
     char json[1024];
     snprintf(json, sizeof json,
              "{\"name\": \"cube\", \"solver\": \"%s\", \"domain\": {\"min\": [0, 0, 0], \"max\": [0.3, 0.3, 0.3]},"
              " \"parameters\": {\"particle_spacing\": 0.01, \"particle_radius\": 0.005, \"gravity_y\": 0,"
              " \"tension\": \"mueller2005\", \"surface_tension\": %g, \"viscosity\": 0.5, \"tension_threshold\": 1.0},"
-             " \"fluid\": [{\"type\": \"box\", \"min\": [0.1, 0.1, 0.1], \"max\": [0.2, 0.2, 0.2]}]}",
-             solver, sigma);
+             " \"fluid\": [{\"type\": \"box\", \"min\": [%g, 0.1, 0.1], \"max\": [%g, 0.2, 0.2]}]}",
+             solver, sigma, 0.1 + shift, 0.2 + shift);
     fc_world w;
+    int failed = -1;
     if (build(&w, json) == 0) {
-        const double before = roundness(&w), psi_before = sphericity(&w);
+        const double before = roundness(&w, NULL), psi_before = sphericity(&w, NULL);
         CHECK(psi_before < 0.85, "the filled cube reads as a cube: sphericity %.3f (a cube's is 0.806)", psi_before);
-        if (run_until(&w, seconds) == 0) {
-            const double after = roundness(&w), psi_after = sphericity(&w);
-            printf("%s cube in zero gravity, sigma %.1f N/m: sphericity %.3f at the start, %.3f after %.1f s; roundness "
-                   "%.3f, %.3f (%zu particles, %zu thrown off)\n", solver, sigma, psi_before, psi_after, seconds, before,
-                   after, w.particles.count, thrown_off(&w));
-            if (sigma == 0.0) {
-                CHECK(psi_after < 0.85, "%s: without tension the cube stays a cube: sphericity %.3f after %.1f s", solver,
-                      psi_after, seconds);
-            } else {
-                /* --short stops mid-swing (the drop oscillates on its way to a ball) */
-                const double psi_goal = short_run ? 0.9 : 0.95;
-                CHECK(psi_after > psi_goal, "%s: the cube rounds into a ball: sphericity %.3f after %.1f s (above %.2f)",
-                      solver, psi_after, seconds, psi_goal);
-                /* The roundness is stricter: a ball's outermost particle sits where the mean square radius
-                 * says. PBF's drop stays at about 0.90 however long it runs (its surface particles, held
-                 * apart by s_corr, do not settle on a sphere). Finer, it reads above 0.95 (5 mm, 8,000
-                 * particles: 0.950 to 0.957 from 2.25 s to 4 s; 4 mm the same), but its principal moments
-                 * stay 6 to 10% apart, and with viscosity_model mueller2003 their ratio falls from 0.95 at
-                 * 0.75 s to 0.885 at 3 s. */
-                const double goal = short_run ? 0.85 : strcmp(solver, "pbf") == 0 ? 0.87 : 0.95;
-                CHECK(after > goal, "%s: the cube rounds: roundness %.3f after %.1f s (above %.2f)", solver, after,
-                      seconds, goal);
-            }
+        char *body = malloc(w.particles.count ? w.particles.count : 1);
+        if (body && run_until(&w, seconds) == 0) {
+            const size_t off = thrown_off(&w, body);
+            out->roundness = roundness(&w, body), out->sphericity = sphericity(&w, body);
+            printf("%s cube in zero gravity, sigma %.1f N/m, shifted %.1f mm: sphericity %.3f at the start, %.3f after "
+                   "%.1f s; roundness %.3f, %.3f (%zu particles, %zu thrown off, left out of both)\n",
+                   solver, sigma, 1000.0 * shift, psi_before, out->sphericity, seconds, before, out->roundness,
+                   w.particles.count, off);
+            CHECK((double)off <= MAX_THROWN_OFF * (double)w.particles.count,
+                  "%s: at most %.0f%% of the cube is thrown off (%zu of %zu)", solver, 100.0 * MAX_THROWN_OFF, off,
+                  w.particles.count);
+            failed = 0;
         }
+        free(body);
     }
     fc_world_free(&w);
+    return failed;
+}
+
+static void test_cube_rounds(const char *solver, double sigma, double seconds)
+{
+    cube_reading fills[FILLS];
+    const int count = short_run || sigma == 0.0 ? 1 : FILLS; /* the sanitizer stages and the control: one fill */
+    for (int k = 0; k < count; k++)
+        if (cube_fill(solver, sigma, seconds, k * FILL_SHIFT, &fills[k])) return;
+    qsort(fills, (size_t)count, sizeof fills[0], by_sphericity);
+    const double psi_after = fills[count / 2].sphericity;
+    qsort(fills, (size_t)count, sizeof fills[0], by_roundness);
+    const double after = fills[count / 2].roundness;
+    if (sigma == 0.0) {
+        CHECK(psi_after < 0.85, "%s: without tension the cube stays a cube: sphericity %.3f after %.1f s (median)",
+              solver, psi_after, seconds);
+        return;
+    }
+    /* --short stops mid-swing (the drop oscillates on its way to a ball) */
+    const double psi_goal = short_run ? 0.9 : 0.95;
+    CHECK(psi_after > psi_goal, "%s: the cube rounds into a ball: sphericity %.3f after %.1f s (above %.2f, median)",
+          solver, psi_after, seconds, psi_goal);
+    /* The roundness is stricter: a ball's outermost particle sits where the mean square radius
+     * says. PBF's drop stays at about 0.90 however long it runs (its surface particles, held
+     * apart by s_corr, do not settle on a sphere). Finer, it reads above 0.95 (5 mm, 8,000
+     * particles: 0.950 to 0.957 from 2.25 s to 4 s; 4 mm the same), but its principal moments
+     * stay 6 to 10% apart, and with viscosity_model mueller2003 their ratio falls from 0.95 at
+     * 0.75 s to 0.885 at 3 s. */
+    const double goal = short_run ? 0.85 : strcmp(solver, "pbf") == 0 ? 0.87 : 0.95;
+    CHECK(after > goal, "%s: the cube rounds: roundness %.3f after %.1f s (above %.2f, median)", solver, after, seconds,
+          goal);
 }
 
 /* A damped swing fitted to samples (t_k, D_k), least squares: D = e^(-gamma t) (a cos(omega t) +

@@ -132,7 +132,7 @@ __device__ inline void fc_cuda_tension_of(const fc_cuda_lists &lists, const fc_t
     fc_tension_acceleration(&t, f, ns_i, fc_tension_curvature(&t, sums), ni_i, a);
 }
 
-/* The tension's normals pass (solvers/sph.c's compute_normals): every particle's normals into nm,
+/* The tension's normals pass (summed in solvers/sph.c's force pass on the CPU): every particle's normals into nm,
  * from the neighbours at (x, y, z) with the weights above and c^i by fluid. */
 int fc_cuda_tension_normals(fc_cuda_family *d, const fc_cuda_lists &lists, const fc_tension_terms &t, const float *x,
                             const float *y, const float *z, const float *weights, float weight, const fc_cuda_normals &nm,

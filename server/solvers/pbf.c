@@ -492,13 +492,7 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         }
         st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
         if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_fv_sum(conducted));
-        if (tense) {
-            float sum_s[4], sum_i[4];
-            fc_fv_sum4(gs[0], gs[1], gs[2], zero, sum_s);
-            fc_fv_sum4(gi[0], gi[1], gi[2], li, sum_i);
-            fc_tension_normal(tension, sum_s, (float *)&st->normal_s[i]);
-            fc_tension_interface(tension, sum_i, sum_i[3], (float *)&st->normal_i[i]);
-        }
+        if (tense) fc_sph_tension_normals(tension, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
     }
 }
 

@@ -37,9 +37,9 @@ typedef struct sph_state {
     fc_record4 *pressed;           /* (x, y, z, r p / rho) of the sorted particles; entry n far away */
     fc_record4 *vel;               /* (vx, vy, vz, r / rho) of the sorted particles; entry n far away */
     fc_record4 *mvel;              /* (M vx, M vy, M vz, M), M = mu (m / m_0) / rho, for mixed viscosities; entry n 0 */
-    fc_record4 *heat;              /* (T, k, 0, 0) of the sorted particles, with heat conduction; entry n far away */
+    fc_record4 *scalars;           /* (T, k, c^i, c^s) of the sorted particles, with heat conduction or tension:
+                                      temperature and conductivity, the tension's colours; entry n 0 */
     fc_record4 *dens;              /* (rho, r, 0, 0), r = m / m_0, with artificial viscosity; entry n far away */
-    fc_record4 *colour;            /* (c^i, c^s, 0, 0) of the sorted particles, with tension */
     fc_record4 *normal_s, *normal_i; /* (n^, |grad c^s|) (fc_tension_normal) and (grad c^i, lap c^i)
                                         (fc_tension_interface), with tension */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
@@ -60,8 +60,8 @@ static int sph_reserve(sph_state *st, size_t n)
     size_t cap = n + n / 2 + 1024;
     void **const floats[] = {(void **)&st->ax,       (void **)&st->ay,       (void **)&st->az,
                              (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate};
-    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->heat,
-                              (void **)&st->dens, (void **)&st->colour, (void **)&st->normal_s, (void **)&st->normal_i};
+    void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->scalars,
+                              (void **)&st->dens, (void **)&st->normal_s, (void **)&st->normal_i};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
         fc_sph_grow_arrays(records, sizeof records / sizeof records[0], cap, sizeof(fc_record4)))
         return -1;
@@ -75,7 +75,7 @@ static void sph_destroy(void *state)
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
-    free(st->pressed), free(st->vel), free(st->mvel), free(st->heat), free(st->dens), free(st->colour), free(st->normal_s), free(st->normal_i), free(st->ax), free(st->ay),
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->scalars), free(st->dens), free(st->normal_s), free(st->normal_i), free(st->ax), free(st->ay),
         free(st->az);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     fc_air_state_free(&st->air);
@@ -112,9 +112,11 @@ static void sph_limit_dt(const fc_world *w, const void *state, fc_step_limit *li
  * Solenthaler and Pajarola 2008 (no spurious density jump where fluids of different rest densities
  * meet), and its pressure its fluid's equation of state about its rest density at its temperature
  * (fc_heat_rest_density: a warm particle with the same mass asks for more room, so it rises). With
- * heat conduction, heat[i] = (T_i, k_i), and with artificial viscosity dens[i] = (rho_i, r_i), for
- * the force pass. */
-static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
+ * heat conduction or tension, scalars[i] = (T_i, k_i, c^i_i, c^s_i), with fluids of several
+ * viscosities mvel[i] = (M v_i, M) (fc_viscosity_weight), and with artificial viscosity dens[i] =
+ * (rho_i, r_i), for the force pass. */
+static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht,
+                                     const fc_tension_terms *tt, const fc_wcsph_forces *t)
 {
     fc_particles *p = &w->particles;
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
@@ -127,7 +129,7 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     fc_sph_fluid_values(w, FC_SPH_REST_DENSITY, rest);
     fc_wcsph_eos_of(w, &eos);
     fc_sph_mass_ratios(w, ratio);
-    const int artificial = w->params.artificial_viscosity > 0.0;
+    const int artificial = w->params.artificial_viscosity > 0.0, scalars = ht->conduction || tt->on;
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -139,36 +141,15 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
         rho[i] = density;
         st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
         st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
-        if (ht->conduction) st->heat[i] = (fc_record4){temperature[i], ht->conductivity[f], 0.0f, 0.0f};
+        if (scalars) st->scalars[i] = (fc_record4){temperature[i], ht->conductivity[f], tt->colour[f], tt->liquid[f]};
+        if (t->mixed) {
+            const float m = fc_viscosity_weight(t->mu[f], r_over_rho);
+            st->mvel[i] = (fc_record4){m * vx[i], m * vy[i], m * vz[i], m};
+        }
         if (artificial) st->dens[i] = (fc_record4){density, ratio[f], 0.0f, 0.0f};
     }
-    st->pressed[n] = st->vel[n] = st->heat[n] = st->dens[n] = fc_sph_far_away;
-}
-
-/* The tension's normals pass (sph_terms.h): grad c^s and grad c^i of every particle, with the
- * volumes V_j = m_j / rho_j of this step's densities, into normal_s and normal_i. */
-static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_terms *tt)
-{
-    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
-    const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-    for (long i = 0; i < n; i++) {
-        const fc_record4 at = st->pressed[i];
-        const fc_fv zero = fc_fv_splat(0.0f), ci = fc_fv_splat(st->colour[i].x);
-        fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
-        for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, st->pressed, at.x, at.y, at.z); fc_lanes_next(&nb);) {
-            fc_fv unused_x, unused_y, unused_z, w_j, cj, csj;
-            fc_lanes_gather(&nb, st->vel, &unused_x, &unused_y, &unused_z, &w_j);
-            fc_lanes_gather(&nb, st->colour, &cj, &csj, &unused_y, &unused_z);
-            const fc_fv x_ij[3] = {nb.dx, nb.dy, nb.dz};
-            fc_tension_normal_pair(tt, w_j, cj - ci, csj, nb.r2, x_ij, gs, gi, &li);
-        }
-        float sum_s[4], sum_i[4];
-        fc_fv_sum4(gs[0], gs[1], gs[2], zero, sum_s);
-        fc_fv_sum4(gi[0], gi[1], gi[2], li, sum_i);
-        fc_tension_normal(tt, sum_s, (float *)&st->normal_s[i]);
-        fc_tension_interface(tt, sum_i, sum_i[3], (float *)&st->normal_i[i]);
-    }
+    st->pressed[n] = st->vel[n] = st->dens[n] = fc_sph_far_away;
+    st->scalars[n] = st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f}; /* no conductivity, no colour */
 }
 
 /* Particle i's acceleration (fc_wcsph_acceleration) from the sums of the pair terms of sph_terms.h
@@ -178,14 +159,20 @@ static void compute_normals(const fc_world *w, sph_state *st, const fc_tension_t
  * Fox and Zhu 1997 average the pair's coefficients the same way); mixed = 0 is the case of one
  * viscosity, mu_ij = mu_i, and the compiler drops the second sum. TERM_ARTIFICIAL adds Monaghan's
  * artificial viscosity (fc_wcsph_artificial_pair). With TERM_HEAT (conduction on), its dT/dt from
- * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own; so
- * does tension (fc_sph_tension_of: its own loop over the fluid list after the lanes, so it needs no
- * variant of its own). */
-enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_VARIANTS = 8 };
-static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
+ * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. With
+ * TERM_TENSION, the tension's colour sums join it too (fc_tension_normal_pair, with this step's
+ * volumes V_j = m_j / rho_j): i's normals go to normal_s and normal_i, and the tension itself, which
+ * needs the neighbours' normals, is added after every particle's (compute_accelerations).
+ * The terms' per-particle scalars (T, k, c^i, c^s) come in one record, so heat and tension gather
+ * once together. */
+enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
+/* always inlined: with sixteen variants gcc otherwise makes one function that tests every flag per
+ * neighbour, and plain WCSPH pays for the terms it leaves out */
+static inline __attribute__((always_inline)) void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
                                    const fc_heat_terms *ht, const fc_tension_terms *tt, long i, const unsigned terms)
 {
-    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL;
+    const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
+              tension = terms & TERM_TENSION;
     const fc_particles *p = &w->particles;
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID], *solid = &st->nh.lists[FC_SPH_SOLID];
     const fc_record4 *pressed = st->pressed, *vel = st->vel;
@@ -197,7 +184,9 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     fc_fv px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
     fc_fv conducted = zero, avx = zero, avy = zero, avz = zero;
     const fc_fv rho_i = fc_fv_splat(artificial ? st->dens[i].x : 0.0f);
-    const fc_fv ti = fc_fv_splat(heat ? st->heat[i].x : 0.0f), ki = fc_fv_splat(heat ? st->heat[i].y : 0.0f);
+    const fc_record4 scalars_i = heat || tension ? st->scalars[i] : fc_sph_far_away;
+    const fc_fv ti = fc_fv_splat(scalars_i.x), ki = fc_fv_splat(scalars_i.y), ci = fc_fv_splat(scalars_i.z);
+    fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
     for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pressed, at.x, at.y, at.z); fc_lanes_next(&nb);) {
         fc_fv vxj, vyj, vzj, r_over_rho_j, inv_r;
         fc_lanes_gather(&nb, vel, &vxj, &vyj, &vzj, &r_over_rho_j);
@@ -212,10 +201,14 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
             mx += fc_viscosity_mixed_pair(q, mvx, m, vxi), my += fc_viscosity_mixed_pair(q, mvy, m, vyi);
             mz += fc_viscosity_mixed_pair(q, mvz, m, vzi);
         }
-        if (heat) { /* (T_j, k_j) */
-            fc_fv tj, kj, unused_z, unused_w;
-            fc_lanes_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
-            conducted += fc_heat_pair(ht, ti, ki, r_over_rho_j, tj, kj, q, nb.r2, inv_r);
+        if (heat || tension) { /* (T_j, k_j, c^i_j, c^s_j) */
+            fc_fv tj, kj, cj, csj;
+            fc_lanes_gather(&nb, st->scalars, &tj, &kj, &cj, &csj);
+            if (heat) conducted += fc_heat_pair(ht, ti, ki, r_over_rho_j, tj, kj, q, nb.r2, inv_r);
+            if (tension) {
+                const fc_fv x_ij[3] = {nb.dx, nb.dy, nb.dz};
+                fc_tension_normal_pair(tt, r_over_rho_j, cj - ci, csj, nb.r2, x_ij, gs, gi, &li);
+            }
         }
         if (artificial) { /* (rho_j, r_j) */
             fc_fv rho_j, r_j, unused_z, unused_w;
@@ -243,49 +236,42 @@ static inline void acceleration_of(const fc_world *w, sph_state *st, const fc_sp
     if (artificial) fc_fv_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
-    if (tt->on)
-        fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, f, a);
+    if (tension) fc_sph_tension_normals(tt, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
     st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_fv_sum(conducted));
 }
 
 /* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
- * world's fluids differ in viscosity, the artificial viscosity only when it is on, and the
- * conduction sum only with heat conduction on. */
-static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht,
-                                  const fc_tension_terms *tt)
+ * world's fluids differ in viscosity, the artificial viscosity only when it is on, the conduction
+ * sum only with heat conduction on and the colour sums only with tension on. */
+static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
+                                  const fc_heat_terms *ht, const fc_tension_terms *tt)
 {
-    const fc_particles *p = &w->particles;
-    fc_wcsph_forces t;
-    fc_wcsph_forces_of(w, st->gradient_correction, &t);
-    const long n = (long)p->count;
-    if (t.mixed) {
-        const uint8_t *of = p->u8[FC_FLUID];
-        const fc_record4 *vel = st->vel;
-#pragma omp parallel for schedule(static)
+    const long n = (long)w->particles.count;
+    const unsigned terms = (t->mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
+                           (t->artificial > 0.0f ? TERM_ARTIFICIAL : 0u) | (tt->on ? TERM_TENSION : 0u);
+    const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
+    const uint8_t *of = w->particles.u8[FC_FLUID];
+#pragma omp parallel
+    {
+#pragma omp for schedule(dynamic, FC_SPH_CHUNK)
         for (long i = 0; i < n; i++) {
-            const float m = fc_viscosity_weight(t.mu[of[i]], vel[i].w);
-            st->mvel[i] = (fc_record4){m * vel[i].x, m * vel[i].y, m * vel[i].z, m};
-        }
-        st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
-    }
-    if (tt->on) {
-        const uint8_t *of = p->u8[FC_FLUID];
-#pragma omp parallel for schedule(static)
-        for (long i = 0; i < n; i++) st->colour[i] = (fc_record4){tt->colour[of[i]], tt->liquid[of[i]], 0.0f, 0.0f};
-        st->colour[n] = fc_sph_far_away;
-        compute_normals(w, st, tt);
-    }
-    const unsigned terms = (t.mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
-                           (t.artificial > 0.0f ? TERM_ARTIFICIAL : 0u);
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-    for (long i = 0; i < n; i++) {
-        switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
+            switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
-    case v: acceleration_of(w, st, k, &t, ht, tt, i, v); break;
-            TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
-            TERMS_CASE(7)
+    case v: acceleration_of(w, st, k, t, ht, tt, i, v); break;
+                TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
+                TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11) TERMS_CASE(12) TERMS_CASE(13)
+                TERMS_CASE(14) TERMS_CASE(15)
 #undef TERMS_CASE
+            }
+        }
+        if (tt->on) { /* every normal is known now: the tension (its curvature loops over surface particles only) */
+#pragma omp for schedule(dynamic, FC_SPH_CHUNK)
+            for (long i = 0; i < n; i++) {
+                float a[3] = {st->ax[i], st->ay[i], st->az[i]};
+                fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, of[i], a);
+                st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
+            }
         }
     }
 }
@@ -322,9 +308,25 @@ static void integrate(fc_world *w, sph_state *st, float dt, const fc_heat_terms 
     st->max_acceleration = sqrt((double)max_a2);
 }
 
+/* What one step's passes read: the kernel, the force constants and the terms' coefficients. */
+typedef struct step_terms {
+    fc_sph_kernel kernel;
+    fc_wcsph_forces forces;
+    fc_heat_terms heat;
+    fc_tension_terms tension;
+} step_terms;
+
+static void step_terms_of(const fc_world *w, const sph_state *st, step_terms *terms)
+{
+    fc_sph_kernel_init(&terms->kernel, w, st->rest_volume);
+    fc_wcsph_forces_of(w, st->gradient_correction, &terms->forces);
+    fc_heat_terms_of(w, &terms->heat);
+    fc_tension_terms_of(w, &terms->tension);
+}
+
 /* Sorts the particles into the grid, lists their neighbours (once for the step) and computes
  * density and pressure at their positions. */
-static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_heat_terms *ht)
+static int density_at_positions(fc_world *w, sph_state *st, const step_terms *terms)
 {
     fc_particles *p = &w->particles;
     if (sph_reserve(st, p->count)) return -1;
@@ -332,35 +334,31 @@ static int density_at_positions(fc_world *w, sph_state *st, const fc_sph_kernel 
     const int found = fc_sph_find_neighbours(w, &st->nh, &st->solids, p->field[FC_PX], p->field[FC_PY], p->field[FC_PZ],
                                              st->fluid_d3, st->solid_d3);
     if (found) return found; /* failed or interrupted */
-    compute_density_pressure(w, st, k, ht);
+    compute_density_pressure(w, st, &terms->kernel, &terms->heat, &terms->tension, &terms->forces);
     return 0;
 }
 
 static int sph_density(fc_world *w, void *state)
 {
     sph_state *st = state;
-    fc_sph_kernel k;
-    fc_heat_terms ht;
-    fc_sph_kernel_init(&k, w, st->rest_volume);
-    fc_heat_terms_of(w, &ht);
-    return density_at_positions(w, st, &k, &ht);
+    step_terms terms;
+    step_terms_of(w, st, &terms);
+    return density_at_positions(w, st, &terms);
 }
 
+/* Two passes over the lists: the listing, which sums density, and the force pass, which every
+ * term joins (the tension's curvature then loops over the surface particles' lists). */
 static int sph_step(fc_world *w, void *state, double dt)
 {
     sph_state *st = state;
-    fc_sph_kernel k;
-    fc_heat_terms ht;
-    fc_tension_terms tt;
-    fc_sph_kernel_init(&k, w, st->rest_volume);
-    fc_heat_terms_of(w, &ht);
-    fc_tension_terms_of(w, &tt);
-    const int found = density_at_positions(w, st, &k, &ht);
+    step_terms terms;
+    step_terms_of(w, st, &terms);
+    const int found = density_at_positions(w, st, &terms);
     if (found) return found;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    compute_accelerations(w, st, &k, &ht, &tt);
+    compute_accelerations(w, st, &terms.kernel, &terms.forces, &terms.heat, &terms.tension);
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    integrate(w, st, (float)dt, &ht);
+    integrate(w, st, (float)dt, &terms.heat);
     if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
 }

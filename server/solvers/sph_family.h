@@ -194,6 +194,19 @@ void fc_viscosity_limit_dt(const fc_world *w, int solver_has_it, fc_step_limit *
 /* The tension's constants and each fluid's sigma^s, sigma^i and c^i (sph_terms.h); on when the
  * world's tension is mueller2005 and some fluid has a tension above 0. */
 void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t);
+/* Particle i's normals from its lane sums of fc_tension_normal_pair (grad c^s, grad c^i, lap c^i):
+ * n^ and |grad c^s| into normal_s, (grad c^i, lap c^i) into normal_i (fc_tension_normal,
+ * fc_tension_interface). */
+static inline void fc_sph_tension_normals(const fc_tension_terms *tt, const fc_fv gs[3], const fc_fv gi[3], fc_fv li,
+                                          fc_record4 *normal_s, fc_record4 *normal_i)
+{
+    float sum_s[4], sum_i[4];
+    fc_fv_sum4(gs[0], gs[1], gs[2], fc_fv_splat(0.0f), sum_s);
+    fc_fv_sum4(gi[0], gi[1], gi[2], li, sum_i);
+    fc_tension_normal(tt, sum_s, (float *)normal_s);
+    fc_tension_interface(tt, sum_i, sum_i[3], (float *)normal_i);
+}
+
 /* Particle i's tension (fc_tension_acceleration), added to a, the step's normals in normal_s and
  * normal_i: the surface's curvature from the neighbours' normals (fc_tension_curvature_pair over
  * i's fluid list, positions in at[j].x..z, weights w_j = V_j / m_0 in weights[j].w, or `weight`

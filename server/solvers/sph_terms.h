@@ -267,7 +267,8 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
  * pushes particles outward where it is positive: with poly6's sign-changing Laplacian it throws the
  * outermost particles off a drop. So the surface takes the first term alone:
  *   grad c^s_i = sum_j V_j grad W_ij (the plain sum: the missing neighbours beyond a free surface
- *   are the surface), in a normals pass of its own, n^ kept where |grad c^s| h exceeds the
+ *   are the surface), summed in a pass before the one that applies the force (WCSPH's force pass,
+ *   PBF's vorticity pass, the device's normals kernel), n^ kept where |grad c^s| h exceeds the
  *   threshold (fc_tension_normal);
  *   kappa_i = -div n^ along the surface from the neighbours' normals (fc_tension_curvature_pair,
  *   fc_tension_curvature), capped at the curvature of a sphere of radius h;
@@ -275,7 +276,7 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
  *   a free surface sample (fc_lattice_surface_share: about a half, as they sample only the liquid's
  *   side), so that the force sums to sigma^s per area across a flat surface of the rest lattice.
  * The interface: eq. 5 itself on c^i in the difference form, grad c^i_i = sum_j V_j (c^i_j - c^i_i)
- * grad W_ij and lap c^i_i alike, summed in the same normals pass (fc_tension_interface): 0 inside
+ * grad W_ij and lap c^i_i alike, summed in the same pass (fc_tension_interface): 0 inside
  * one fluid and at its free surface, so that only interfaces between unlike fluids feel sigma^i;
  *   a_i = -sigma^i lap(c^i) grad c^i / |grad c^i| / rho0 where |grad c^i| h exceeds the threshold.
  * Both divide the force density by the fluid's rest density rho0 (fc_tension_acceleration). */
@@ -293,7 +294,7 @@ typedef struct fc_tension_terms {
     int on;                             /* tension is mueller2005 and some fluid has a tension */
 } fc_tension_terms;
 
-/* The normals pass, FC_LANES neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
+/* The normals' sums, FC_LANES neighbours j (one in CUDA) of particle i with weights w_j = V_j / m_0,
  * dc = c^i_j - c^i_i, cs_j = c^s_j (air is no liquid: a bubble's wall is a surface) and x_ij =
  * x_i - x_j: adds their terms to the sums of grad c^s (gs), grad c^i (gi) and lap c^i (*li), 0
  * beyond h. */
@@ -369,7 +370,7 @@ static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int 
 }
 
 /* ---- Trapped air (Mueller et al. 2005; seed 004 section 3.5) ------------------------------------
- * Two colour fields with poly6's gradient, as the tension's normals pass sums them: c^p = 1 on every
+ * Two colour fields with poly6's gradient, as the tension's normals are summed: c^p = 1 on every
  * particle (its gradient marks the edge of the particles, where vacuum begins) and c^s = 1 on liquids,
  * 0 on air (its gradient marks liquid nearby):
  *   grad c^p_i = sum_j V_j grad W_ij,  grad c^s_i = sum_j V_j c^s_j grad W_ij.
