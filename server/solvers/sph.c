@@ -75,8 +75,8 @@ static void sph_destroy(void *state)
     if (!st) return;
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
-    free(st->pressed), free(st->vel), free(st->mvel), free(st->scalars), free(st->dens), free(st->normal_s), free(st->normal_i), free(st->ax), free(st->ay),
-        free(st->az);
+    free(st->pressed), free(st->vel), free(st->mvel), free(st->scalars), free(st->dens), free(st->normal_s);
+    free(st->normal_i), free(st->ax), free(st->ay), free(st->az);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     fc_air_state_free(&st->air);
     free(st);
@@ -168,8 +168,10 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
 enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
 /* always inlined: with sixteen variants gcc otherwise makes one function that tests every flag per
  * neighbour, and plain WCSPH pays for the terms it leaves out */
-static inline __attribute__((always_inline)) void acceleration_of(const fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
-                                   const fc_heat_terms *ht, const fc_tension_terms *tt, long i, const unsigned terms)
+static inline __attribute__((always_inline)) void acceleration_of(const fc_world *w, sph_state *st,
+                                                                  const fc_sph_kernel *k, const fc_wcsph_forces *t,
+                                                                  const fc_heat_terms *ht, const fc_tension_terms *tt,
+                                                                  long i, const unsigned terms)
 {
     const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
               tension = terms & TERM_TENSION;
