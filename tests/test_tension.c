@@ -108,7 +108,8 @@ static size_t thrown_off(const fc_world *w, char *keep)
     size_t *parent = malloc((n ? n : 1) * sizeof *parent), *size = calloc(n ? n : 1, sizeof *size);
     if (!parent || !size) {
         free(parent), free(size);
-        return n; /* reads as all thrown off */
+        memset(keep, 0, n); /* reads as all thrown off */
+        return n;
     }
     for (size_t i = 0; i < n; i++) parent[i] = i;
     for (size_t i = 0; i < n; i++)
