@@ -63,6 +63,53 @@ void fc_neighbours_free(fc_neighbour_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The cost of points [0, i) of the last build: FC_NEIGHBOUR_POINT_COST a point plus their entries. */
+static size_t cost_before(const fc_neighbour_list *lists, int list_count, size_t i)
+{
+    size_t cost = (size_t)FC_NEIGHBOUR_POINT_COST * i;
+    for (int l = 0; l < list_count; l++) cost += lists[l].start[i];
+    return cost;
+}
+
+int fc_neighbour_shares_plan(fc_neighbour_shares *shares, const fc_neighbour_list *lists, int list_count, size_t n,
+                             int parts)
+{
+    if (parts <= 0) parts = omp_get_max_threads();
+    if (parts + 1 > shares->capacity) {
+        size_t *grown = realloc(shares->bound, (size_t)(parts + 1) * sizeof *grown);
+        if (!grown) return -1;
+        shares->bound = grown, shares->capacity = parts + 1;
+    }
+    const size_t before = list_count > 0 ? lists[0].points : 0; /* the points of the last build */
+    for (int l = 0; l < list_count; l++)
+        if (lists[l].points != before || !lists[l].start) list_count = 0; /* not one build: equal counts */
+    const size_t total = before && list_count ? cost_before(lists, list_count, before) : 0;
+    shares->bound[0] = 0;
+    for (int s = 1; s < parts; s++) {
+        size_t cut = n * (size_t)s / (size_t)parts;
+        if (total) { /* the first point of the last build at which share s's part of the cost is reached */
+            const size_t target = (size_t)((double)total * s / parts);
+            size_t lo = 0, hi = before;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (cost_before(lists, list_count, mid) < target) lo = mid + 1;
+                else hi = mid;
+            }
+            cut = (size_t)((double)lo * (double)n / (double)before + 0.5); /* the same place among n points */
+        }
+        shares->bound[s] = cut < shares->bound[s - 1] ? shares->bound[s - 1] : cut > n ? n : cut;
+    }
+    shares->bound[parts] = n;
+    shares->count = parts;
+    return 0;
+}
+
+void fc_neighbour_shares_free(fc_neighbour_shares *shares)
+{
+    free(shares->bound);
+    memset(shares, 0, sizeof *shares);
+}
+
 size_t fc_neighbours_bytes(const fc_neighbour_list *l)
 {
     size_t entries = l->start_capacity + l->index_capacity;
@@ -272,7 +319,7 @@ static inline void append_close_group(uint32_t *const out[], size_t got[], int c
 }
 #endif
 
-enum { MAX_SOURCES = 4, BLOCKS_PER_THREAD = 4 };
+enum { MAX_SOURCES = 4 };
 
 /* The non-empty candidate ranges of one cell's nine bars in one source, and their total. */
 typedef struct cell_ranges {
@@ -416,36 +463,35 @@ static int plan_join(fc_neighbour_list *l, int blocks, build_guard *g)
 
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
-                        fc_neighbour_limits *limits)
+                        const fc_neighbour_shares *shares, fc_neighbour_limits *limits)
 {
-    if (source_count < 1 || source_count > MAX_SOURCES) return FC_NEIGHBOURS_NO_MEMORY;
+    if (source_count < 1 || source_count > MAX_SOURCES || shares->count < 1 || shares->bound[shares->count] != n)
+        return FC_NEIGHBOURS_NO_MEMORY;
+    for (int s = 0; s < source_count; s++) lists[s].points = 0; /* unusable until this build succeeds */
     build_guard guard = {.max_bytes = limits ? limits->max_bytes : 0, .interrupt = limits ? limits->interrupt : NULL};
     for (int s = 0; s < source_count; s++) guard.held += fc_neighbours_bytes(&lists[s]);
-    /* Several blocks a thread, taken as threads come free: the cost of a point varies (a free
-     * surface has fewer candidates, a wall more), and equal halves left one of two threads waiting
-     * for the other about a tenth of the search. Blocks are contiguous and joined in block order,
-     * so the lists do not depend on which thread listed what. */
-    const int threads = omp_get_max_threads(), blocks = threads > 1 ? BLOCKS_PER_THREAD * threads : 1;
+    /* One block a share, listed by its thread (schedule(static, 1)); blocks are joined in block
+     * order, so the lists do not depend on the cut or on which thread listed what. */
+    const int blocks = shares->count;
+    const size_t *bound = shares->bound;
     int failed = FC_NEIGHBOURS_OK;
     for (int s = 0; s < source_count && !failed; s++) failed = list_reserve(&lists[s], n, blocks, &guard);
     if (failed) return failed;
     const float radius2 = radius * radius;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel
     {
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(static, 1)
         for (int b = 0; b < blocks; b++)
-            list_block(n * (size_t)b / (size_t)blocks, n * (size_t)(b + 1) / (size_t)blocks, grid, x, y, z, radius2,
-                       sources, lists, source_count, b, &guard);
+            list_block(bound[b], bound[b + 1], grid, x, y, z, radius2, sources, lists, source_count, b, &guard);
 #pragma omp single
         for (int s = 0; s < source_count && !failed; s++) failed = plan_join(&lists[s], blocks, &guard);
         if (!failed)
-#pragma omp for schedule(dynamic, 1) collapse(2)
-            for (int s = 0; s < source_count; s++)
-                for (int b = 0; b < blocks; b++) {
+#pragma omp for schedule(static, 1)
+            for (int b = 0; b < blocks; b++) /* each thread joins the blocks it listed */
+                for (int s = 0; s < source_count; s++) {
                     const fc_neighbour_chunk *c = &lists[s].chunks[b];
                     if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
-                    const size_t lo = n * (size_t)b / (size_t)blocks, hi = n * (size_t)(b + 1) / (size_t)blocks;
-                    for (size_t i = lo; i < hi; i++) lists[s].start[i] += (uint32_t)c->base;
+                    for (size_t i = bound[b]; i < bound[b + 1]; i++) lists[s].start[i] += (uint32_t)c->base;
                 }
     }
     if (failed) {

@@ -30,6 +30,27 @@ typedef struct fc_neighbour_list {
 void fc_neighbours_init(fc_neighbour_list *l);
 void fc_neighbours_free(fc_neighbour_list *l);
 
+/* The points of a step cut into one contiguous share per thread: share s is the points
+ * [bound[s], bound[s + 1]). Thread s lists its share's neighbours (fc_neighbours_build) and the
+ * passes of the step give it the same share again (schedule(static, 1) over the shares), so a
+ * point's data stay in the cache of the core that works on it. Handing out chunks as threads come
+ * free balances the work better but moves most of the step's data from core to core, which costs
+ * more on small worlds. The shares are balanced instead by the cost of the last build's lists. */
+typedef struct fc_neighbour_shares {
+    size_t *bound;              /* count + 1 entries: bound[0] = 0, bound[count] = the points */
+    int count, capacity;
+} fc_neighbour_shares;
+
+/* Cuts n points into `parts` shares (parts <= 0: one per OpenMP thread) of about equal cost: a
+ * point costs FC_NEIGHBOUR_POINT_COST entries plus its entries in the lists of the last build
+ * (list_count lists of one build, or none: then equal counts). The points may have been re-sorted
+ * or added to since, so the cut is an estimate; any cut gives the same results. 0, or -1 out of
+ * memory (the shares unchanged). */
+enum { FC_NEIGHBOUR_POINT_COST = 8 };
+int fc_neighbour_shares_plan(fc_neighbour_shares *shares, const fc_neighbour_list *lists, int list_count, size_t n,
+                             int parts);
+void fc_neighbour_shares_free(fc_neighbour_shares *shares);
+
 /* A set of points sorted into a grid of the same geometry, to find neighbours in. */
 typedef struct fc_neighbour_source {
     const fc_grid *grid;
@@ -60,13 +81,14 @@ enum {
 
 /* Lists, for every point i < n of the sorted set `grid` at (x, y, z) and for every source s,
  * the points j of source s with |x_i - x_j| < radius into lists[s]; a source whose grid is `grid`
- * itself leaves i out of its own list. One pass over the grid serves all the sources. radius must
- * not exceed the cell width. limits may be NULL (none). Returns FC_NEIGHBOURS_OK or one of the
- * failures above; after a failure the lists are unusable until the next build (their memory is
- * kept: fc_neighbours_free gives it back). */
+ * itself leaves i out of its own list. One pass over the grid serves all the sources; thread s
+ * lists share s of `shares` (cut for these n points). radius must not exceed the cell width. limits
+ * may be NULL (none). Returns FC_NEIGHBOURS_OK or one of the failures above; after a failure the
+ * lists are unusable (0 points) until the next build (their memory is kept: fc_neighbours_free
+ * gives it back). */
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
-                        fc_neighbour_limits *limits);
+                        const fc_neighbour_shares *shares, fc_neighbour_limits *limits);
 
 /* The bytes the list holds now (its capacities). */
 size_t fc_neighbours_bytes(const fc_neighbour_list *l);

@@ -102,36 +102,39 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     const long n = (long)p->count;
     if (n == 0) return 0;
     if (air_reserve(a, (size_t)n)) return -1;
+    const fc_neighbour_shares *shares = &nh->shares; /* the step's, over these n particles */
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ], *rho = p->field[FC_DENSITY];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const uint8_t *of = p->u8[FC_FLUID];
     uint8_t *flags = p->u8[FC_FLAGS];
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        const int f = of[i];
-        a->at[i] = (fc_record4){x[i], y[i], z[i], rho[i] > 0.0f ? t.ratio[f] / rho[i] : 0.0f};
-        a->colour[i] = (fc_record4){t.liquid[f], t.ratio[f], 0.0f, 0.0f};
-    }
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            const int f = of[i];
+            a->at[i] = (fc_record4){x[i], y[i], z[i], rho[i] > 0.0f ? t.ratio[f] / rho[i] : 0.0f};
+            a->colour[i] = (fc_record4){t.liquid[f], t.ratio[f], 0.0f, 0.0f};
+        }
     a->at[n] = fc_sph_far_away;
     a->colour[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     long air = 0, removed = 0, wanted = 0;
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK) reduction(+ : air, removed, wanted)
-    for (long i = 0; i < n; i++) {
-        const int f = of[i];
-        float spawn[3] = {0.0f, 0.0f, 0.0f};
-        float mass_density;
-        const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn, &mass_density);
-        a->decision[i] = (uint8_t)decision;
-        a->spawn[i] = (fc_record4){spawn[0], spawn[1], spawn[2], 0.0f};
-        flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
-        wanted += decision == FC_AIR_SPAWN;
-        if (t.liquid[f] == 0.0f) {
-            air++, removed += decision == FC_AIR_REMOVE;
-            float v[3] = {vx[i], vy[i], vz[i]};
-            fc_air_buoyancy(&t, f, mass_density, (float)dt, v);
-            vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+#pragma omp parallel for schedule(static, 1) reduction(+ : air, removed, wanted)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            const int f = of[i];
+            float spawn[3] = {0.0f, 0.0f, 0.0f};
+            float mass_density;
+            const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn, &mass_density);
+            a->decision[i] = (uint8_t)decision;
+            a->spawn[i] = (fc_record4){spawn[0], spawn[1], spawn[2], 0.0f};
+            flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
+            wanted += decision == FC_AIR_SPAWN;
+            if (t.liquid[f] == 0.0f) {
+                air++, removed += decision == FC_AIR_REMOVE;
+                float v[3] = {vx[i], vy[i], vz[i]};
+                fc_air_buoyancy(&t, f, mass_density, (float)dt, v);
+                vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+            }
         }
-    }
     /* the new air, in particle order, while there is room */
     const long count = fc_air_room(w, n, air, removed, wanted);
     fc_particle *born = NULL;

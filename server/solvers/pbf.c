@@ -296,13 +296,15 @@ static inline void lambda_of(const fc_world *w, pbf_state *st, const pbf_constan
 
 static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants *k, const fc_heat_terms *ht)
 {
-    const long n = (long)w->particles.count;
+    const fc_neighbour_shares *shares = &st->nh.shares;
     if (k->weighted) {
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-        for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 1);
+#pragma omp parallel for schedule(static, 1)
+        for (int s = 0; s < shares->count; s++)
+            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) lambda_of(w, st, k, ht, i, 1);
     } else {
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-        for (long i = 0; i < n; i++) lambda_of(w, st, k, ht, i, 0);
+#pragma omp parallel for schedule(static, 1)
+        for (int s = 0; s < shares->count; s++)
+            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) lambda_of(w, st, k, ht, i, 0);
     }
 }
 
@@ -340,23 +342,24 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
     const int exponent = k->scorr_n, weighted = k->weighted;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
-    const long n = (long)w->particles.count;
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-    for (long i = 0; i < n; i++) {
-        float sum[4];
-        /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications; one
-         * mass gathers no weights */
-        if (weighted) correction_sum(st, k, i, exponent, 1, sum);
-        else if (exponent == 4) correction_sum(st, k, i, 4, 0, sum);
-        else correction_sum(st, k, i, exponent, 0, sum);
-        /* grad W_ij = -g (x_i - x_j); st->b holds sum_b V_b grad W_ib */
-        const fc_record4 p = st->pos[i];
-        const float x[3] = {p.x, p.y, p.z}, boundary_gradient[3] = {st->bx[i], st->by[i], st->bz[i]};
-        float next[3];
-        fc_pbf_corrected(k, x, p.w, weighted ? st->inverse_mass[i].x : 1.0f, sum, boundary_gradient, next);
-        if (fc_collision_possible(&c, next)) fc_collide_point(&c, next, NULL);
-        st->next[i] = (fc_record4){next[0], next[1], next[2], 0.0f};
-    }
+    const fc_neighbour_shares *shares = &st->nh.shares;
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            float sum[4];
+            /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications; one
+             * mass gathers no weights */
+            if (weighted) correction_sum(st, k, i, exponent, 1, sum);
+            else if (exponent == 4) correction_sum(st, k, i, 4, 0, sum);
+            else correction_sum(st, k, i, exponent, 0, sum);
+            /* grad W_ij = -g (x_i - x_j); st->b holds sum_b V_b grad W_ib */
+            const fc_record4 p = st->pos[i];
+            const float x[3] = {p.x, p.y, p.z}, boundary_gradient[3] = {st->bx[i], st->by[i], st->bz[i]};
+            float next[3];
+            fc_pbf_corrected(k, x, p.w, weighted ? st->inverse_mass[i].x : 1.0f, sum, boundary_gradient, next);
+            if (fc_collision_possible(&c, next)) fc_collide_point(&c, next, NULL);
+            st->next[i] = (fc_record4){next[0], next[1], next[2], 0.0f};
+        }
     fc_record4 *t = st->pos;
     st->pos = st->next, st->next = t;
 }
@@ -433,67 +436,71 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         }
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     }
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-    for (long i = 0; i < n; i++) {
-        const fc_record4 at = pos[i];
-        const fc_fv vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
-        const fc_fv zero = fc_fv_splat(0.0f);
-        fc_fv fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
-        fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
-        fc_fv visc[3] = {zero, zero, zero}, mixed_sum[3] = {zero, zero, zero};
-        const fc_fv ci = fc_fv_splat(tense ? st->colour[i].x : 0.0f);
-        const fc_fv ti = fc_fv_splat(conduction ? st->heat[i].x : 0.0f), ki = fc_fv_splat(conduction ? st->heat[i].y : 0.0f);
-        for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
-            fc_fv vxj, vyj, vzj, unused, d3, g;
-            fc_lanes_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
-            fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
-            const fc_fv dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
-            fluid_d3 += d3;
-            fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
-            if (viscous) {
-                fc_fv inv_r;
-                const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
-                const fc_fv pair = fc_viscosity_pair(fc_fv_splat(volume_over_m0), q);
-                for (int a = 0; a < 3; a++) visc[a] += pair * dv[a];
-                if (mixed) { /* (M v_j, M) */
-                    fc_fv mv[3], m;
-                    fc_lanes_gather(&nb, st->mvel, &mv[0], &mv[1], &mv[2], &m);
-                    const fc_fv v_i[3] = {vxi, vyi, vzi};
-                    for (int a = 0; a < 3; a++) mixed_sum[a] += fc_viscosity_mixed_pair(q, mv[a], m, v_i[a]);
+    const fc_neighbour_shares *shares = &st->nh.shares;
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            const fc_record4 at = pos[i];
+            const fc_fv vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
+            const fc_fv zero = fc_fv_splat(0.0f);
+            fc_fv fluid_d3 = zero, o[3] = {zero, zero, zero}, u[3] = {zero, zero, zero}, conducted = zero;
+            fc_fv gs[3] = {zero, zero, zero}, gi[3] = {zero, zero, zero}, li = zero;
+            fc_fv visc[3] = {zero, zero, zero}, mixed_sum[3] = {zero, zero, zero};
+            const fc_fv ci = fc_fv_splat(tense ? st->colour[i].x : 0.0f);
+            const fc_fv ti = fc_fv_splat(conduction ? st->heat[i].x : 0.0f);
+            const fc_fv ki = fc_fv_splat(conduction ? st->heat[i].y : 0.0f);
+            for (fc_lanes nb = fc_lanes_of(fluid, (size_t)i, pos, at.x, at.y, at.z); fc_lanes_next(&nb);) {
+                fc_fv vxj, vyj, vzj, unused, d3, g;
+                fc_lanes_gather(&nb, vel, &vxj, &vyj, &vzj, &unused);
+                fc_sph_kernel_terms(kernel, nb.r2, &d3, &g);
+                const fc_fv dv[3] = {vxj - vxi, vyj - vyi, vzj - vzi}, d[3] = {nb.dx, nb.dy, nb.dz};
+                fluid_d3 += d3;
+                fc_pbf_vorticity_xsph_pair(g, d3, dv, d, o, u);
+                if (viscous) {
+                    fc_fv inv_r;
+                    const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                    const fc_fv pair = fc_viscosity_pair(fc_fv_splat(volume_over_m0), q);
+                    for (int a = 0; a < 3; a++) visc[a] += pair * dv[a];
+                    if (mixed) { /* (M v_j, M) */
+                        fc_fv mv[3], m;
+                        fc_lanes_gather(&nb, st->mvel, &mv[0], &mv[1], &mv[2], &m);
+                        const fc_fv v_i[3] = {vxi, vyi, vzi};
+                        for (int a = 0; a < 3; a++) mixed_sum[a] += fc_viscosity_mixed_pair(q, mv[a], m, v_i[a]);
+                    }
+                }
+                if (conduction) { /* (T_j, k_j) */
+                    fc_fv tj, kj, unused_z, unused_w, inv_r;
+                    fc_lanes_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
+                    const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
+                    conducted += fc_heat_pair(heat, ti, ki, fc_fv_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
+                }
+                if (tense) { /* (c^i_j, c^s_j) */
+                    fc_fv cj, csj, unused_z, unused_w;
+                    fc_lanes_gather(&nb, st->colour, &cj, &csj, &unused_z, &unused_w);
+                    fc_tension_normal_pair(tension, fc_fv_splat(volume_over_m0), cj - ci, csj, nb.r2, d, gs, gi, &li);
                 }
             }
-            if (conduction) { /* (T_j, k_j) */
-                fc_fv tj, kj, unused_z, unused_w, inv_r;
-                fc_lanes_gather(&nb, st->heat, &tj, &kj, &unused_z, &unused_w);
-                const fc_fv q = fc_sph_distance_terms(kernel, nb.r2, &inv_r);
-                conducted += fc_heat_pair(heat, ti, ki, fc_fv_splat(volume_over_m0), tj, kj, q, nb.r2, inv_r);
+            const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
+            float omega_sum[4], u_sum[4], omega[3], du[3];
+            fc_fv_sum4(o[0], o[1], o[2], fluid_d3, omega_sum);
+            fc_fv_sum4(u[0], u[1], u[2], zero, u_sum);
+            rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega_sum[3], solid);
+            pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
+            st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
+            if (viscous) {
+                float visc_sum[4], mixed_sums[4];
+                fc_fv_sum4(visc[0], visc[1], visc[2], zero, visc_sum);
+                fc_fv_sum4(mixed_sum[0], mixed_sum[1], mixed_sum[2], zero, mixed_sums);
+                const int f = of[i];
+                for (int a = 0; a < 3; a++)
+                    du[a] += dt * viscosity->coeff * fc_viscous_term(viscosity->mu[f], volume_over_mass[f], visc_sum[a],
+                                                                     mixed ? &mixed_sums[a] : NULL);
             }
-            if (tense) { /* (c^i_j, c^s_j) */
-                fc_fv cj, csj, unused_z, unused_w;
-                fc_lanes_gather(&nb, st->colour, &cj, &csj, &unused_z, &unused_w);
-                fc_tension_normal_pair(tension, fc_fv_splat(volume_over_m0), cj - ci, csj, nb.r2, d, gs, gi, &li);
-            }
+            st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
+            if (conduction)
+                st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_fv_sum(conducted));
+            if (tense) fc_sph_tension_normals(tension, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
         }
-        const float solid = fc_sph_solid_sum(kernel, &st->nh, (size_t)i, at.x, at.y, at.z);
-        float omega_sum[4], u_sum[4], omega[3], du[3];
-        fc_fv_sum4(o[0], o[1], o[2], fluid_d3, omega_sum);
-        fc_fv_sum4(u[0], u[1], u[2], zero, u_sum);
-        rho[i] = rest[of[i]] * fc_sph_density_ratio(kernel, omega_sum[3], solid);
-        pos[i].w = fc_pbf_vorticity_xsph(k, omega_sum, u_sum, omega, du);
-        st->wx[i] = omega[0], st->wy[i] = omega[1], st->wz[i] = omega[2];
-        if (viscous) {
-            float visc_sum[4], mixed_sums[4];
-            fc_fv_sum4(visc[0], visc[1], visc[2], zero, visc_sum);
-            fc_fv_sum4(mixed_sum[0], mixed_sum[1], mixed_sum[2], zero, mixed_sums);
-            const int f = of[i];
-            for (int a = 0; a < 3; a++)
-                du[a] += dt * viscosity->coeff *
-                         fc_viscous_term(viscosity->mu[f], volume_over_mass[f], visc_sum[a], mixed ? &mixed_sums[a] : NULL);
-        }
-        st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
-        if (conduction) st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_fv_sum(conducted));
-        if (tense) fc_sph_tension_normals(tension, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
-    }
 }
 
 /* Vorticity confinement on particle i (eqs. 16-17), |omega_j| in pos[j].w:
@@ -533,20 +540,22 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
     const int confine = k->vorticity > 0.0f;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 0);
-    const long n = (long)p->count;
-#pragma omp parallel for schedule(dynamic, FC_SPH_CHUNK)
-    for (long i = 0; i < n; i++) {
-        float f[3] = {0.0f, 0.0f, 0.0f};
-        if (confine) confinement(w, st, k, i, f);
-        if (tt->on)
-            fc_sph_tension_of(tt, &st->nh.lists[FC_SPH_FLUID], st->pos, NULL, volume_over_m0, st->normal_s, st->normal_i, i,
-                              of[i], f);
-        vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
-        if (ht->conduction) {
-            const float at[3] = {x[i], y[i], z[i]};
-            temperature[i] = fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
+    const fc_neighbour_shares *shares = &st->nh.shares;
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            float f[3] = {0.0f, 0.0f, 0.0f};
+            if (confine) confinement(w, st, k, i, f);
+            if (tt->on)
+                fc_sph_tension_of(tt, &st->nh.lists[FC_SPH_FLUID], st->pos, NULL, volume_over_m0, st->normal_s,
+                                  st->normal_i, i, of[i], f);
+            vx[i] += dt * f[0] + st->ux[i], vy[i] += dt * f[1] + st->uy[i], vz[i] += dt * f[2] + st->uz[i];
+            if (ht->conduction) {
+                const float at[3] = {x[i], y[i], z[i]};
+                temperature[i] =
+                    fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
+            }
         }
-    }
 }
 
 static int pbf_step(fc_world *w, void *state, double dt)

@@ -131,23 +131,26 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     fc_sph_mass_ratios(w, ratio);
     const int artificial = w->params.artificial_viscosity > 0.0, scalars = ht->conduction || tt->on;
     const long n = (long)p->count;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        const int f = of[i];
-        const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
-        const float rest_now = ht->expands ? fc_heat_rest_density(ht, f, rest[f], temperature[i]) : rest[f];
-        float r_over_rho, rp_over_rho;
-        fc_wcsph_particle_terms(&eos, f, density, rest_now, ratio[f], &r_over_rho, &rp_over_rho);
-        rho[i] = density;
-        st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
-        st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
-        if (scalars) st->scalars[i] = (fc_record4){temperature[i], ht->conductivity[f], tt->colour[f], tt->liquid[f]};
-        if (t->mixed) {
-            const float m = fc_viscosity_weight(t->mu[f], r_over_rho);
-            st->mvel[i] = (fc_record4){m * vx[i], m * vy[i], m * vz[i], m};
+    const fc_neighbour_shares *shares = &st->nh.shares;
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < shares->count; s++)
+        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+            const int f = of[i];
+            const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
+            const float rest_now = ht->expands ? fc_heat_rest_density(ht, f, rest[f], temperature[i]) : rest[f];
+            float r_over_rho, rp_over_rho;
+            fc_wcsph_particle_terms(&eos, f, density, rest_now, ratio[f], &r_over_rho, &rp_over_rho);
+            rho[i] = density;
+            st->pressed[i] = (fc_record4){x[i], y[i], z[i], rp_over_rho};
+            st->vel[i] = (fc_record4){vx[i], vy[i], vz[i], r_over_rho};
+            if (scalars)
+                st->scalars[i] = (fc_record4){temperature[i], ht->conductivity[f], tt->colour[f], tt->liquid[f]};
+            if (t->mixed) {
+                const float m = fc_viscosity_weight(t->mu[f], r_over_rho);
+                st->mvel[i] = (fc_record4){m * vx[i], m * vy[i], m * vz[i], m};
+            }
+            if (artificial) st->dens[i] = (fc_record4){density, ratio[f], 0.0f, 0.0f};
         }
-        if (artificial) st->dens[i] = (fc_record4){density, ratio[f], 0.0f, 0.0f};
-    }
     st->pressed[n] = st->vel[n] = st->dens[n] = fc_sph_far_away;
     st->scalars[n] = st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f}; /* no conductivity, no colour */
 }
@@ -162,7 +165,7 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
  * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. With
  * TERM_TENSION, the tension's colour sums join it too (fc_tension_normal_pair, with this step's
  * volumes V_j = m_j / rho_j): i's normals go to normal_s and normal_i, and the tension itself, which
- * needs the neighbours' normals, is added after every particle's (compute_accelerations).
+ * needs the neighbours' normals, is added after every particle's (advance_particles).
  * The terms' per-particle scalars (T, k, c^i, c^s) come in one record, so heat and tension gather
  * once together. */
 enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
@@ -171,7 +174,7 @@ enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
 static inline __attribute__((always_inline)) void acceleration_of(const fc_world *w, sph_state *st,
                                                                   const fc_sph_kernel *k, const fc_wcsph_forces *t,
                                                                   const fc_heat_terms *ht, const fc_tension_terms *tt,
-                                                                  long i, const unsigned terms)
+                                                                  long i, const unsigned terms, float a[3])
 {
     const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
               tension = terms & TERM_TENSION;
@@ -231,7 +234,7 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
         }
         fc_fv_sum4(sx, sy, sz, zero, wall);
     }
-    float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4], a[3];
+    float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4];
     fc_fv_sum4(px, py, pz, zero, pressure);
     fc_fv_sum4(ux, uy, uz, zero, velocity);
     if (mixed) fc_fv_sum4(mx, my, mz, zero, mixed_sums);
@@ -239,73 +242,79 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
     if (tension) fc_sph_tension_normals(tt, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
-    st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_fv_sum(conducted));
 }
 
-/* Every particle's acceleration (acceleration_of), the pair viscosity's second sum only when the
- * world's fluids differ in viscosity, the artificial viscosity only when it is on, the conduction
- * sum only with heat conduction on and the colour sums only with tension on. */
-static void compute_accelerations(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
-                                  const fc_heat_terms *ht, const fc_tension_terms *tt)
+/* Semi-implicit Euler for particle i: v += a dt, then x += v dt; keeps the largest |a|^2 in *max_a2.
+ * With heat conduction, forward Euler T += dT/dt dt (stable under the thermal condition of the
+ * adaptive step), then the heat of the hot and cold solids near the particle (fc_contact_heat).
+ * Then the collision response (fc_collide_point, as fc_collide_particles gives it). The force pass
+ * reads the particles through its records (pressed, vel, ...), never the fields written here, so a
+ * particle moves as soon as its acceleration is known. */
+static inline __attribute__((always_inline)) void integrate_particle(fc_particles *p, const sph_state *st,
+                                                                     const fc_collision *c, const fc_heat_terms *ht,
+                                                                     float dt, long i, const float a[3], float *max_a2)
 {
-    const long n = (long)w->particles.count;
+    const float a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    if (a2 > *max_a2) *max_a2 = a2; /* NaN compares false */
+    float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
+    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
+    float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
+    fc_wcsph_integrate(a, dt, v, at);
+    if (ht->conduction) {
+        float *temperature = p->field[FC_TEMPERATURE];
+        temperature[i] = fc_contact_heat(c, at, ht->contact[p->u8[FC_FLUID][i]], dt,
+                                         temperature[i] + st->heat_rate[i] * dt);
+    }
+    fc_collide_point(c, at, v);
+    vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
+    x[i] = at[0], y[i] = at[1], z[i] = at[2];
+}
+
+/* Every particle's acceleration (acceleration_of), then its motion (integrate_particle), in one
+ * parallel region: the pair viscosity's second sum only when the world's fluids differ in viscosity,
+ * the artificial viscosity only when it is on, the conduction sum only with heat conduction on and
+ * the colour sums only with tension on. Without tension a particle moves right after its sums; with
+ * tension its acceleration waits in ax until every normal is known. */
+static void advance_particles(fc_world *w, sph_state *st, const fc_sph_kernel *k, const fc_wcsph_forces *t,
+                              const fc_heat_terms *ht, const fc_tension_terms *tt, float dt)
+{
+    fc_particles *p = &w->particles;
     const unsigned terms = (t->mixed ? TERM_MIXED : 0u) | (ht->conduction ? TERM_HEAT : 0u) |
                            (t->artificial > 0.0f ? TERM_ARTIFICIAL : 0u) | (tt->on ? TERM_TENSION : 0u);
     const fc_neighbour_list *fluid = &st->nh.lists[FC_SPH_FLUID];
-    const uint8_t *of = w->particles.u8[FC_FLUID];
-#pragma omp parallel
-    {
-#pragma omp for schedule(dynamic, FC_SPH_CHUNK)
-        for (long i = 0; i < n; i++) {
-            switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
-#define TERMS_CASE(v) \
-    case v: acceleration_of(w, st, k, t, ht, tt, i, v); break;
-                TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5) TERMS_CASE(6)
-                TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11) TERMS_CASE(12) TERMS_CASE(13)
-                TERMS_CASE(14) TERMS_CASE(15)
-#undef TERMS_CASE
-            }
-        }
-        if (tt->on) { /* every normal is known now: the tension (its curvature loops over surface particles only) */
-#pragma omp for schedule(dynamic, FC_SPH_CHUNK)
-            for (long i = 0; i < n; i++) {
-                float a[3] = {st->ax[i], st->ay[i], st->az[i]};
-                fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, of[i], a);
-                st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
-            }
-        }
-    }
-}
-
-/* Semi-implicit Euler: v += a dt, then x += v dt; keeps the largest |a|. With heat conduction,
- * forward Euler T += dT/dt dt (stable under the thermal condition of the adaptive step), then the
- * heat of the hot and cold solids near the particle (fc_contact_heat). Then the collision response
- * (fc_collide_point, as fc_collide_particles gives it), in the same pass over the particles. */
-static void integrate(fc_world *w, sph_state *st, float dt, const fc_heat_terms *ht)
-{
-    const int conduction = ht->conduction;
-    const uint8_t *of = w->particles.u8[FC_FLUID];
+    const uint8_t *of = p->u8[FC_FLUID];
+    const fc_neighbour_shares *shares = &st->nh.shares;
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
-    fc_particles *p = &w->particles;
-    float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ];
-    float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
-    float *temperature = p->field[FC_TEMPERATURE];
-    const long n = (long)p->count;
     float max_a2 = 0.0f;
-#pragma omp parallel for schedule(static) reduction(max : max_a2)
-    for (long i = 0; i < n; i++) {
-        const float a[3] = {st->ax[i], st->ay[i], st->az[i]};
-        const float a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-        if (a2 > max_a2) max_a2 = a2; /* NaN compares false */
-        float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
-        fc_wcsph_integrate(a, dt, v, at);
-        if (conduction)
-            temperature[i] = fc_contact_heat(&c, at, ht->contact[of[i]], dt, temperature[i] + st->heat_rate[i] * dt);
-        fc_collide_point(&c, at, v);
-        vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
-        x[i] = at[0], y[i] = at[1], z[i] = at[2];
+#pragma omp parallel reduction(max : max_a2)
+    {
+#pragma omp for schedule(static, 1)
+        for (int s = 0; s < shares->count; s++)
+            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+                float a[3];
+                switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
+#define TERMS_CASE(v) \
+    case v: acceleration_of(w, st, k, t, ht, tt, i, v, a); break;
+                    TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5)
+                    TERMS_CASE(6) TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11)
+                    TERMS_CASE(12) TERMS_CASE(13) TERMS_CASE(14) TERMS_CASE(15)
+#undef TERMS_CASE
+                default: a[0] = a[1] = a[2] = 0.0f;
+                }
+                if (tt->on) st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
+                else integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);
+            }
+        if (tt->on) { /* every normal is known now: the tension (its curvature loops over surface particles only) */
+#pragma omp for schedule(static, 1)
+            for (int s = 0; s < shares->count; s++)
+                for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+                    float a[3] = {st->ax[i], st->ay[i], st->az[i]};
+                    fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, of[i], a);
+                    integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);
+                }
+        }
     }
     st->max_acceleration = sqrt((double)max_a2);
 }
@@ -358,9 +367,7 @@ static int sph_step(fc_world *w, void *state, double dt)
     const int found = density_at_positions(w, st, &terms);
     if (found) return found;
     if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    compute_accelerations(w, st, &terms.kernel, &terms.forces, &terms.heat, &terms.tension);
-    if (fc_world_interrupted(w)) return FC_STEP_INTERRUPTED;
-    integrate(w, st, (float)dt, &terms.heat);
+    advance_particles(w, st, &terms.kernel, &terms.forces, &terms.heat, &terms.tension, (float)dt);
     if (fc_sph_air_step(w, &st->air, &st->nh, dt)) return -1;
     return FC_STEP_DONE;
 }

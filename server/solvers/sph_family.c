@@ -148,6 +148,7 @@ void fc_sph_neighbourhood_init(fc_sph_neighbourhood *nh, const fc_world *w)
     fc_neighbours_init(&nh->lists[FC_SPH_SOLID]);
     nh->solid = NULL;
     nh->solid_capacity = 0;
+    nh->shares = (fc_neighbour_shares){0};
 }
 
 int fc_sph_grow_arrays(void **const arrays[], size_t count, size_t capacity, size_t size)
@@ -172,9 +173,11 @@ void fc_sph_neighbourhood_free(fc_sph_neighbourhood *nh)
 {
     fc_grid_free(&nh->grid);
     fc_sph_release_lists(nh);
+    fc_neighbour_shares_free(&nh->shares);
     free(nh->solid);
     nh->solid = NULL;
     nh->solid_capacity = 0;
+    nh->shares = (fc_neighbour_shares){0};
 }
 
 int fc_sph_sort(fc_world *w, fc_sph_neighbourhood *nh, const float *x, const float *y, const float *z)
@@ -201,6 +204,7 @@ int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, fc_sph_solids 
     nh->solid[nb] = fc_sph_far_away;
 
     const size_t n = w->particles.count;
+    if (fc_neighbour_shares_plan(&nh->shares, nh->lists, 2, n, 0)) return -1;
     const fc_neighbour_source sources[2] = {
         {.grid = &nh->grid, .x = x, .y = y, .z = z, .count = n, .poly6_sum = fluid_d3},
         {.grid = &b->grid, .x = b->x, .y = b->y, .z = b->z, .count = b->count, .weight = b->volume,
@@ -208,7 +212,7 @@ int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, fc_sph_solids 
     };
     fc_neighbour_limits limits = {.max_bytes = (size_t)fc_neighbour_cap_bytes(w), .interrupt = w->interrupt};
     const int built = fc_neighbours_build(&nh->grid, x, y, z, n, (float)w->params.smoothing_radius, sources, nh->lists,
-                                          2, &limits);
+                                          2, &nh->shares, &limits);
     if (built == FC_NEIGHBOURS_OK) return 0;
     if (built == FC_NEIGHBOURS_INTERRUPTED) return FC_STEP_INTERRUPTED;
     if (built == FC_NEIGHBOURS_OVER_LIMIT) {

@@ -93,18 +93,21 @@ void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
 
 /* The neighbourhood of one step: the particles sorted into the shared grid, and every particle's
  * neighbours within h found once (seed 001 section 4.4.2), fluid and boundary, read by all the
- * passes of the step through the lane iterator (core/lanes.h). The passes over the lists hand out
- * chunks of FC_SPH_CHUNK particles as threads come free (schedule(dynamic, FC_SPH_CHUNK)): a
- * particle's cost follows its neighbour count, lower at a free surface, and equal shares by index
- * left threads waiting; chunks small enough that a world of a few thousand particles is shared
- * evenly too (with 1024, the last chunk of seed 004's 4,550-particle dam break kept one thread
- * working alone). Each particle's result is its own, so the thread count changes nothing. */
+ * passes of the step through the lane iterator (core/lanes.h). The particles are cut into one
+ * contiguous share per thread (core/neighbours.h's fc_neighbour_shares), balanced by the cost of the
+ * last step's lists since a particle's cost follows its neighbour count (lower at a free surface,
+ * higher by a wall); every pass over the particles of the step gives thread s share s:
+ *   #pragma omp for schedule(static, 1)
+ *   for (int s = 0; s < nh->shares.count; s++)
+ *       for (long i = (long)nh->shares.bound[s]; i < (long)nh->shares.bound[s + 1]; i++)
+ * so that the data a thread wrote in one pass are in its core's cache in the next. Each particle's
+ * result is its own, so neither the cut nor the thread count changes anything. */
 enum { FC_SPH_FLUID, FC_SPH_SOLID };
-enum { FC_SPH_CHUNK = 256 };
 
 typedef struct fc_sph_neighbourhood {
     fc_grid grid;
     fc_neighbour_list lists[2];   /* [FC_SPH_FLUID] particles, [FC_SPH_SOLID] boundary particles */
+    fc_neighbour_shares shares;   /* the threads' shares of the particles in this step */
     fc_record4 *solid;            /* boundary particles (x, y, z, V_b); entry count is far away */
     size_t solid_capacity;
 } fc_sph_neighbourhood;
