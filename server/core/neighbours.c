@@ -75,10 +75,15 @@ int fc_neighbour_shares_plan(fc_neighbour_shares *shares, const fc_neighbour_lis
                              int parts)
 {
     if (parts <= 0) parts = omp_get_max_threads();
-    if (parts + 1 > shares->capacity) {
-        size_t *grown = realloc(shares->bound, (size_t)(parts + 1) * sizeof *grown);
-        if (!grown) return -1;
-        shares->bound = grown, shares->capacity = parts + 1;
+    if (n >= UINT32_MAX) return -1;
+    if (parts > shares->capacity) {
+        size_t *bound = realloc(shares->bound, (size_t)(parts + 1) * sizeof *bound);
+        if (!bound) return -1;
+        shares->bound = bound;
+        fc_share_range *range = aligned_alloc(_Alignof(fc_share_range), (size_t)parts * sizeof *range);
+        if (!range) return -1;
+        free(shares->range);
+        shares->range = range, shares->capacity = parts;
     }
     const size_t before = list_count > 0 ? lists[0].points : 0; /* the points of the last build */
     for (int l = 0; l < list_count; l++)
@@ -107,7 +112,38 @@ int fc_neighbour_shares_plan(fc_neighbour_shares *shares, const fc_neighbour_lis
 void fc_neighbour_shares_free(fc_neighbour_shares *shares)
 {
     free(shares->bound);
+    free(shares->range);
+    free(shares->piece);
     memset(shares, 0, sizeof *shares);
+}
+
+void fc_shares_open(const fc_neighbour_shares *shares)
+{
+    for (int s = 0; s < shares->count; s++)
+        atomic_store_explicit(&shares->range[s].ends,
+                              (uint64_t)shares->bound[s + 1] << 32 | (uint64_t)shares->bound[s], memory_order_relaxed);
+}
+
+int fc_shares_take(const fc_neighbour_shares *shares, size_t chunk, size_t *lo, size_t *hi)
+{
+    const int count = shares->count, thread = omp_get_thread_num();
+    for (int k = 0; k < count; k++) {
+        const int s = (thread + k) % count, own = k == 0 && thread < count;
+        _Atomic uint64_t *ends = &shares->range[s].ends;
+        uint64_t now = atomic_load_explicit(ends, memory_order_relaxed);
+        for (;;) { /* the owner takes from the front, a helper from the back */
+            const uint32_t front = (uint32_t)now, back = (uint32_t)(now >> 32);
+            if (front >= back) break;
+            const uint32_t size = back - front < chunk ? back - front : (uint32_t)chunk;
+            const uint64_t left = own ? (uint64_t)back << 32 | (front + size) : (uint64_t)(back - size) << 32 | front;
+            if (atomic_compare_exchange_weak_explicit(ends, &now, left, memory_order_relaxed, memory_order_relaxed)) {
+                *lo = own ? front : back - size;
+                *hi = *lo + size;
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 size_t fc_neighbours_bytes(const fc_neighbour_list *l)
@@ -444,13 +480,15 @@ static int list_reserve(fc_neighbour_list *l, size_t n, int blocks, build_guard 
     return 0;
 }
 
-/* After every block was listed: the chunks' offsets in the joined list, and room for it. */
-static int plan_join(fc_neighbour_list *l, int blocks, build_guard *g)
+/* After every piece was listed: the chunks' offsets in the joined list (the pieces in point order),
+ * and room for it. */
+static int plan_join(fc_neighbour_list *l, const fc_share_piece *piece, int pieces, build_guard *g)
 {
     size_t total = 0;
-    for (int b = 0; b < blocks; b++) {
-        l->chunks[b].base = total;
-        total += l->chunks[b].count;
+    for (int k = 0; k < pieces; k++) {
+        fc_neighbour_chunk *c = &l->chunks[piece[k].chunk];
+        c->base = total;
+        total += c->count;
     }
     if (guard_stopped(g)) return g->failure;
     if (total > UINT32_MAX) return FC_NEIGHBOURS_NO_MEMORY;
@@ -461,38 +499,82 @@ static int plan_join(fc_neighbour_list *l, int blocks, build_guard *g)
     return 0;
 }
 
+/* Room for the pieces of a build taken `grain` points at a time: a share of m points gives at most
+ * ceil(m / grain) + 1 (the owner's and a helper's last pieces may split one grain). */
+static int reserve_pieces(fc_neighbour_shares *shares, size_t grain)
+{
+    size_t most = 0;
+    for (int s = 0; s < shares->count; s++) most += (shares->bound[s + 1] - shares->bound[s] + grain - 1) / grain + 1;
+    if (most > (size_t)INT32_MAX) return -1;
+    if ((int)most > shares->piece_capacity) {
+        fc_share_piece *grown = realloc(shares->piece, most * sizeof *grown);
+        if (!grown) return -1;
+        shares->piece = grown, shares->piece_capacity = (int)most;
+    }
+    return 0;
+}
+
+/* Sorts the pieces by their first point (a few dozen: insertion). */
+static void sort_pieces(fc_share_piece *piece, int pieces)
+{
+    for (int k = 1; k < pieces; k++) {
+        const fc_share_piece p = piece[k];
+        int j = k;
+        for (; j > 0 && piece[j - 1].lo > p.lo; j--) piece[j] = piece[j - 1];
+        piece[j] = p;
+    }
+}
+
+enum { PIECES_PER_SHARE = 8, MIN_PIECE = 64 };
+
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
-                        const fc_neighbour_shares *shares, fc_neighbour_limits *limits)
+                        fc_neighbour_shares *shares, fc_neighbour_limits *limits)
 {
     if (source_count < 1 || source_count > MAX_SOURCES || shares->count < 1 || shares->bound[shares->count] != n)
         return FC_NEIGHBOURS_NO_MEMORY;
     for (int s = 0; s < source_count; s++) lists[s].points = 0; /* unusable until this build succeeds */
     build_guard guard = {.max_bytes = limits ? limits->max_bytes : 0, .interrupt = limits ? limits->interrupt : NULL};
     for (int s = 0; s < source_count; s++) guard.held += fc_neighbours_bytes(&lists[s]);
-    /* One block a share, listed by its thread (schedule(static, 1)); blocks are joined in block
-     * order, so the lists do not depend on the cut or on which thread listed what. */
-    const int blocks = shares->count;
-    const size_t *bound = shares->bound;
+    /* Pieces of a few per share (fc_shares_take), each listed into a chunk of its own and joined in
+     * point order, so the lists do not depend on who listed what. */
+    size_t grain = (n + (size_t)shares->count * PIECES_PER_SHARE - 1) / ((size_t)shares->count * PIECES_PER_SHARE);
+    if (grain < MIN_PIECE) grain = MIN_PIECE;
+    if (reserve_pieces(shares, grain)) return FC_NEIGHBOURS_NO_MEMORY;
     int failed = FC_NEIGHBOURS_OK;
-    for (int s = 0; s < source_count && !failed; s++) failed = list_reserve(&lists[s], n, blocks, &guard);
+    for (int s = 0; s < source_count && !failed; s++)
+        failed = list_reserve(&lists[s], n, shares->piece_capacity, &guard);
     if (failed) return failed;
     const float radius2 = radius * radius;
+    fc_share_piece *piece = shares->piece;
+    int taken = 0;
+    fc_shares_open(shares);
 #pragma omp parallel
     {
-#pragma omp for schedule(static, 1)
-        for (int b = 0; b < blocks; b++)
-            list_block(bound[b], bound[b + 1], grid, x, y, z, radius2, sources, lists, source_count, b, &guard);
+        const int me = omp_get_thread_num();
+        for (size_t lo, hi; fc_shares_take(shares, grain, &lo, &hi);) {
+            int k;
+#pragma omp atomic capture
+            k = taken++;
+            piece[k] = (fc_share_piece){(uint32_t)lo, (uint32_t)hi, me, k};
+            list_block(lo, hi, grid, x, y, z, radius2, sources, lists, source_count, k, &guard);
+        }
+#pragma omp barrier
 #pragma omp single
-        for (int s = 0; s < source_count && !failed; s++) failed = plan_join(&lists[s], blocks, &guard);
+        {
+            shares->pieces = taken;
+            sort_pieces(piece, taken);
+            for (int s = 0; s < source_count && !failed; s++) failed = plan_join(&lists[s], piece, taken, &guard);
+        }
         if (!failed)
-#pragma omp for schedule(static, 1)
-            for (int b = 0; b < blocks; b++) /* each thread joins the blocks it listed */
+            for (int k = 0; k < taken; k++) { /* each thread joins the pieces it listed */
+                if (piece[k].thread != me) continue;
                 for (int s = 0; s < source_count; s++) {
-                    const fc_neighbour_chunk *c = &lists[s].chunks[b];
+                    const fc_neighbour_chunk *c = &lists[s].chunks[piece[k].chunk];
                     if (c->count) memcpy(lists[s].index + c->base, c->index, c->count * sizeof *lists[s].index);
-                    for (size_t i = bound[b]; i < bound[b + 1]; i++) lists[s].start[i] += (uint32_t)c->base;
+                    for (size_t i = piece[k].lo; i < piece[k].hi; i++) lists[s].start[i] += (uint32_t)c->base;
                 }
+            }
     }
     if (failed) {
         if (limits && failed == FC_NEIGHBOURS_OVER_LIMIT && guard.points_listed)

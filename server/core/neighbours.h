@@ -23,7 +23,7 @@ typedef struct fc_neighbour_list {
     uint32_t pad;               /* the number of points of the source: the index of its far record,
                                  * which lane loops read past the end of a list (core/lanes.h) */
     size_t start_capacity, index_capacity;
-    struct fc_neighbour_chunk *chunks; /* one per thread: the lists of its block of points */
+    struct fc_neighbour_chunk *chunks; /* one per piece of the build: the lists of its points */
     int chunk_count;
 } fc_neighbour_list;
 
@@ -31,25 +31,56 @@ void fc_neighbours_init(fc_neighbour_list *l);
 void fc_neighbours_free(fc_neighbour_list *l);
 
 /* The points of a step cut into one contiguous share per thread: share s is the points
- * [bound[s], bound[s + 1]). Thread s lists its share's neighbours (fc_neighbours_build) and the
- * passes of the step give it the same share again (schedule(static, 1) over the shares), so a
- * point's data stay in the cache of the core that works on it. Handing out chunks as threads come
- * free balances the work better but moves most of the step's data from core to core, which costs
- * more on small worlds. The shares are balanced instead by the cost of the last build's lists. */
+ * [bound[s], bound[s + 1]). Every pass of a step hands out its points with fc_shares_take: thread s
+ * takes chunks from the front of share s, and when its share is done, helps with the others,
+ * taking chunks from their backs. While the threads keep pace, each works on the same points in
+ * every pass (the neighbour build, densities, forces, motion), so those points' data stay in its
+ * core's cache; handing out chunks to whichever thread came free moved most of a step's data
+ * between cores. When one core runs slower (a virtual machine's cores are not always equal), the
+ * other takes over the end of its share. The shares are cut by the cost of the last build's lists
+ * (fc_neighbour_shares_plan), so that the threads seldom need to help. */
+typedef struct fc_share_range {
+    _Alignas(64) _Atomic uint64_t ends; /* the untaken points [front, back): front in the low 32 bits */
+} fc_share_range;
+
+/* A piece of points one thread listed in the last build (fc_neighbours_build). */
+typedef struct fc_share_piece {
+    uint32_t lo, hi;
+    int thread, chunk;          /* who listed it, into which chunk of each list */
+} fc_share_piece;
+
 typedef struct fc_neighbour_shares {
     size_t *bound;              /* count + 1 entries: bound[0] = 0, bound[count] = the points */
+    fc_share_range *range;      /* count of them: what fc_shares_take has left of each share */
     int count, capacity;
+    fc_share_piece *piece;      /* the last build's pieces, in point order */
+    int pieces, piece_capacity;
 } fc_neighbour_shares;
 
-/* Cuts n points into `parts` shares (parts <= 0: one per OpenMP thread) of about equal cost: a
- * point costs FC_NEIGHBOUR_POINT_COST entries plus its entries in the lists of the last build
- * (list_count lists of one build, or none: then equal counts). The points may have been re-sorted
- * or added to since, so the cut is an estimate; any cut gives the same results. 0, or -1 out of
- * memory (the shares unchanged). */
+/* Cuts n points (at most 2^32 - 1) into `parts` shares (parts <= 0: one per OpenMP thread) of
+ * about equal cost: a point costs FC_NEIGHBOUR_POINT_COST entries plus its entries in the lists of
+ * the last build (list_count lists of one build, or none: then equal counts). The points may have
+ * been re-sorted or added to since, so the cut is an estimate; any cut gives the same results. 0,
+ * or -1 out of memory or too many points (the shares unchanged). */
 enum { FC_NEIGHBOUR_POINT_COST = 8 };
 int fc_neighbour_shares_plan(fc_neighbour_shares *shares, const fc_neighbour_list *lists, int list_count, size_t n,
                              int parts);
 void fc_neighbour_shares_free(fc_neighbour_shares *shares);
+
+/* Before a pass (outside its parallel region, or in a `single`): every share's points untaken. */
+void fc_shares_open(const fc_neighbour_shares *shares);
+
+/* In a pass's parallel region: the next chunk of at most `chunk` points for the calling thread into
+ * [*lo, *hi), from the front of its own share, else from the back of another's; 0 when every point
+ * of the pass is taken. The usual loop:
+ *   fc_shares_open(shares);
+ *   #pragma omp parallel
+ *   for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+ *       for (size_t i = lo; i < hi; i++) ...
+ * Each point is taken exactly once, so a pass whose points' results are their own gives the same
+ * results whoever took what. */
+enum { FC_SHARE_CHUNK = 128 };
+int fc_shares_take(const fc_neighbour_shares *shares, size_t chunk, size_t *lo, size_t *hi);
 
 /* A set of points sorted into a grid of the same geometry, to find neighbours in. */
 typedef struct fc_neighbour_source {
@@ -81,14 +112,15 @@ enum {
 
 /* Lists, for every point i < n of the sorted set `grid` at (x, y, z) and for every source s,
  * the points j of source s with |x_i - x_j| < radius into lists[s]; a source whose grid is `grid`
- * itself leaves i out of its own list. One pass over the grid serves all the sources; thread s
- * lists share s of `shares` (cut for these n points). radius must not exceed the cell width. limits
- * may be NULL (none). Returns FC_NEIGHBOURS_OK or one of the failures above; after a failure the
- * lists are unusable (0 points) until the next build (their memory is kept: fc_neighbours_free
- * gives it back). */
+ * itself leaves i out of its own list. One pass over the grid serves all the sources; the threads
+ * take pieces of `shares` (cut for these n points, fc_shares_take) and the pieces are joined in
+ * point order, so the lists do not depend on who listed what. radius must not exceed the cell
+ * width. limits may be NULL (none). Returns FC_NEIGHBOURS_OK or one of the failures above; after a
+ * failure the lists are unusable (0 points) until the next build (their memory is kept:
+ * fc_neighbours_free gives it back). */
 int fc_neighbours_build(const fc_grid *grid, const float *x, const float *y, const float *z, size_t n, float radius,
                         const fc_neighbour_source *sources, fc_neighbour_list *lists, int source_count,
-                        const fc_neighbour_shares *shares, fc_neighbour_limits *limits);
+                        fc_neighbour_shares *shares, fc_neighbour_limits *limits);
 
 /* The bytes the list holds now (its capacities). */
 size_t fc_neighbours_bytes(const fc_neighbour_list *l);

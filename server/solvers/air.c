@@ -107,9 +107,10 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const uint8_t *of = p->u8[FC_FLUID];
     uint8_t *flags = p->u8[FC_FLAGS];
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             const int f = of[i];
             a->at[i] = (fc_record4){x[i], y[i], z[i], rho[i] > 0.0f ? t.ratio[f] / rho[i] : 0.0f};
             a->colour[i] = (fc_record4){t.liquid[f], t.ratio[f], 0.0f, 0.0f};
@@ -117,9 +118,10 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     a->at[n] = fc_sph_far_away;
     a->colour[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     long air = 0, removed = 0, wanted = 0;
-#pragma omp parallel for schedule(static, 1) reduction(+ : air, removed, wanted)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel reduction(+ : air, removed, wanted)
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             const int f = of[i];
             float spawn[3] = {0.0f, 0.0f, 0.0f};
             float mass_density;

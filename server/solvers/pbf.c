@@ -298,13 +298,15 @@ static void compute_lambda(const fc_world *w, pbf_state *st, const pbf_constants
 {
     const fc_neighbour_shares *shares = &st->nh.shares;
     if (k->weighted) {
-#pragma omp parallel for schedule(static, 1)
-        for (int s = 0; s < shares->count; s++)
-            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) lambda_of(w, st, k, ht, i, 1);
+        fc_shares_open(shares);
+#pragma omp parallel
+        for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+            for (long i = (long)lo; i < (long)hi; i++) lambda_of(w, st, k, ht, i, 1);
     } else {
-#pragma omp parallel for schedule(static, 1)
-        for (int s = 0; s < shares->count; s++)
-            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) lambda_of(w, st, k, ht, i, 0);
+        fc_shares_open(shares);
+#pragma omp parallel
+        for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+            for (long i = (long)lo; i < (long)hi; i++) lambda_of(w, st, k, ht, i, 0);
     }
 }
 
@@ -343,9 +345,10 @@ static void apply_corrections(const fc_world *w, pbf_state *st, const pbf_consta
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const fc_neighbour_shares *shares = &st->nh.shares;
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             float sum[4];
             /* the paper's n = 4 has a copy of the sum of its own, where x^4 is two multiplications; one
              * mass gathers no weights */
@@ -437,9 +440,10 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
         st->mvel[n] = (fc_record4){0.0f, 0.0f, 0.0f, 0.0f};
     }
     const fc_neighbour_shares *shares = &st->nh.shares;
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             const fc_record4 at = pos[i];
             const fc_fv vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
             const fc_fv zero = fc_fv_splat(0.0f);
@@ -541,9 +545,10 @@ static void apply_confinement_and_viscosity(fc_world *w, const pbf_state *st, co
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_SOFT, 0);
     const fc_neighbour_shares *shares = &st->nh.shares;
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             float f[3] = {0.0f, 0.0f, 0.0f};
             if (confine) confinement(w, st, k, i, f);
             if (tt->on)

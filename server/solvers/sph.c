@@ -132,9 +132,10 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
     const int artificial = w->params.artificial_viscosity > 0.0, scalars = ht->conduction || tt->on;
     const long n = (long)p->count;
     const fc_neighbour_shares *shares = &st->nh.shares;
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < shares->count; s++)
-        for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+    fc_shares_open(shares);
+#pragma omp parallel
+    for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+        for (long i = (long)lo; i < (long)hi; i++) {
             const int f = of[i];
             const float density = rest[f] * fc_sph_density_ratio(k, st->fluid_d3[i], st->solid_d3[i]);
             const float rest_now = ht->expands ? fc_heat_rest_density(ht, f, rest[f], temperature[i]) : rest[f];
@@ -288,11 +289,11 @@ static void advance_particles(fc_world *w, sph_state *st, const fc_sph_kernel *k
     fc_collision c;
     fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
     float max_a2 = 0.0f;
+    fc_shares_open(shares);
 #pragma omp parallel reduction(max : max_a2)
     {
-#pragma omp for schedule(static, 1)
-        for (int s = 0; s < shares->count; s++)
-            for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+        for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+            for (long i = (long)lo; i < (long)hi; i++) {
                 float a[3];
                 switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
@@ -307,9 +308,11 @@ static void advance_particles(fc_world *w, sph_state *st, const fc_sph_kernel *k
                 else integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);
             }
         if (tt->on) { /* every normal is known now: the tension (its curvature loops over surface particles only) */
-#pragma omp for schedule(static, 1)
-            for (int s = 0; s < shares->count; s++)
-                for (long i = (long)shares->bound[s]; i < (long)shares->bound[s + 1]; i++) {
+#pragma omp barrier
+#pragma omp single
+            fc_shares_open(shares);
+            for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
+                for (long i = (long)lo; i < (long)hi; i++) {
                     float a[3] = {st->ax[i], st->ay[i], st->az[i]};
                     fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, of[i], a);
                     integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);

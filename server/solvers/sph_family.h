@@ -96,12 +96,10 @@ void fc_sph_kernel_init(fc_sph_kernel *k, const fc_world *w, double volume);
  * passes of the step through the lane iterator (core/lanes.h). The particles are cut into one
  * contiguous share per thread (core/neighbours.h's fc_neighbour_shares), balanced by the cost of the
  * last step's lists since a particle's cost follows its neighbour count (lower at a free surface,
- * higher by a wall); every pass over the particles of the step gives thread s share s:
- *   #pragma omp for schedule(static, 1)
- *   for (int s = 0; s < nh->shares.count; s++)
- *       for (long i = (long)nh->shares.bound[s]; i < (long)nh->shares.bound[s + 1]; i++)
- * so that the data a thread wrote in one pass are in its core's cache in the next. Each particle's
- * result is its own, so neither the cut nor the thread count changes anything. */
+ * higher by a wall). Every pass over the particles of the step hands them out with fc_shares_take,
+ * each thread starting on its own share, so that the data a thread wrote in one pass are in its
+ * core's cache in the next; a thread that is done helps with the ends of the others' shares. Each
+ * particle's result is its own, so neither the cut nor the thread count changes anything. */
 enum { FC_SPH_FLUID, FC_SPH_SOLID };
 
 typedef struct fc_sph_neighbourhood {
