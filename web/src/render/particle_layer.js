@@ -51,6 +51,7 @@ export class ParticleLayer {
     this.capacity = 0;
     this.count = 0;
     this.hiddenMask = 0; // bit f: fluid f hidden (setHiddenFluids)
+    this.fluidsLoaded = false; // the last frame carried each particle's fluid (uploaded to particleFluid)
     this.mesh = mode === 'points' ? new Points(this.createGeometry(0), this.material) : new Mesh(this.createGeometry(0), this.material);
     this.mesh.frustumCulled = false; // normalized attributes give three.js no usable bounding sphere
     this.mesh.visible = false;
@@ -117,6 +118,13 @@ export class ParticleLayer {
   /** Fluids not drawn: their indices in state.fluids (the first 24 can be hidden). */
   setHiddenFluids(indices) {
     this.hiddenMask = indices.filter((f) => f >= 0 && f < 24).reduce((mask, f) => mask + 2 ** f, 0);
+    this.applyHiddenFluids();
+  }
+
+  /** Hides by fluid now where the particles' fluids are loaded: a paused world sends no new frame
+   *  to wait for, and showing every fluid again needs no fluids at all. */
+  applyHiddenFluids() {
+    this.material.uniforms.hiddenFluids.value = this.fluidsLoaded ? this.hiddenMask : 0;
   }
 
   /** Sphere radius in metres (from the world's particle spacing). */
@@ -138,9 +146,10 @@ export class ParticleLayer {
     if (section) markRange(geometry.getAttribute('particleValue'), section.values);
     const uniforms = this.material.uniforms;
     // hidden fluids need each particle's fluid: the frame carries it while any are hidden (app.js)
-    const fluids = this.hiddenMask ? frame.attributes.fluid : null;
+    const fluids = frame.attributes.fluid;
     if (fluids) markRange(geometry.getAttribute('particleFluid'), fluids.values);
-    uniforms.hiddenFluids.value = fluids ? this.hiddenMask : 0;
+    this.fluidsLoaded = Boolean(fluids);
+    this.applyHiddenFluids();
     uniforms.useColormap.value = Boolean(section);
     uniforms.colormap.value = section ? this.textures[attributeName] : null;
     this.setDrawCount(geometry, count);
