@@ -270,8 +270,8 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
  *   are the surface), summed in a pass before the one that applies the force (WCSPH's force pass,
  *   PBF's vorticity pass, the device's normals kernel), n^ kept where |grad c^s| h exceeds the
  *   threshold (fc_tension_normal);
- *   kappa_i = -div n^ along the surface from the neighbours' normals (fc_tension_curvature_pair,
- *   fc_tension_curvature), capped at the curvature of a sphere of radius h;
+ *   kappa_i = -div n^ along the surface from the neighbours' normals, each weighed by its |grad c^s|
+ *   (fc_tension_curvature_pair, fc_tension_curvature), capped at the curvature of a sphere of radius h;
  *   a_i = sigma^s kappa_i grad c^s_i / (rho0 S), S the share of the colour jump that the particles of
  *   a free surface sample (fc_lattice_surface_share: about a half, as they sample only the liquid's
  *   side), so that the force sums to sigma^s per area across a flat surface of the rest lattice.
@@ -329,14 +329,18 @@ static inline FC_HD void fc_tension_normal(const fc_tension_terms *t, const floa
 
 /* The curvature sums of one field, neighbour j (its normal n_j as fc_tension_normal wrote it) of
  * particle i (n_i), w_j = V_j / m_0: sums[0] += w (n^_j - n^_i) . x_ij and sums[1] += w |x_ij,t|^2,
- * x_ij,t = x_ij - (x_ij . n^_i) n^_i the part of x_ij along the surface, w = w_j (h^2 - r^2)^2.
- * Neighbours without a normal do not count. */
+ * x_ij,t = x_ij - (x_ij . n^_i) n^_i the part of x_ij along the surface, w = w_j (h^2 - r^2)^2 |grad c_j|.
+ * Neighbours without a normal do not count, and the others count as much as they are surface: the
+ * curvature is a property of the surface, whose delta function |grad c| weighs it (Brackbill et al.
+ * 1992). A disordered interior gives many particles a small gradient above the threshold and a
+ * normal of noise; counted fully, they drag a surface particle's curvature down, and a drop under
+ * PBF, whose interior is the less ordered, swung too slowly for its sigma (tests/RAYLEIGH.md). */
 static inline FC_HD void fc_tension_curvature_pair(const fc_tension_terms *t, float w_j, float r2, const float x_ij[3],
                                                    const float n_i[4], const float n_j[4], float sums[2])
 {
     const float d = t->h2 - r2;
     if (!(d > 0.0f) || n_j[3] == 0.0f) return;
-    const float weight = w_j * d * d;
+    const float weight = w_j * d * d * n_j[3];
     const float along = x_ij[0] * n_i[0] + x_ij[1] * n_i[1] + x_ij[2] * n_i[2];
     sums[0] += weight * ((n_j[0] - n_i[0]) * x_ij[0] + (n_j[1] - n_i[1]) * x_ij[1] + (n_j[2] - n_i[2]) * x_ij[2]);
     sums[1] += weight * (r2 - along * along);
