@@ -137,9 +137,10 @@ static size_t thrown_off(const fc_world *w, char *keep)
  * s_corr and the density constraint at the free surface pull the surface together themselves, as
  * Macklin and Mueller 2013 say of s_corr.
  * The cube is filled FILLS times, each FILL_SHIFT further along x (other lattices of the same cube),
- * and the shape is judged by the median of the fills' readings, on the body (thrown_off): with
- * WCSPH at 0.3 N/m about one fill in ten keeps a corner's jet or throws a droplet at 2 s, which one
- * reading alone turned into a pass or a fail with the rounding of the sums (tests/RAYLEIGH.md).
+ * and the shape is judged by the median of the fills' readings, on the body (thrown_off): a
+ * corner's jet or a thrown droplet in one fill (about one in ten with WCSPH at 0.3 N/m before the
+ * curvature was weighed by the surface, tests/RAYLEIGH.md) is a spurious current of the continuum
+ * surface force, which one reading alone would turn into a pass or a fail.
  * Each fill's readings are printed, and each may throw off at most MAX_THROWN_OFF of the cube. */
 #define MAX_THROWN_OFF 0.02
 #define FILLS 5
