@@ -1,7 +1,7 @@
 /* The object table's posed shapes against geometry and physics: a rotated box's distance and
  * normal, Euler angles in and out, a rotated box collider that keeps falling water out (SPH and
  * PBF), and boundary samples that follow a moved and turned collider without being sampled again,
- * with the volumes a full weighing gives. */
+ * with the volumes a full weighing gives; colliders lead the object table whatever else is added. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +155,51 @@ static void test_rotated_box_keeps_fluid_out(const char *solver)
     fc_world_free(&w);
 }
 
+/* Emitters and sinks added before a collider do not come between the colliders: the collision
+ * code reads the first collider_count rows as solids, so a collider added after them still pushes a
+ * point out, no emitter is taken for a solid, and each kind keeps the order and ids it was added with. */
+static void test_colliders_lead_the_table(void)
+{
+    fc_world w;
+    if (load(&w, "sph")) return;
+    const int box = fc_objects_next(&w.objects, FC_OBJECT_COLLIDER, NULL)->id;
+    const float down[3] = {0.0f, -1.0f, 0.0f};
+    int emitters[3];
+    for (int e = 0; e < 3; e++) {
+        const float at[3] = {0.1f + 0.1f * (float)e, 0.55f, 0.15f};
+        const fc_object row = fc_emitter_row(at, down, 0.02f, 1.0f, 0.0f, 0);
+        emitters[e] = fc_world_add_object(&w, &row);
+    }
+    const fc_shape drain = {.kind = FC_SHAPE_SPHERE, .center = {0.5f, 0.05f, 0.15f}, .radius = 0.03f};
+    const fc_object sink = fc_sink_row(&drain);
+    const int sink_id = fc_world_add_object(&w, &sink);
+    const fc_shape ball = {.kind = FC_SHAPE_SPHERE, .center = {0.1f, 0.45f, 0.15f}, .radius = 0.04f};
+    const int ball_id = fc_world_add_collider(&w, &ball);
+    CHECK(fc_world_remove_object(&w, emitters[1]) == 0, "an emitter is removed");
+
+    const fc_object *rows = w.objects.rows;
+    CHECK(w.objects.count == 5 && rows[0].id == box && rows[1].id == ball_id && rows[2].id == emitters[0] &&
+              rows[3].id == emitters[2] && rows[4].id == sink_id,
+          "the rows: the two colliders in the order added, then the other rows in the order added (%zu rows)",
+          w.objects.count);
+    fc_collision c;
+    fc_collision_init(&c, &w, FC_WALLS_CLAMP, 1);
+    CHECK(c.collider_count == 2 && c.colliders[0].id == box && c.colliders[1].id == ball_id,
+          "the collision sees the box and the ball (%zu colliders)", c.collider_count);
+    float n[3], x[3] = {0.1f, 0.47f, 0.15f}, v[3] = {0.0f, -1.0f, 0.0f};
+    const float before = fc_shape_distance(&ball, x, n);
+    fc_collide_point(&c, x, v);
+    const float after = fc_shape_distance(&ball, x, n);
+    CHECK(before < 0.0f && after > before && v[1] > -1.0f,
+          "a point inside the ball added after the emitters is pushed out (%g -> %g m) and slowed (v_y %g)", before,
+          after, v[1]);
+    float under_emitter[3] = {0.1f, 0.549f, 0.15f}, still[3] = {0.0f, 0.0f, 0.0f};
+    fc_collide_point(&c, under_emitter, still);
+    CHECK(under_emitter[1] == 0.549f && still[1] == 0.0f, "a point at an emitter's disc is left alone (y %g)",
+          under_emitter[1]);
+    fc_world_free(&w);
+}
+
 /* Akinci et al. 2012's volume of sample i over every sample, by brute force: min(V0, 1 / sum W). */
 static double brute_volume(const fc_boundary *b, size_t i, double h, double poly6, double rest_volume)
 {
@@ -246,5 +291,6 @@ int main(void)
     test_rotated_box_keeps_fluid_out("sph");
     test_rotated_box_keeps_fluid_out("pbf");
     test_samples_follow_a_move();
+    test_colliders_lead_the_table();
     return check_summary("test_objects");
 }

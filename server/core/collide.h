@@ -21,8 +21,8 @@ typedef enum {
 /* The collision response of one particle against the world's colliders and container (seed 001
  * 3.2.2), set up once per pass from the parameters; shared by every solver. */
 typedef struct fc_collision {
-    const fc_object *objects; /* the world's object rows: the colliders among them are solid */
-    size_t object_count, collider_count;
+    const fc_object *colliders; /* the solids: the first collider_count rows of the world's object table */
+    size_t collider_count;
     float radius, margin, erp, restitution, friction;
     float wall_lo[3], wall_hi[3]; /* the box the particle centres keep to: domain shrunk by radius */
     float wall_allowance;         /* FC_WALLS_SOFT: how far beyond wall_lo/hi a particle may end */
@@ -160,9 +160,8 @@ static inline FC_HD void fc_collide_point(const fc_collision *c, float x[3], flo
 {
     const float container_at_rest[3] = {0.0f, 0.0f, 0.0f};
     float normal[3], surface[3];
-    for (size_t k = 0; k < c->object_count; k++) {
-        if (c->objects[k].kind != FC_OBJECT_COLLIDER) continue;
-        const fc_shape *solid = &c->objects[k].shape;
+    for (size_t k = 0; k < c->collider_count; k++) {
+        const fc_shape *solid = &c->colliders[k].shape;
         float penetration = c->radius - fc_shape_distance(solid, x, normal);
         if (penetration <= 0.0f) continue;
         if (c->move_positions && penetration > c->margin)
@@ -214,9 +213,9 @@ static inline FC_HD float fc_contact_heat(const fc_collision *c, const float x[3
 {
     if (!c->heat_contacts) return temperature;
     float normal[3];
-    for (size_t k = 0; k < c->object_count; k++) {
-        const fc_object *o = &c->objects[k];
-        if (o->kind != FC_OBJECT_COLLIDER || o->thermal.heat_transfer <= 0.0f) continue;
+    for (size_t k = 0; k < c->collider_count; k++) {
+        const fc_object *o = &c->colliders[k];
+        if (o->thermal.heat_transfer <= 0.0f) continue;
         const float d = fc_shape_distance(&o->shape, x, normal);
         temperature = fc_contact_relax(&o->thermal, fc_contact_heat_weight(d, c->heat_depth), area_over_capacity, dt,
                                        temperature);

@@ -90,8 +90,7 @@ void fc_shape_bounds(const fc_shape *s, const float region_lo[3], const float re
 void fc_collision_init(fc_collision *c, const fc_world *w, fc_wall_mode walls, int move_positions)
 {
     const fc_params *prm = &w->params;
-    c->objects = w->objects.rows;
-    c->object_count = w->objects.count;
+    c->colliders = w->objects.rows; /* they lead the table (fc_objects_add) */
     c->collider_count = fc_objects_count(&w->objects, FC_OBJECT_COLLIDER);
     c->radius = (float)fc_params_particle_radius(prm);
     c->margin = (float)fc_params_particle_margin(prm);

@@ -17,8 +17,12 @@ int fc_objects_add(fc_objects *t, const fc_object *row)
     fc_object *grown = realloc(t->rows, (t->count + 1) * sizeof *grown);
     if (!grown) return -1;
     t->rows = grown;
-    t->rows[t->count] = *row;
-    t->rows[t->count].id = t->next_id;
+    size_t at = t->count; /* a collider goes after the last collider, any other row last */
+    if (row->kind == FC_OBJECT_COLLIDER)
+        for (at = 0; at < t->count && t->rows[at].kind == FC_OBJECT_COLLIDER;) at++;
+    memmove(&t->rows[at + 1], &t->rows[at], (t->count - at) * sizeof *t->rows);
+    t->rows[at] = *row;
+    t->rows[at].id = t->next_id;
     t->count++;
     return t->next_id++;
 }

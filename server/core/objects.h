@@ -50,8 +50,10 @@ typedef struct fc_object {
     fc_thermal_contact thermal; /* FC_OBJECT_COLLIDER: a heater or a cold plate */
 } fc_object;
 
-/* The rows in the order they were added (the collision code and the boundary sampling meet the
- * colliders in that order), ids from one counter. */
+/* The rows, colliders first: the collision code, run for every particle in every step, reads them as
+ * one run (fc_collision.colliders) however many emitters and sinks follow. Each kind's rows stay in
+ * the order they were added (the boundary sampling meets the colliders in that order); ids come
+ * from one counter. */
 typedef struct fc_objects {
     fc_object *rows;
     size_t count;

@@ -13,7 +13,7 @@
 struct fc_device_store {
     cudaStream_t stream;
     fc_cuda_particles particles; /* every registry column and the ids */
-    fc_object *d_colliders; /* the world's object rows (the collision code skips all but colliders) */
+    fc_object *d_colliders; /* the world's colliders (the first rows of its object table) */
     size_t collider_capacity;
     unsigned *d_word; /* one word for reductions */
     /* a frame's snapshot: (id, index) sorted by id, the quantized positions and fields */

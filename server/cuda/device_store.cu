@@ -290,17 +290,17 @@ int fc_cuda_device_collision(fc_device_store *s, const fc_collision *collision, 
                              size_t errlen)
 {
     *c = *collision;
-    if (c->object_count > s->collider_capacity) {
+    if (c->collider_count > s->collider_capacity) {
         FC_CU(cudaStreamSynchronize(s->stream));
         cudaFree(s->d_colliders);
         s->d_colliders = NULL, s->collider_capacity = 0;
-        FC_CU(cudaMalloc((void **)&s->d_colliders, c->object_count * sizeof(fc_object)));
-        s->collider_capacity = c->object_count;
+        FC_CU(cudaMalloc((void **)&s->d_colliders, c->collider_count * sizeof(fc_object)));
+        s->collider_capacity = c->collider_count;
     }
     /* synchronous: the host's objects may change after this call returns */
-    if (c->object_count)
-        FC_CU(cudaMemcpy(s->d_colliders, c->objects, c->object_count * sizeof(fc_object), cudaMemcpyHostToDevice));
-    c->objects = s->d_colliders;
+    if (c->collider_count)
+        FC_CU(cudaMemcpy(s->d_colliders, c->colliders, c->collider_count * sizeof(fc_object), cudaMemcpyHostToDevice));
+    c->colliders = s->d_colliders;
     return 0;
 fail:
     return -1;
