@@ -174,7 +174,9 @@ static void test_checkpoint_restores_the_state(void)
     const size_t count = w.particles.count;
     const uint32_t next_id = w.particles.next_id;
     const double gravity = w.params.gravity_y;
+    const fc_thermal_contact floor = w.walls[2];
     w.params.gravity_y = 50.0;
+    w.walls[2] = (fc_thermal_contact){400.0f, 5000.0f}; /* a walls_update after the checkpoint */
     for (int i = 0; i < 200; i++) fc_world_step(&w);
     CHECK(w.particles.count != count || position_signature(&w) != signature, "the world moved on");
     CHECK(fc_checkpoint_restore(&c, &w) == 0, "the checkpoint is put back");
@@ -182,6 +184,8 @@ static void test_checkpoint_restores_the_state(void)
           w.particles.count);
     CHECK(position_signature(&w) == signature, "every particle is back where it was");
     CHECK(w.params.gravity_y == gravity, "the parameters are back");
+    CHECK(w.walls[2].temperature == floor.temperature && w.walls[2].heat_transfer == floor.heat_transfer,
+          "the walls' thermal contact is back (%g K, %g W/(m^2 K))", w.walls[2].temperature, w.walls[2].heat_transfer);
     CHECK(w.particles.next_id >= next_id, "ids emitted since are not given again (next id %u >= %u)",
           (unsigned)w.particles.next_id, (unsigned)next_id);
     CHECK(fc_world_step(&w) == FC_STEP_DONE, "the world steps on");

@@ -10,7 +10,8 @@
 #include "core/particles.h"
 
 /* Exit statuses of the program. */
-/* FC_EXIT_UNSTABLE: `run` stopped because the world blew up (--on-blowup stop). */
+/* FC_EXIT_UNSTABLE: `run` stopped because the world blew up (--on-blowup stop, or rewind out of
+ * things to try), or ran on over blow-ups (--on-blowup continue). */
 enum { FC_EXIT_OK = 0, FC_EXIT_FAILURE = 1, FC_EXIT_USAGE = 2, FC_EXIT_UNSTABLE = 3 };
 
 /* ---- options.c: "--name value", "--name=value", flags, repeated options, strict numbers ---- */

@@ -52,6 +52,7 @@ typedef struct run_state {
     fc_world_history history;  /* the server's blow-up watch and checkpoints (host/history.h) */
     int blowups, rewinds;      /* blow-ups seen, rewinds made (--on-blowup) */
     fc_instability last_blowup;
+    char tried[1024];          /* --on-blowup rewind: each rewind's check and the values it set */
     double dt_sum;             /* simulated time in the steps recorded, for the mean dt */
     FILE *stats;
     fc_progress progress;
@@ -80,8 +81,9 @@ void fc_cli_run_usage(FILE *out)
           "                         each step is the longest the solver's stability conditions allow\n"
           "      --on-blowup WHAT   what follows when the stability watch fires (the server's checks):\n"
           "                         stop (default: exit status 3, the summary says why), rewind (back\n"
-          "                         to the last checkpoint with the suggested values, at most 5 times)\n"
-          "                         or continue (report it and run on)\n"
+          "                         to the last checkpoint with the suggested values, which stay set;\n"
+          "                         at most 5 times, and it stops when nothing new is suggested) or\n"
+          "                         continue (report it and run on; exit status 3 at the end)\n"
           "      --quiet            no progress on stderr\n",
           out);
 }
@@ -319,8 +321,31 @@ static void report_blowup(const run_state *s, const char *then)
             values[0] ? "  suggested: " : "", values, values[0] ? "\n" : "", then);
 }
 
+/* The blow-up's suggested values as "a=b c=d" into out, and *changes: how many differ from the
+ * world's. 0, or -1 with s->err when one names no parameter. */
+static int suggested_values(run_state *s, char *out, size_t outlen, int *changes)
+{
+    const fc_instability *why = &s->history.why;
+    size_t used = 0;
+    out[0] = '\0';
+    *changes = 0;
+    for (int i = 0; i < why->suggested_count; i++) {
+        const fc_param_desc *d = fc_param_find(why->suggested[i].name);
+        if (!d) {
+            snprintf(s->err, sizeof s->err, "--on-blowup rewind: the suggested %s: unknown parameter", why->suggested[i].name);
+            return -1;
+        }
+        char shown[64];
+        fc_param_format_value(d, why->suggested[i].value, shown, sizeof shown);
+        if (fc_param_get(&s->world.params, d) != why->suggested[i].value) (*changes)++;
+        if (used < outlen) used += (size_t)snprintf(out + used, outlen - used, "%s%s=%s", i ? " " : "", d->name, shown);
+    }
+    return 0;
+}
+
 /* Puts the world back to the last checkpoint before the blow-up with its suggested values (what the
- * viewer's one click does). 0, or -1 with s->err. */
+ * viewer's one click does; they stay set, as parameters set since a checkpoint stay over a rewind).
+ * 0, or -1 with s->err. */
 static int rewind_with_suggestions(run_state *s)
 {
     fc_world *w = &s->world;
@@ -328,20 +353,44 @@ static int rewind_with_suggestions(run_state *s)
     fc_message_error err;
     double back;
     memset(&err, 0, sizeof err);
-    if (fc_history_rewind(&s->history, w, -1.0, &back, &err)) {
+    if (fc_history_rewind(&s->history, w, -1.0, &back, NULL, &err)) {
         snprintf(s->err, sizeof s->err, "--on-blowup rewind: %s", err.message);
         return -1;
     }
     for (int i = 0; i < why.suggested_count; i++) {
         const fc_param_desc *d = fc_param_find(why.suggested[i].name);
         char msg[256];
-        if (d && fc_param_set_number(&w->params, d, why.suggested[i].value, msg, sizeof msg) == 0) continue;
-        snprintf(s->err, sizeof s->err, "--on-blowup rewind: the suggested %s: %s", why.suggested[i].name,
-                 d ? msg : "unknown parameter");
+        if (fc_param_set_number(&w->params, d, why.suggested[i].value, msg, sizeof msg) == 0) continue;
+        snprintf(s->err, sizeof s->err, "--on-blowup rewind: the suggested %s: %s", why.suggested[i].name, msg);
         return -1;
     }
     fc_world_host_changed(w, FC_CHANGED_PARAMS);
     return 0;
+}
+
+/* --on-blowup rewind: rewinds with the suggested values, or stops saying what it tried when they
+ * are all set already (the same run would blow up the same way) or after MAX_REWINDS. */
+static int follow_with_rewind(run_state *s)
+{
+    char values[256], then[sizeof s->tried + 200];
+    int changes;
+    if (suggested_values(s, values, sizeof values, &changes)) return -1;
+    const char *tried = s->tried[0] ? s->tried : "nothing";
+    if (!changes) {
+        snprintf(then, sizeof then, "the run stops: the checks suggest nothing it has not set already, so it would "
+                 "blow up the same way again; rewinds tried %s", tried);
+    } else if (s->rewinds >= MAX_REWINDS) {
+        snprintf(then, sizeof then, "the run stops: it blew up again after %d rewinds, which tried %s", MAX_REWINDS, tried);
+    } else {
+        const size_t used = strlen(s->tried);
+        snprintf(s->tried + used, sizeof s->tried - used, "%sat t = %.4g s (%s) %s", used ? "; " : "", s->world.time,
+                 s->history.why.check, values);
+        report_blowup(s, "going back to the last checkpoint with the suggested values, which stay set (--on-blowup rewind)");
+        s->rewinds++;
+        return rewind_with_suggestions(s);
+    }
+    report_blowup(s, then);
+    return -1;
 }
 
 static int follow_blowup(run_state *s);
@@ -370,14 +419,7 @@ static int follow_blowup(run_state *s)
     case ON_BLOWUP_STOP:
         report_blowup(s, "the run stops (--on-blowup stop; rewind or continue choose otherwise)");
         return -1;
-    case ON_BLOWUP_REWIND:
-        if (s->rewinds >= MAX_REWINDS) {
-            report_blowup(s, "the run stops: it blew up again after 5 rewinds");
-            return -1;
-        }
-        report_blowup(s, "going back to the last checkpoint with the suggested values (--on-blowup rewind)");
-        s->rewinds++;
-        return rewind_with_suggestions(s);
+    case ON_BLOWUP_REWIND: return follow_with_rewind(s);
     case ON_BLOWUP_CONTINUE:
         if (strcmp(s->history.why.check, "solver_failed") == 0) {
             report_blowup(s, "the run stops: a failed step cannot be continued from");
@@ -481,9 +523,12 @@ static void print_summary(run_state *s, double wall_seconds)
     else if (s->history.unstable)
         printf("stability        BLEW UP at t = %.6g s (check %s); stopped\n", s->history.unstable_time,
                s->last_blowup.check);
+    else if (s->args->on_blowup == ON_BLOWUP_REWIND)
+        printf("stability        %d blow-up(s), the last check %s; rewound each time, setting %s\n", s->blowups,
+               s->last_blowup.check, s->tried);
     else
-        printf("stability        %d blow-up(s), the last check %s; %s\n", s->blowups, s->last_blowup.check,
-               s->args->on_blowup == ON_BLOWUP_REWIND ? "rewound each time" : "ran on");
+        printf("stability        %d blow-up(s), the last check %s; ran on (exit status 3: the results are not to be "
+               "trusted)\n", s->blowups, s->last_blowup.check);
     if (s->args->export_dir) printf("frames           %zu in %s\n", r->frames, s->args->export_dir);
     if (s->args->stats_path) printf("stats            %s\n", s->args->stats_path);
 }
@@ -512,7 +557,8 @@ static int simulate(run_state *s)
     failed |= close_outputs(s);
     const int unstable = failed && !s->err[0] && s->history.unstable;
     if (!failed || unstable) print_summary(s, fc_wall_seconds() - start);
-    return unstable ? FC_EXIT_UNSTABLE : failed;
+    const int ran_on_blowups = !failed && s->blowups && a->on_blowup == ON_BLOWUP_CONTINUE;
+    return unstable || ran_on_blowups ? FC_EXIT_UNSTABLE : failed;
 }
 
 int fc_cli_run(int argc, char **argv)

@@ -9,6 +9,7 @@ int fc_checkpoint_take(fc_checkpoint *c, fc_world *w)
     c->taken = 0;
     fc_world_sync_to_host(w, FC_SYNC_ALL);
     if (fc_particles_copy(&c->particles, &w->particles) || fc_objects_copy(&c->objects, &w->objects)) return -1;
+    memcpy(c->walls, w->walls, sizeof c->walls);
     c->params = w->params;
     memcpy(c->fluids, w->fluids, sizeof c->fluids);
     c->time = w->time;
@@ -32,6 +33,7 @@ int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w)
     objects.next_id = w->objects.next_id; /* ids given since are not given again */
     fc_objects_free(&w->objects);
     w->objects = objects;
+    memcpy(w->walls, c->walls, sizeof w->walls);
     w->params = c->params;
     memcpy(w->fluids, c->fluids, sizeof w->fluids); /* a world's fluids stay the same ones: their count too */
     w->time = c->time;

@@ -1,4 +1,4 @@
-/* A world's state kept in memory to go back to: particles, objects, parameters and clock. */
+/* A world's state kept in memory to go back to: particles, objects, walls, parameters and clock. */
 #ifndef FC_CHECKPOINT_H
 #define FC_CHECKPOINT_H
 
@@ -15,13 +15,14 @@ typedef struct fc_checkpoint {
     fc_fluid fluids[FC_MAX_FLUIDS]; /* their live parameters (set) */
     fc_particles particles;
     fc_objects objects;    /* the objects as they were (collider_add and _remove change the set, emitters owe) */
+    fc_thermal_contact walls[6]; /* the container walls' thermal contact (walls_update) */
 } fc_checkpoint;
 
 /* Copies w's state into c (reusing c's memory), the particles brought up to date from the solver
  * first (fc_world_sync_to_host). 0, or -1 when out of memory (c not taken). */
 int fc_checkpoint_take(fc_checkpoint *c, fc_world *w);
-/* Puts c's state back into w: particles and objects (new ids stay unused: next ids are kept;
- * colliders added since go, those removed since come back), parameters and clock; the solver stays. 0, or -1 when out of
+/* Puts c's state back into w: particles, objects (new ids stay unused: next ids are kept;
+ * colliders added since go, those removed since come back), walls, parameters and clock; the solver stays. 0, or -1 when out of
  * memory or the server's budget has no room for the particles again (w unchanged). */
 int fc_checkpoint_restore(const fc_checkpoint *c, fc_world *w);
 void fc_checkpoint_free(fc_checkpoint *c);

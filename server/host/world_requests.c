@@ -179,11 +179,12 @@ static int apply_set_solver(fc_world_host *h, const fc_command *cmd, cJSON *appl
     return 0;
 }
 
-/* Back to a checkpoint (history.h chooses which); a new epoch, the paused state kept. */
+/* Back to a checkpoint (history.h chooses which, and what it keeps: the ack says); a new epoch, the
+ * paused state kept. */
 static int apply_rewind(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     double back;
-    if (fc_history_rewind(&h->history, &h->world, cmd->u.rewind.seconds, &back, err)) return -1;
+    if (fc_history_rewind(&h->history, &h->world, cmd->u.rewind.seconds, &back, applied, err)) return -1;
     fc_host_clear_unstable(h);
     h->epoch++;
     fc_host_restart_clocks(h);
@@ -220,7 +221,12 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
     case FC_MSG_COLLIDER_ADD:
     case FC_MSG_COLLIDER_UPDATE:
     case FC_MSG_COLLIDER_REMOVE:
-    case FC_MSG_WALLS_UPDATE: return fc_command_apply_to_world(&h->world, cmd, applied, err);
+    case FC_MSG_WALLS_UPDATE: {
+        const int rc = fc_command_apply_to_world(&h->world, cmd, applied, err);
+        if (rc == 0 && cmd->type != FC_MSG_SET && cmd->type != FC_MSG_COLLIDER_MOVE)
+            fc_history_objects_changed(&h->history); /* a rewind keeps them (a set's parameters are kept anyway) */
+        return rc;
+    }
     case FC_MSG_PICK: return apply_pick(h, cmd, applied, err);
     case FC_MSG_REWIND: return apply_rewind(h, cmd, applied, err);
     case FC_MSG_PAUSE:

@@ -57,6 +57,8 @@ void fc_host_clear_unstable(fc_world_host *h)
 {
     h->history.unstable = 0;
     h->history.watch.strikes = 0;
+    if (h->history.changed_while_unstable) h->history.change_due = 1; /* played on: they get a checkpoint */
+    h->history.changed_while_unstable = 0;
     fc_host_withdraw_notice(h, FC_NOTICE_UNSTABLE);
 }
 

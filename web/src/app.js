@@ -17,7 +17,7 @@ import { fluidValues } from './ui/panel_model.js';
 import { Toolbar } from './ui/toolbar.js';
 import { EmitterList } from './ui/emitter_list.js';
 import { ColliderList, defaultCollider } from './ui/collider_list.js';
-import { UnstableBanner } from './ui/unstable_banner.js';
+import { UnstableBanner, rewindNote } from './ui/unstable_banner.js';
 import { BusyIndicator } from './ui/busy_indicator.js';
 import { TokenPrompt } from './ui/token_prompt.js';
 import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
@@ -104,7 +104,7 @@ export class App {
     this.legend = new Legend(this.elements.legend);
     this.busy = new BusyIndicator(this.elements.busy);
     this.banner = new UnstableBanner(this.elements.unstable, {
-      rewind: () => session.control(messages.rewind),
+      rewind: () => session.control(messages.rewind, [], { onAck: (ack) => this.noteRewind(ack) }),
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
       applySuggested: (values, canRewind) => this.applySuggested(values, canRewind),
     });
@@ -197,10 +197,17 @@ export class App {
     if (id === null) this.busy.finish(token);
   }
 
+  /** A rewind's ack: the objects or walls it took back, if any, in the toast. */
+  noteRewind(ack) {
+    const note = rewindNote(ack?.applied);
+    if (note) this.toast.show(note);
+  }
+
   /**
-   * The blow-up banner's one click: rewind first (a checkpoint brings back its own values), then
-   * `set` the suggested values as the panel sends values, then play. Without a checkpoint the world
-   * is rebuilt with them (a world a blow-up paused plays its new build). Errors go to the toast.
+   * The blow-up banner's one click: rewind first (the values set since stay; objects it takes back
+   * are named in the toast), then `set` the suggested values as the panel sends values, then play.
+   * Without a checkpoint the world is rebuilt with them (a world a blow-up paused plays its new
+   * build). Errors go to the toast.
    */
   applySuggested(values, canRewind) {
     if (!values) return;
@@ -212,10 +219,13 @@ export class App {
     }
     session.control(messages.rewind, [], {
       ...showError,
-      onAck: () => session.control(messages.set, [values], {
-        ...showError,
-        onAck: () => session.control(messages.resume, [], showError),
-      }),
+      onAck: (ack) => {
+        this.noteRewind(ack);
+        session.control(messages.set, [values], {
+          ...showError,
+          onAck: () => session.control(messages.resume, [], showError),
+        });
+      },
     });
   }
 

@@ -1,7 +1,7 @@
 // The blow-up banner's words: parameter names in the server's texts become panel labels; the suggested values and the fix button's text.
 import { describe, it, expect } from 'vitest';
 import { describeValue, labelWords } from '../src/ui/parameter_words.js';
-import { fixText, suggestedValues } from '../src/ui/unstable_banner.js';
+import { fixText, rewindNote, suggestedValues } from '../src/ui/unstable_banner.js';
 
 const TABLE = [
   { name: 'time_step', label: 'Time step', type: 'float', unit: 's' },
@@ -49,5 +49,21 @@ describe('suggested values', () => {
     expect(fixText({ time_step: 0.0004, adaptive_time_step: true }, TABLE, true))
       .toBe('Apply the suggested values (Time step 0.0004 s and Adaptive time step on) and rewind');
     expect(fixText({ time_step: 0.0004 }, TABLE, false)).toBe('Apply the suggested values (Time step 0.0004 s) and restart');
+  });
+});
+
+describe('rewindNote', () => {
+  it('names the objects and walls a rewind took back', () => {
+    expect(rewindNote({ time: 2, objects: { kept: false, removed: [3, 5], restored: [2], walls: true } }))
+      .toBe('Rewound to t = 2.00 s: objects 3 and 5 added since went; object 2 removed since came back; the walls’ temperatures went back.');
+    expect(rewindNote({ time: 1, objects: { kept: false, removed: [7], restored: [], walls: false } }))
+      .toBe('Rewound to t = 1.00 s: object 7 added since went.');
+  });
+
+  it('says nothing when the rewind kept every object and wall', () => {
+    expect(rewindNote({ time: 1, objects: { kept: true } })).toBeNull();
+    expect(rewindNote({ time: 1, objects: { kept: false, removed: [], restored: [], walls: false } })).toBeNull();
+    expect(rewindNote({ time: 1 })).toBeNull();
+    expect(rewindNote(undefined)).toBeNull();
   });
 });

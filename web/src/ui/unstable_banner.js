@@ -31,6 +31,30 @@ export function fixText(suggested, parameters, canRewind) {
   return `Apply the suggested values (${list}) and ${canRewind ? 'rewind' : 'restart'}`;
 }
 
+/** The list "3", "3 and 5", "3, 5 and 8". */
+function idList(ids) {
+  return ids.length > 1 ? `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}` : String(ids[0]);
+}
+
+/**
+ * What a rewind's ack (`applied`: {time, objects: {kept, removed, restored, walls}}) says the user
+ * should know: the objects and walls it took back, so that none goes silently; null when it kept
+ * them all (the parameters set since always stay).
+ */
+export function rewindNote(applied) {
+  const o = applied?.objects;
+  if (!o || o.kept) return null;
+  const parts = [];
+  const removed = Array.isArray(o.removed) ? o.removed : [];
+  const restored = Array.isArray(o.restored) ? o.restored : [];
+  if (removed.length) parts.push(`object${removed.length > 1 ? 's' : ''} ${idList(removed)} added since went`);
+  if (restored.length) parts.push(`object${restored.length > 1 ? 's' : ''} ${idList(restored)} removed since came back`);
+  if (o.walls) parts.push('the walls’ temperatures went back');
+  if (!parts.length) return null;
+  const when = Number.isFinite(applied.time) ? ` to t = ${applied.time.toFixed(2)} s` : '';
+  return `Rewound${when}: ${parts.join('; ')}.`;
+}
+
 export class UnstableBanner {
   /** actions: rewind(), reset(), applySuggested(values, canRewind) */
   constructor(element, actions) {
@@ -81,7 +105,7 @@ export class UnstableBanner {
     }
     this.fix.disabled = !canControl;
     this.rewind.textContent = Number.isFinite(to) ? `Rewind to t = ${to.toFixed(2)} s` : 'Rewind';
-    this.rewind.title = Number.isFinite(to) ? 'Go back to the last checkpoint before the blow-up; parameters changed since are undone'
+    this.rewind.title = Number.isFinite(to) ? 'Go back to the last checkpoint before the blow-up; the values you set stay'
       : 'No checkpoint to go back to yet: reset instead';
     this.rewind.disabled = !canControl || !Number.isFinite(to);
     this.reset.disabled = !canControl;
