@@ -67,11 +67,13 @@ typedef struct fc_stalled_request {
     fc_world_host *host;
 } fc_stalled_request;
 
-/* A reply waiting to be sent; a world's reply fills the slot reserved when its request came,
- * so that replies leave in request order. */
+/* A reply waiting to be sent; a world's reply fills the slot reserved when its request came.
+ * Replies about one world leave in the order of their requests; a reply a world still owes holds
+ * back only later replies about that world, never those about other worlds or the server. */
 typedef struct fc_reply_slot {
     fc_blob *text;              /* NULL: still waiting for `waiting_for` */
     fc_world_host *waiting_for;
+    fc_world_host *about;       /* the world the request named (NULL: the server); only compared */
     fc_blob *if_closed;         /* while waiting: the unknown_world error sent if the world is closed first */
 } fc_reply_slot;
 
@@ -191,6 +193,8 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host);
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 /* Queues a ready reply (takes ownership); -1 (and the client is dropped) when too many wait. */
 int fc_session_queue(fc_session *c, fc_blob *text);
+/* The same for a reply about a world: it leaves after the replies that world still owes c. */
+int fc_session_queue_about(fc_session *c, fc_world_host *about, fc_blob *text);
 /* Reserves the reply slot of a request (its id as JSON text and its type) that host will answer;
  * if the world is closed first, the request is answered unknown_world. -1 as fc_session_queue. */
 int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request);
@@ -252,6 +256,8 @@ fc_blob *fc_camera_next(const fc_session *c, fc_subscription *sub);
 void fc_requests_handle(fc_session *c, const char *text, size_t len);
 /* Sends error err to the client and counts it. */
 void fc_requests_error(fc_session *c, const fc_message_error *err);
+/* The same for a request about a world (fc_session_queue_about). */
+void fc_requests_error_about(fc_session *c, fc_world_host *about, const fc_message_error *err);
 
 /* ---- http.c ---- */
 typedef struct fc_http_session {
