@@ -139,6 +139,8 @@ typedef struct fc_server {
     fc_world_host *closing[FC_WORLDS_MAX];  /* closed, thread asked to stop: freed once it returned */
     int closing_count;
     uint32_t next_world_id;
+    uint32_t unused_ids[FC_WORLDS_MAX]; /* ids given back by refused create_worlds, below next_world_id */
+    int unused_id_count;
     fc_session *sessions;
     int session_count;
     uint64_t next_session_id;
@@ -178,6 +180,10 @@ void fc_server_broadcast_worlds(fc_server *s);
 void fc_server_close_world(fc_server *s, fc_world_host *host);
 /* Frees the closed worlds whose threads have returned. Never waits. */
 void fc_server_reap_worlds(fc_server *s);
+/* The id for a new world: the smallest one a refused create_world gave back, else the next. */
+uint32_t fc_server_take_world_id(fc_server *s);
+/* A world that was never built (its create_world refused) gives its id back for the next one. */
+void fc_server_give_back_world_id(fc_server *s, uint32_t id);
 /* Worlds counted against --max-worlds: running, starting and still closing. */
 int fc_server_world_slots_used(const fc_server *s);
 /* The worlds list as a client with the control role (control 1: every world, with "hidden") or a

@@ -302,13 +302,14 @@ static void fill_world_spec(fc_server *s, const fc_command *cmd, fc_world_spec *
 static void start_world(fc_session *c, const fc_world_spec *spec, fc_message_error *err)
 {
     fc_server *s = c->server;
-    fc_world_host *host = fc_world_host_start(s->next_world_id, spec, 1, &s->mailbox, c->id, err->id);
+    const uint32_t id = fc_server_take_world_id(s);
+    fc_world_host *host = fc_world_host_start(id, spec, 1, &s->mailbox, c->id, err->id);
     if (!host) {
+        fc_server_give_back_world_id(s, id);
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
         fc_requests_error(c, err);
         return;
     }
-    s->next_world_id++;
     s->starting[s->starting_count++] = host;
     fc_session_expect(c, host, err->id, "create_world");
 }
