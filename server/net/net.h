@@ -33,6 +33,11 @@ enum {
     FC_CLOSE_TRY_AGAIN_LATER = 1013      /* WebSocket close code: the server is full */
 };
 
+/* Keepalive (keepalive.c, PROTOCOL.md section 1): a ping after this long without a pong, and the
+ * close (1008) when one stays unanswered this long. */
+#define FC_PING_INTERVAL_S 60.0
+#define FC_PING_TIMEOUT_S 30.0
+
 /* HTTP requests the server answers with 414 or 431 (http.c); libwebsockets keeps each header
  * below FC_HTTP_MAX_HEADER + 1 bytes and all of them below FC_HTTP_HEADER_BUFFER. */
 enum {
@@ -119,6 +124,10 @@ typedef struct fc_session {
     double opened_at;           /* the WebSocket handshake, for the hello timeout */
     int end_code;               /* 0, or the close code it ends with (1008, 1013) */
     const char *end_reason, *bye_reason;
+    /* keepalive (keepalive.c) */
+    double alive_at;            /* the handshake or the last pong */
+    double ping_sent_at;        /* the unanswered ping (0: none) */
+    int ping_due;               /* a ping waits for the next writable callback */
 } fc_session;
 
 /* A connection from accept to close, for the limit of half-open connections per address. */
@@ -161,6 +170,8 @@ typedef struct fc_server {
     char room_url[600];          /* welcome.room: where the room opens the viewer (room_url.c) */
     fc_room_source room_source;
     char instance[17];           /* welcome.server.instance: new at every start, so a viewer sees a restart */
+    double ping_interval_s, ping_timeout_s; /* keepalive.c */
+    char ping_timeout_reason[64];
 } fc_server;
 
 /* ---- server.c ---- */
@@ -245,6 +256,20 @@ int fc_slots_make_room(fc_server *s);
 int fc_slots_admit(fc_session *c, int control);
 /* From the tick: ends the sessions that did not say hello within FC_HELLO_TIMEOUT_S (1008). */
 void fc_slots_tick(fc_server *s);
+
+/* ---- keepalive.c: pings, and the close of a client that does not answer (PROTOCOL.md section 1) ---- */
+/* The retry and idle policy for libwebsockets: its own pings and hang-ups never come. */
+const lws_retry_bo_t *fc_keepalive_lws_policy(void);
+/* The interval and timeout: FC_PING_INTERVAL_S and FC_PING_TIMEOUT_S, or FLUIDCAST_TEST_PING's. */
+void fc_keepalive_init(fc_server *s);
+/* A new session (its handshake counts as an answer); a pong came. */
+void fc_keepalive_start(fc_session *c);
+void fc_keepalive_pong(fc_session *c);
+/* From the tick: asks for the pings that are due; ends (1008, counted) the sessions whose ping
+ * went unanswered for the timeout. */
+void fc_keepalive_tick(fc_server *s);
+/* From the writable callback, between messages: writes a due ping. 1 written, 0 none due, -1 failed. */
+int fc_keepalive_write_ping(fc_session *c);
 
 /* ---- camera.c: the camera relay (PROTOCOL.md 2.2, camera) ---- */
 /* A controller's camera message for host (schema-valid): position and target start or move the

@@ -298,6 +298,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     fc_server_reap_worlds(s);
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     fc_slots_tick(s);
+    fc_keepalive_tick(s);
     if (s->shutting_down && (all_said_bye(s) || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
@@ -470,6 +471,7 @@ static int prepare(fc_server *s, const fc_server_options *options, signal_watch 
 {
     s->options = *options;
     s->next_world_id = 1;
+    fc_keepalive_init(s);
     s->web_dir_ok = is_directory_with_index(options->web_dir);
     char err[256];
     if (fc_message_init(err, sizeof err)) {
@@ -512,6 +514,7 @@ static int start_listening(fc_server *s)
     info.timeout_secs = FC_HANDSHAKE_TIMEOUT_S; /* accept to complete request (and other waits) */
     info.timeout_secs_ah_idle = FC_HANDSHAKE_TIMEOUT_S; /* a request's headers, from their first byte */
     info.max_http_header_data = FC_HTTP_HEADER_BUFFER;
+    info.retry_and_idle_policy = fc_keepalive_lws_policy(); /* keepalive.c pings and hangs up instead */
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
     lws_set_log_level(LLL_ERR, lwsl_emit_stderr);

@@ -558,6 +558,11 @@ static int writable(fc_session *c)
 {
     if (c->end_code && !c->bye_reason) return end_now(c);
     if (c->out.frame) return continue_frame(c);
+    const int ping = fc_keepalive_write_ping(c); /* between two messages */
+    if (ping) {
+        if (ping > 0) lws_callback_on_writable(c->wsi);
+        return ping < 0 ? -1 : 0;
+    }
     /* Replies go before states: taking the world's posts first sends an ack before the state
      * that deliver() queued again behind it, whichever wake-up libwebsockets delivers first. */
     fc_server_take_posts(c->server);
@@ -615,6 +620,7 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
     s->metrics.connections_total++;
     if (s->shutting_down) c->closing = 1;
     c->opened_at = fc_host_now();
+    fc_keepalive_start(c);
     fc_slots_half_open(s, wsi, 1); /* until hello */
     return 0;
 }
@@ -733,6 +739,9 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
         if (!c->rx) return c->end_code ? end_now(c) : -1;
         roll_window(c);
         return writable(c);
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (c->rx) fc_keepalive_pong(c);
+        return 0;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         return check_peer_close(wsi, in, len);
     case LWS_CALLBACK_CLOSED:
