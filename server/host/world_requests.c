@@ -248,11 +248,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
         fc_host_restart_clocks(h);
         cJSON_AddBoolToObject(applied, "paused", h->paused);
         return 0;
-    case FC_MSG_STEP:
-        h->paused = 1;
-        h->paused_by_fault = 0;
-        h->waiting = 0;
-        return apply_step(h, cmd, applied);
+    case FC_MSG_STEP: return apply_step(h, cmd, applied);
     case FC_MSG_RESET:
     case FC_MSG_LOAD_SCENE: return fc_host_apply_load(h, cmd, applied, err);
     case FC_MSG_SET_SOLVER: return apply_set_solver(h, cmd, applied, err);
