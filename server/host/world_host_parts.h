@@ -26,8 +26,17 @@ void fc_host_restart_clocks(fc_world_host *h);
 void fc_host_clear_unstable(fc_world_host *h);
 /* One step: 0 done, 1 interrupted, -1 failed or unstable (the world then paused itself). */
 int fc_host_step_once(fc_world_host *h);
-/* Whole frames of steps, publishing after each; -1 when it stopped early. */
-int fc_host_step_frames(fc_world_host *h, int frames);
+/* A `step` request (PROTOCOL.md 2.2): it ends between two solver steps when another request to
+ * its world has waited FC_STEP_YIELD_S (at the end of a frame when one ends sooner), and after
+ * FC_STEP_WALL_LIMIT_S of wall time, so that one request never holds a world. */
+#define FC_STEP_YIELD_S 0.1
+#define FC_STEP_WALL_LIMIT_S 5.0
+typedef struct fc_step_run {
+    int frames;          /* whole frames stepped */
+    const char *stopped; /* why it ended early: "request", "time_limit", "unstable", "closing"; NULL: it did not */
+} fc_step_run;
+/* Steps up to frames whole frames, publishing after each. */
+fc_step_run fc_host_step_frames(fc_world_host *h, int frames);
 
 /* ---- world_requests.c ---- */
 /* Builds the world of its spec before the loop starts (and answers create_world); 0 or -1. */

@@ -210,6 +210,22 @@ static int apply_pick(fc_world_host *h, const fc_command *cmd, cJSON *applied, f
     return fc_command_apply_to_world(&h->world, cmd, applied, err);
 }
 
+/* step: the world pauses and advances; the ack says how many frames it took and why it ended early. */
+static int apply_step(fc_world_host *h, const fc_command *cmd, cJSON *applied)
+{
+    h->paused = 1;
+    h->paused_by_fault = 0;
+    h->waiting = 0;
+    const fc_step_run run = fc_host_step_frames(h, cmd->u.step.frames);
+    fc_host_restart_clocks(h);
+    cJSON_AddNumberToObject(applied, "frames", run.frames);
+    cJSON_AddNumberToObject(applied, "time", h->world.time);
+    cJSON_AddNumberToObject(applied, "step", (double)h->world.step_count);
+    if (run.stopped) cJSON_AddStringToObject(applied, "stopped", run.stopped);
+    else cJSON_AddNullToObject(applied, "stopped");
+    return 0;
+}
+
 static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     switch (cmd->type) {
@@ -238,16 +254,7 @@ static int apply_command(fc_world_host *h, const fc_command *cmd, cJSON *applied
         fc_host_restart_clocks(h);
         cJSON_AddBoolToObject(applied, "paused", h->paused);
         return 0;
-    case FC_MSG_STEP:
-        h->paused = 1;
-        h->paused_by_fault = 0;
-        h->waiting = 0;
-        fc_host_step_frames(h, cmd->u.step.frames);
-        fc_host_restart_clocks(h);
-        cJSON_AddNumberToObject(applied, "frames", cmd->u.step.frames);
-        cJSON_AddNumberToObject(applied, "time", h->world.time);
-        cJSON_AddNumberToObject(applied, "step", (double)h->world.step_count);
-        return 0;
+    case FC_MSG_STEP: return apply_step(h, cmd, applied);
     case FC_MSG_RESET:
     case FC_MSG_LOAD_SCENE: return fc_host_apply_load(h, cmd, applied, err);
     case FC_MSG_SET_SOLVER: return apply_set_solver(h, cmd, applied, err);

@@ -110,24 +110,49 @@ int fc_host_step_once(fc_world_host *h)
     return 0;
 }
 
-/* Advances whole frames, publishing after each; stops early on shutdown, on a failure and when a
- * queued reset, load or rewind interrupts a step (it discards them). A frame is substeps *
- * time_step of simulated time whatever the adaptive step is: the world steps until it is reached
- * (at most FRAME_MAX_STEPS_PER_SUBSTEP steps a substep, so a frame goes out even when the step
- * has shrunk far below time_step). */
-int fc_host_step_frames(fc_world_host *h, int frames)
+/* Why a `step` must end before its next solver step, or NULL to go on (fc_step_run.stopped): the
+ * world closes; the wall-time limit is reached; a request to the world waits and either a frame
+ * just ended or it has waited FC_STEP_YIELD_S (request_seen: when the step first saw it, < 0: none). */
+static const char *step_must_end(fc_world_host *h, double started, int frame_ended, double *request_seen)
 {
-    for (int f = 0; f < frames; f++) {
+    pthread_mutex_lock(&h->lock);
+    const int stop = h->stop, waiting = h->queue_count > 0;
+    pthread_mutex_unlock(&h->lock);
+    if (stop) return "closing";
+    const double now = fc_host_now();
+    if (waiting && *request_seen < 0.0) *request_seen = now;
+    if (waiting && (frame_ended || now - *request_seen >= FC_STEP_YIELD_S)) return "request";
+    if (now - started >= FC_STEP_WALL_LIMIT_S) return "time_limit";
+    return NULL;
+}
+
+/* Advances whole frames, publishing after each, until they are done or something ends the step
+ * early (step_must_end, a failure or a queued reset, load or rewind that interrupts a solver step);
+ * a request that comes lets the frame under way end if it does within FC_STEP_YIELD_S.
+ * A frame is substeps * time_step of simulated time whatever the adaptive step is: the world steps
+ * until it is reached (at most FRAME_MAX_STEPS_PER_SUBSTEP steps a substep, so a frame goes out
+ * even when the step has shrunk far below time_step). A frame cut short is published as it is. */
+fc_step_run fc_host_step_frames(fc_world_host *h, int frames)
+{
+    fc_step_run run = {0, NULL};
+    const double started = fc_host_now();
+    double request_seen = -1.0;
+    while (run.frames < frames) {
         const fc_params *p = &h->world.params;
         const double end = h->world.time + p->substeps * p->time_step * (1.0 - 1e-9); /* summed dt may fall short */
         const long max_steps = (long)p->substeps * FRAME_MAX_STEPS_PER_SUBSTEP;
-        for (long s = 0; s < max_steps && h->world.time < end; s++) {
-            pthread_mutex_lock(&h->lock);
-            int stop = h->stop;
-            pthread_mutex_unlock(&h->lock);
-            if (stop || fc_host_step_once(h)) return -1; /* failed, or interrupted: the queued request goes first */
+        long s = 0;
+        for (; s < max_steps && h->world.time < end; s++) {
+            if ((run.stopped = step_must_end(h, started, s == 0 && run.frames > 0, &request_seen))) break;
+            const int status = fc_host_step_once(h);
+            if (status) {
+                run.stopped = status > 0 ? "request" : "unstable"; /* the queued request goes first */
+                break;
+            }
         }
-        fc_host_publish_frame(h);
+        if (s > 0 || !run.stopped) fc_host_publish_frame(h);
+        if (run.stopped) break;
+        run.frames++;
     }
-    return 0;
+    return run;
 }

@@ -109,6 +109,8 @@ char *fc_metrics_render(const fc_metrics *m, int clients, fc_world_host *const *
     put(&t, "fluidcast_clients_evicted_total %llu\n", (unsigned long long)m->evicted);
     family(&t, "fluidcast_hello_timeouts_total", "counter", "WebSockets closed with 1008 for want of a hello.");
     put(&t, "fluidcast_hello_timeouts_total %llu\n", (unsigned long long)m->hello_timeouts);
+    family(&t, "fluidcast_ping_timeouts_total", "counter", "WebSockets closed with 1008 for leaving a ping unanswered.");
+    put(&t, "fluidcast_ping_timeouts_total %llu\n", (unsigned long long)m->ping_timeouts);
     family(&t, "fluidcast_http_rejected_total", "counter", "HTTP requests answered 414 (URL) or 431 (headers).");
     put(&t, "fluidcast_http_rejected_total{status=\"414\"} %llu\n", (unsigned long long)m->http_414);
     put(&t, "fluidcast_http_rejected_total{status=\"431\"} %llu\n", (unsigned long long)m->http_431);

@@ -16,6 +16,7 @@ typedef struct fc_metrics {
     uint64_t worlds_unstable;    /* blow-ups caught (world_host.c) */
     /* slots (slots.c) and HTTP limits (http.c) */
     uint64_t refused_full, refused_address, evicted, hello_timeouts, http_414, http_431;
+    uint64_t ping_timeouts;      /* closed 1008: a ping unanswered (keepalive.c) */
 } fc_metrics;
 
 /* Counts an error reply by the code it names (codes without a name are not counted). */

@@ -33,6 +33,11 @@ enum {
     FC_CLOSE_TRY_AGAIN_LATER = 1013      /* WebSocket close code: the server is full */
 };
 
+/* Keepalive (keepalive.c, PROTOCOL.md section 1): a ping after this long without a pong, and the
+ * close (1008) when one stays unanswered this long. */
+#define FC_PING_INTERVAL_S 60.0
+#define FC_PING_TIMEOUT_S 30.0
+
 /* HTTP requests the server answers with 414 or 431 (http.c); libwebsockets keeps each header
  * below FC_HTTP_MAX_HEADER + 1 bytes and all of them below FC_HTTP_HEADER_BUFFER. */
 enum {
@@ -67,11 +72,13 @@ typedef struct fc_stalled_request {
     fc_world_host *host;
 } fc_stalled_request;
 
-/* A reply waiting to be sent; a world's reply fills the slot reserved when its request came,
- * so that replies leave in request order. */
+/* A reply waiting to be sent; a world's reply fills the slot reserved when its request came.
+ * Replies about one world leave in the order of their requests; a reply a world still owes holds
+ * back only later replies about that world, never those about other worlds or the server. */
 typedef struct fc_reply_slot {
     fc_blob *text;              /* NULL: still waiting for `waiting_for` */
     fc_world_host *waiting_for;
+    fc_world_host *about;       /* the world the request named (NULL: the server); only compared */
     fc_blob *if_closed;         /* while waiting: the unknown_world error sent if the world is closed first */
 } fc_reply_slot;
 
@@ -117,6 +124,10 @@ typedef struct fc_session {
     double opened_at;           /* the WebSocket handshake, for the hello timeout */
     int end_code;               /* 0, or the close code it ends with (1008, 1013) */
     const char *end_reason, *bye_reason;
+    /* keepalive (keepalive.c) */
+    double alive_at;            /* the handshake or the last pong */
+    double ping_sent_at;        /* the unanswered ping (0: none) */
+    int ping_due;               /* a ping waits for the next writable callback */
 } fc_session;
 
 /* A connection from accept to close, for the limit of half-open connections per address. */
@@ -137,6 +148,8 @@ typedef struct fc_server {
     fc_world_host *closing[FC_WORLDS_MAX];  /* closed, thread asked to stop: freed once it returned */
     int closing_count;
     uint32_t next_world_id;
+    uint32_t unused_ids[FC_WORLDS_MAX]; /* ids given back by refused create_worlds, below next_world_id */
+    int unused_id_count;
     fc_session *sessions;
     int session_count;
     uint64_t next_session_id;
@@ -157,6 +170,8 @@ typedef struct fc_server {
     char room_url[600];          /* welcome.room: where the room opens the viewer (room_url.c) */
     fc_room_source room_source;
     char instance[17];           /* welcome.server.instance: new at every start, so a viewer sees a restart */
+    double ping_interval_s, ping_timeout_s; /* keepalive.c */
+    char ping_timeout_reason[64];
 } fc_server;
 
 /* ---- server.c ---- */
@@ -176,6 +191,10 @@ void fc_server_broadcast_worlds(fc_server *s);
 void fc_server_close_world(fc_server *s, fc_world_host *host);
 /* Frees the closed worlds whose threads have returned. Never waits. */
 void fc_server_reap_worlds(fc_server *s);
+/* The id for a new world: the smallest one a refused create_world gave back, else the next. */
+uint32_t fc_server_take_world_id(fc_server *s);
+/* A world that was never built (its create_world refused) gives its id back for the next one. */
+void fc_server_give_back_world_id(fc_server *s, uint32_t id);
 /* Worlds counted against --max-worlds: running, starting and still closing. */
 int fc_server_world_slots_used(const fc_server *s);
 /* The worlds list as a client with the control role (control 1: every world, with "hidden") or a
@@ -191,6 +210,8 @@ int fc_server_world_visible(const fc_session *c, const fc_world_host *host);
 int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 /* Queues a ready reply (takes ownership); -1 (and the client is dropped) when too many wait. */
 int fc_session_queue(fc_session *c, fc_blob *text);
+/* The same for a reply about a world: it leaves after the replies that world still owes c. */
+int fc_session_queue_about(fc_session *c, fc_world_host *about, fc_blob *text);
 /* Reserves the reply slot of a request (its id as JSON text and its type) that host will answer;
  * if the world is closed first, the request is answered unknown_world. -1 as fc_session_queue. */
 int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request);
@@ -236,6 +257,20 @@ int fc_slots_admit(fc_session *c, int control);
 /* From the tick: ends the sessions that did not say hello within FC_HELLO_TIMEOUT_S (1008). */
 void fc_slots_tick(fc_server *s);
 
+/* ---- keepalive.c: pings, and the close of a client that does not answer (PROTOCOL.md section 1) ---- */
+/* The retry and idle policy for libwebsockets: its own pings and hang-ups never come. */
+const lws_retry_bo_t *fc_keepalive_lws_policy(void);
+/* The interval and timeout: FC_PING_INTERVAL_S and FC_PING_TIMEOUT_S, or FLUIDCAST_TEST_PING's. */
+void fc_keepalive_init(fc_server *s);
+/* A new session (its handshake counts as an answer); a pong came. */
+void fc_keepalive_start(fc_session *c);
+void fc_keepalive_pong(fc_session *c);
+/* From the tick: asks for the pings that are due; ends (1008, counted) the sessions whose ping
+ * went unanswered for the timeout. */
+void fc_keepalive_tick(fc_server *s);
+/* From the writable callback, between messages: writes a due ping. 1 written, 0 none due, -1 failed. */
+int fc_keepalive_write_ping(fc_session *c);
+
 /* ---- camera.c: the camera relay (PROTOCOL.md 2.2, camera) ---- */
 /* A controller's camera message for host (schema-valid): position and target start or move the
  * broadcast, active false ends it; relayed to the other subscribers at most FC_CAMERA_RELAYS_PER_S
@@ -252,6 +287,8 @@ fc_blob *fc_camera_next(const fc_session *c, fc_subscription *sub);
 void fc_requests_handle(fc_session *c, const char *text, size_t len);
 /* Sends error err to the client and counts it. */
 void fc_requests_error(fc_session *c, const fc_message_error *err);
+/* The same for a request about a world (fc_session_queue_about). */
+void fc_requests_error_about(fc_session *c, fc_world_host *about, const fc_message_error *err);
 
 /* ---- http.c ---- */
 typedef struct fc_http_session {

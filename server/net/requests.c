@@ -12,13 +12,19 @@
 
 void fc_requests_error(fc_session *c, const fc_message_error *err)
 {
-    fc_metrics_count_error(&c->server->metrics, err->code);
-    fc_session_queue(c, fc_reply_error(err));
+    fc_requests_error_about(c, NULL, err);
 }
 
-static void reply_ack(fc_session *c, const fc_message_error *request, cJSON *applied)
+void fc_requests_error_about(fc_session *c, fc_world_host *about, const fc_message_error *err)
 {
-    fc_session_queue(c, fc_reply_ack(request->id, request->request, applied, -1));
+    fc_metrics_count_error(&c->server->metrics, err->code);
+    fc_session_queue_about(c, about, fc_reply_error(err));
+}
+
+/* The ack of a request about a world (NULL: the server), after the replies that world owes c. */
+static void reply_ack(fc_session *c, fc_world_host *about, const fc_message_error *request, cJSON *applied)
+{
+    fc_session_queue_about(c, about, fc_reply_ack(request->id, request->request, applied, -1));
     cJSON_Delete(applied);
 }
 
@@ -169,12 +175,12 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     if (!sub) {
         fc_message_error_set(err, FC_ERR_BAD_VALUE, "world", "a client watches at most %d worlds at once",
                              FC_SESSION_MAX_SUBSCRIPTIONS);
-        fc_requests_error(c, err);
+        fc_requests_error_about(c, host, err);
         return;
     }
     const long products = products_of(cJSON_GetObjectItemCaseSensitive(msg, "products"), err);
     if (products < 0) {
-        fc_requests_error(c, err);
+        fc_requests_error_about(c, host, err);
         return;
     }
     const cJSON *bits = cJSON_GetObjectItemCaseSensitive(msg, "bits");
@@ -203,7 +209,7 @@ static void subscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     sub->clean_since = fc_host_now();
     cJSON_AddNumberToObject(applied, "max_fps", sub->max_fps);
     cJSON_AddNumberToObject(applied, "bits", sub->bits);
-    reply_ack(c, err, applied);
+    reply_ack(c, host, err, applied);
     fc_server_update_demands(c->server, host);
     fc_world_host_wake(host); /* a waiting world plays for its first subscriber */
     lws_callback_on_writable(c->wsi); /* asks the world for the key frame */
@@ -218,7 +224,7 @@ static void unsubscribe(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
     cJSON_AddBoolToObject(applied, "subscribed", 0);
-    reply_ack(c, err, applied);
+    reply_ack(c, host, err, applied);
 }
 
 static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
@@ -229,7 +235,7 @@ static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
     if (!sub) {
         fc_message_error_set(err, FC_ERR_NOT_SUBSCRIBED, "world", "this client does not watch world %u; subscribe first",
                              (unsigned)host->id);
-        fc_requests_error(c, err);
+        fc_requests_error_about(c, host, err);
         return;
     }
     sub->in_chain = 0;
@@ -237,7 +243,7 @@ static void key_request(fc_session *c, const cJSON *msg, fc_message_error *err)
     lws_callback_on_writable(c->wsi); /* asks the world for the key frame */
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
-    reply_ack(c, err, applied);
+    reply_ack(c, host, err, applied);
 }
 
 /* ---- worlds ------------------------------------------------------------------------------------ */
@@ -296,13 +302,14 @@ static void fill_world_spec(fc_server *s, const fc_command *cmd, fc_world_spec *
 static void start_world(fc_session *c, const fc_world_spec *spec, fc_message_error *err)
 {
     fc_server *s = c->server;
-    fc_world_host *host = fc_world_host_start(s->next_world_id, spec, 1, &s->mailbox, c->id, err->id);
+    const uint32_t id = fc_server_take_world_id(s);
+    fc_world_host *host = fc_world_host_start(id, spec, 1, &s->mailbox, c->id, err->id);
     if (!host) {
+        fc_server_give_back_world_id(s, id);
         fc_message_error_set(err, FC_ERR_INTERNAL, NULL, "no thread could be started for the world");
         fc_requests_error(c, err);
         return;
     }
-    s->next_world_id++;
     s->starting[s->starting_count++] = host;
     fc_session_expect(c, host, err->id, "create_world");
 }
@@ -336,7 +343,7 @@ static void close_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     fc_server_close_world(c->server, host);
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", id);
-    reply_ack(c, err, applied);
+    reply_ack(c, NULL, err, applied); /* what it owed c was answered above (unknown_world), in order */
     fc_server_broadcast_worlds(c->server);
 }
 
@@ -354,7 +361,7 @@ static void set_world(fc_session *c, const cJSON *msg, fc_message_error *err)
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddNumberToObject(applied, "world", host->id);
     cJSON_AddBoolToObject(applied, "hidden", host->net.hidden);
-    reply_ack(c, err, applied);
+    reply_ack(c, host, err, applied);
     fc_server_broadcast_worlds(s);
 }
 
@@ -364,12 +371,12 @@ static void camera(fc_session *c, const cJSON *msg, fc_message_error *err)
     int active;
     if (!host) return;
     if (fc_camera_apply(c, host, msg, &active, err)) {
-        fc_requests_error(c, err);
+        fc_requests_error_about(c, host, err);
         return;
     }
     cJSON *applied = cJSON_CreateObject();
     cJSON_AddBoolToObject(applied, "active", active);
-    reply_ack(c, err, applied);
+    reply_ack(c, host, err, applied);
 }
 
 /* set, emitters, colliders, pause, resume, step, reset, load_scene, set_solver: checked here
@@ -394,7 +401,7 @@ static void world_command(fc_session *c, const cJSON *msg, fc_message_error *err
                              (unsigned)host->id);
     }
     fc_command_free(cmd);
-    fc_requests_error(c, err);
+    fc_requests_error_about(c, host, err);
 }
 
 void fc_requests_handle(fc_session *c, const char *text, size_t len)

@@ -141,6 +141,31 @@ void fc_server_close_world(fc_server *s, fc_world_host *host)
     fc_server_share_threads(s);
 }
 
+uint32_t fc_server_take_world_id(fc_server *s)
+{
+    if (!s->unused_id_count) return s->next_world_id++;
+    int smallest = 0;
+    for (int i = 1; i < s->unused_id_count; i++)
+        if (s->unused_ids[i] < s->unused_ids[smallest]) smallest = i;
+    uint32_t id = s->unused_ids[smallest];
+    s->unused_ids[smallest] = s->unused_ids[--s->unused_id_count];
+    return id;
+}
+
+void fc_server_give_back_world_id(fc_server *s, uint32_t id)
+{
+    if (s->unused_id_count < FC_WORLDS_MAX) s->unused_ids[s->unused_id_count++] = id; /* holes: fewer than starting worlds */
+    for (int i = 0; i < s->unused_id_count;) { /* ids at the top go back to next_world_id: no list grows */
+        if (s->unused_ids[i] + 1 != s->next_world_id) {
+            i++;
+            continue;
+        }
+        s->next_world_id--;
+        s->unused_ids[i] = s->unused_ids[--s->unused_id_count];
+        i = 0;
+    }
+}
+
 int fc_server_world_slots_used(const fc_server *s)
 {
     return s->world_count + s->starting_count + s->closing_count;
@@ -195,6 +220,7 @@ static void deliver(fc_server *s, fc_post *p)
     for (int k = 0; c && k < FC_SESSION_MAX_SUBSCRIPTIONS; k++)
         if (c->sub[k].host == p->host) c->sub[k].notice_version[FC_NOTICE_STATE] = 0;
     if (p->kind == FC_POST_WORLD_FAILED && was_starting) { /* its thread has returned or is about to */
+        fc_server_give_back_world_id(s, p->host->id); /* no world had it: the next create takes it */
         fc_world_host_request_stop(p->host);
         s->closing[s->closing_count++] = p->host;
     }
@@ -272,6 +298,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     fc_server_reap_worlds(s);
     for (fc_session *c = s->sessions; c; c = c->next) fc_session_retry_stalled(c);
     fc_slots_tick(s);
+    fc_keepalive_tick(s);
     if (s->shutting_down && (all_said_bye(s) || fc_host_now() > s->shutdown_deadline)) s->done = 1;
     lws_callback_on_writable_all_protocol(s->context, &protocols[0]);
     lws_sul_schedule(s->context, 0, &s->tick, tick, TICK_US);
@@ -331,7 +358,7 @@ static int start_default_world(fc_server *s)
     spec.wait_for_subscriber = s->options.wait;
     spec.loop = s->options.loop;
     spec.backend = s->options.backend;
-    fc_world_host *host = fc_world_host_start(s->next_world_id++, &spec, s->options.threads, &s->mailbox, 0, NULL);
+    fc_world_host *host = fc_world_host_start(fc_server_take_world_id(s), &spec, s->options.threads, &s->mailbox, 0, NULL);
     if (!host) {
         fprintf(stderr, "fluidcast serve: cannot start the world thread\n");
         return -1;
@@ -444,6 +471,7 @@ static int prepare(fc_server *s, const fc_server_options *options, signal_watch 
 {
     s->options = *options;
     s->next_world_id = 1;
+    fc_keepalive_init(s);
     s->web_dir_ok = is_directory_with_index(options->web_dir);
     char err[256];
     if (fc_message_init(err, sizeof err)) {
@@ -486,6 +514,7 @@ static int start_listening(fc_server *s)
     info.timeout_secs = FC_HANDSHAKE_TIMEOUT_S; /* accept to complete request (and other waits) */
     info.timeout_secs_ah_idle = FC_HANDSHAKE_TIMEOUT_S; /* a request's headers, from their first byte */
     info.max_http_header_data = FC_HTTP_HEADER_BUFFER;
+    info.retry_and_idle_policy = fc_keepalive_lws_policy(); /* keepalive.c pings and hangs up instead */
     info.token_limits = fc_http_token_limits(); /* long headers are cut, then answered 431 (http.c) */
     s->context = lws_create_context(&info);
     lws_set_log_level(LLL_ERR, lwsl_emit_stderr);

@@ -18,7 +18,7 @@ fc_session *fc_session_find(fc_server *s, uint64_t id)
     return NULL;
 }
 
-/* ---- replies, in request order ---------------------------------------------------------------- */
+/* ---- replies, in request order per world --------------------------------------------------------- */
 
 static fc_reply_slot *slot_at(fc_session *c, unsigned i)
 {
@@ -46,7 +46,8 @@ static void pace_reading(fc_session *c)
 
 /* Replies that exist count against the client: one that lets FC_SESSION_MAX_UNREAD pile up unread
  * is dropped, so its memory stays bounded. Requests still in a world only pause its reading. */
-static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for, fc_blob *if_closed)
+static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *about, fc_world_host *waiting_for,
+                        fc_blob *if_closed)
 {
     if (c->reply_count - c->waiting_count >= FC_SESSION_MAX_UNREAD || c->reply_count == FC_SESSION_MAX_REPLIES) {
         fc_blob_unref(text);
@@ -58,6 +59,7 @@ static int reserve_slot(fc_session *c, fc_blob *text, fc_world_host *waiting_for
     fc_reply_slot *slot = slot_at(c, c->reply_count++);
     slot->text = text;
     slot->waiting_for = waiting_for;
+    slot->about = about;
     slot->if_closed = if_closed;
     if (waiting_for) c->waiting_count++, pace_reading(c);
     lws_callback_on_writable(c->wsi);
@@ -98,8 +100,13 @@ static void drop_stalled(fc_session *c, fc_world_host *host)
 
 int fc_session_queue(fc_session *c, fc_blob *text)
 {
+    return fc_session_queue_about(c, NULL, text);
+}
+
+int fc_session_queue_about(fc_session *c, fc_world_host *about, fc_blob *text)
+{
     if (!text) return -1;
-    return reserve_slot(c, text, NULL, NULL);
+    return reserve_slot(c, text, about, NULL, NULL);
 }
 
 int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const char *request)
@@ -116,19 +123,43 @@ int fc_session_expect(fc_session *c, fc_world_host *host, const char *id, const 
         drop_client(c, "out of memory");
         return -1;
     }
-    return reserve_slot(c, NULL, host, if_closed);
+    return reserve_slot(c, NULL, host, host, if_closed);
 }
 
-/* Takes the oldest slot off the queue; returns its text (the caller's). */
-static fc_blob *pop_slot(fc_session *c)
+/* Takes slot i off the queue, the later ones moving up; returns its text (the caller's). */
+static fc_blob *take_slot(fc_session *c, unsigned i)
 {
-    fc_reply_slot *slot = slot_at(c, 0);
+    fc_reply_slot *slot = slot_at(c, i);
     fc_blob *text = slot->text;
     fc_blob_unref(slot->if_closed);
-    memset(slot, 0, sizeof *slot);
-    c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+    if (i == 0) { /* the usual case: the head moves on */
+        memset(slot, 0, sizeof *slot);
+        c->reply_head = (c->reply_head + 1) % FC_SESSION_MAX_REPLIES;
+    } else {
+        for (unsigned k = i; k + 1 < c->reply_count; k++) *slot_at(c, k) = *slot_at(c, k + 1);
+        memset(slot_at(c, c->reply_count - 1), 0, sizeof(fc_reply_slot));
+    }
     c->reply_count--;
     return text;
+}
+
+/* The index of the first reply that may leave now: ready, and about no world that still owes c an
+ * earlier reply; c->reply_count when none. */
+static unsigned next_ready_slot(fc_session *c)
+{
+    fc_world_host *owing[FC_SESSION_MAX_REPLIES];
+    unsigned owing_count = 0;
+    for (unsigned i = 0; i < c->reply_count; i++) {
+        const fc_reply_slot *slot = slot_at(c, i);
+        if (!slot->text) {
+            owing[owing_count++] = slot->about;
+            continue;
+        }
+        int held = 0;
+        for (unsigned k = 0; slot->about && k < owing_count && !held; k++) held = owing[k] == slot->about;
+        if (!held) return i;
+    }
+    return c->reply_count;
 }
 
 void fc_session_fill(fc_session *c, fc_world_host *host, fc_blob *text)
@@ -173,6 +204,7 @@ void fc_session_forget_world(fc_session *c, fc_world_host *host)
     if (c->progress_host == host) fc_session_set_progress(c, NULL, NULL);
     for (unsigned i = 0; i < c->reply_count; i++) { /* replies a closed world will never give: unknown_world */
         fc_reply_slot *slot = slot_at(c, i);
+        if (slot->about == host) slot->about = NULL; /* its memory may hold another world soon */
         if (slot->waiting_for != host) continue;
         slot->text = slot->if_closed;
         slot->if_closed = NULL;
@@ -469,7 +501,8 @@ static fc_blob *bye_message(const fc_session *c)
 /* The next text message to send, in priority order: replies, bye, states, stats. */
 static fc_blob *next_text(fc_session *c)
 {
-    if (c->reply_count && slot_at(c, 0)->text) return pop_slot(c);
+    const unsigned ready = next_ready_slot(c);
+    if (ready < c->reply_count) return take_slot(c, ready);
     if (c->closing) {
         if (c->bye_sent) return NULL;
         c->bye_sent = 1;
@@ -525,6 +558,11 @@ static int writable(fc_session *c)
 {
     if (c->end_code && !c->bye_reason) return end_now(c);
     if (c->out.frame) return continue_frame(c);
+    const int ping = fc_keepalive_write_ping(c); /* between two messages */
+    if (ping) {
+        if (ping > 0) lws_callback_on_writable(c->wsi);
+        return ping < 0 ? -1 : 0;
+    }
     /* Replies go before states: taking the world's posts first sends an ack before the state
      * that deliver() queued again behind it, whichever wake-up libwebsockets delivers first. */
     fc_server_take_posts(c->server);
@@ -582,6 +620,7 @@ static int open_session(fc_server *s, fc_session *c, struct lws *wsi)
     s->metrics.connections_total++;
     if (s->shutting_down) c->closing = 1;
     c->opened_at = fc_host_now();
+    fc_keepalive_start(c);
     fc_slots_half_open(s, wsi, 1); /* until hello */
     return 0;
 }
@@ -602,7 +641,7 @@ static void close_session(fc_server *s, fc_session *c)
         c->sub[k].host = NULL;
         if (host) fc_server_update_demands(s, host);
     }
-    while (c->reply_count) fc_blob_unref(pop_slot(c));
+    while (c->reply_count) fc_blob_unref(take_slot(c, 0));
     fc_blob_unref(c->out.frame);
     fc_session_set_progress(c, NULL, NULL);
     free(c->rx);
@@ -700,6 +739,9 @@ int fc_session_callback(struct lws *wsi, enum lws_callback_reasons reason, void 
         if (!c->rx) return c->end_code ? end_now(c) : -1;
         roll_window(c);
         return writable(c);
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (c->rx) fc_keepalive_pong(c);
+        return 0;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         return check_peer_close(wsi, in, len);
     case LWS_CALLBACK_CLOSED:

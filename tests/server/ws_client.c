@@ -34,6 +34,7 @@ struct ws_client {
     char close_reason[128];
     char error[256];
     long pings, pongs;
+    int pings_unanswered;         /* ws_answer_pings(c, 0): pings are counted, not answered */
     uint64_t rng;
 };
 
@@ -381,7 +382,7 @@ static int handle_control(ws_client *c, const ws_frame *f)
     if (f->opcode == WS_OP_CLOSE) return handle_close(c, f);
     if (f->opcode == WS_OP_PING) {
         c->pings++;
-        if (ws_send_frame_raw(c, WS_OP_PONG, 1, f->payload, f->len) != 0) return set_error(c, "pong failed"), WS_ERROR;
+        if (!c->pings_unanswered && ws_send_frame_raw(c, WS_OP_PONG, 1, f->payload, f->len) != 0) return set_error(c, "pong failed"), WS_ERROR;
     } else if (f->opcode == WS_OP_PONG) {
         c->pongs++;
     } else {
@@ -466,3 +467,4 @@ int ws_fd(const ws_client *c) { return c->fd; }
 size_t ws_buffered(const ws_client *c) { return c->in_len - c->in_pos; }
 long ws_pongs_received(const ws_client *c) { return c->pongs; }
 long ws_pings_received(const ws_client *c) { return c->pings; }
+void ws_answer_pings(ws_client *c, int answer) { c->pings_unanswered = !answer; }

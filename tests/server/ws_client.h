@@ -81,6 +81,8 @@ int ws_fd(const ws_client *c);
 /* Bytes of server data already read from the socket but not yet returned as messages. */
 size_t ws_buffered(const ws_client *c);
 long ws_pongs_received(const ws_client *c);
+/* answer 0: the client stops answering pings (a peer that went away); 1: answers again. */
+void ws_answer_pings(ws_client *c, int answer);
 long ws_pings_received(const ws_client *c);
 
 /* Milliseconds of a monotonic clock. */
