@@ -590,7 +590,7 @@ static void test_instantiate_error(void)
     const char *airless = "{\"name\": \"airless\", " DOMAIN ", \"parameters\": {\"air\": \"mueller2005\"}}";
     CHECK(fc_scene_parse_string(&s, airless, "bad.json", err, sizeof err) == 0, "rejected: %s", err);
     CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == -1, "air without an air fluid accepted");
-    CHECK(strncmp(err, "airless: ", 9) == 0 && contains(err, "'air' mueller2005 needs a fluid of kind air"), "message: %s",
+    CHECK(strncmp(err, "airless: ", 9) == 0 && contains(err, "'air' mueller2005 needs a fluid of 'kind' air"), "message: %s",
           err);
     fc_scene_free(&s);
 }

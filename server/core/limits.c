@@ -32,16 +32,20 @@ int fc_limit_check(const fc_limit *l, double value, float *narrowed, char *why, 
     return -1;
 }
 
+fc_limit fc_param_limit(const fc_param_desc *d)
+{
+    return (fc_limit){d->min, d->max, (d->flags & FC_PARAM_ABOVE_MIN) != 0, d->unit};
+}
+
 fc_limit fc_object_field_limit(fc_object_field f)
 {
-    const fc_param_desc *temperature = fc_param_find("temperature");
     switch (f) {
     case FC_FIELD_EMITTER_RADIUS: return (fc_limit){0.0, 10.0, 1, "m"};
     case FC_FIELD_EMITTER_SPEED: return (fc_limit){0.0, 100.0, 0, "m/s"};
     case FC_FIELD_EMITTER_RATE: return (fc_limit){0.0, 1e7, 0, "particles/s"};
     case FC_FIELD_SOLID_SIZE: return (fc_limit){0.0, 1e6, 1, "m"};
     case FC_FIELD_ROTATION: return (fc_limit){-3600.0, 3600.0, 0, "degrees"};
-    case FC_FIELD_TEMPERATURE: return (fc_limit){temperature->min, temperature->max, 1, "K"};
+    case FC_FIELD_TEMPERATURE: return fc_param_limit(fc_param_find("temperature")); /* the fluids' range */
     case FC_FIELD_HEAT_TRANSFER: return (fc_limit){0.0, FC_HEAT_TRANSFER_MAX, 0, "W/(m^2 K)"};
     default: return (fc_limit){NAN, NAN, 0, ""};
     }

@@ -37,6 +37,9 @@ typedef enum fc_object_field {
 } fc_object_field;
 
 fc_limit fc_object_field_limit(fc_object_field f);
+/* A number parameter's range as a limit (FC_PARAM_ABOVE_MIN: above_min). */
+struct fc_param_desc;
+fc_limit fc_param_limit(const struct fc_param_desc *d);
 /* fc_limit_check with the field's limit: what a scene document's emitters and colliders and the
  * emitter_add, emitter_update, collider_add, collider_update and walls_update commands all call. */
 int fc_object_field_check(fc_object_field f, double value, float *narrowed, char *why, size_t whylen);

@@ -120,7 +120,7 @@ int fc_param_check_number(const fc_param_desc *d, const char *shown, double valu
         return -1;
     }
     if (d->type == FC_PARAM_FLOAT && (d->flags & FC_PARAM_ABOVE_MIN)) {
-        const fc_limit l = {d->min, d->max, 1, d->unit};
+        const fc_limit l = fc_param_limit(d);
         char why[160];
         if (fc_limit_check(&l, value, NULL, why, sizeof why) == 0) return 0;
         snprintf(err, errlen, "parameter '%s': %s", shown, why);

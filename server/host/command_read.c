@@ -93,8 +93,8 @@ static void describe_expected(const fc_param_desc *d, char *out, size_t outlen)
     switch (d->type) {
     case FC_PARAM_FLOAT:
     case FC_PARAM_INT:
-        snprintf(out, outlen, "%s %s %.10g to %.10g%s", d->type == FC_PARAM_INT ? "an integer" : "a number",
-                 d->flags & FC_PARAM_ABOVE_MIN ? "above" : "from", d->min, d->max, unit_suffix(d, unit, sizeof unit));
+        snprintf(out, outlen, "%s from %.10g to %.10g%s", d->type == FC_PARAM_INT ? "an integer" : "a number", d->min,
+                 d->max, unit_suffix(d, unit, sizeof unit));
         return;
     case FC_PARAM_BOOL: snprintf(out, outlen, "true or false"); return;
     case FC_PARAM_ENUM: {
@@ -135,6 +135,11 @@ static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
 static int bad_table_value(fc_message_error *err, const fc_param_value *pv, const cJSON *v)
 {
     char expected[256];
+    if ((pv->desc->flags & FC_PARAM_ABOVE_MIN) && cJSON_IsNumber(v)) { /* the limit's words say what narrowing did */
+        const fc_limit l = fc_param_limit(pv->desc);
+        fc_limit_check(&l, v->valuedouble, NULL, expected, sizeof expected);
+        return fc_param_value_error(err, FC_ERR_BAD_VALUE, pv, "%s", expected);
+    }
     describe_expected(pv->desc, expected, sizeof expected);
     char *got = cJSON_PrintUnformatted(v);
     fc_param_value_error(err, FC_ERR_BAD_VALUE, pv, "expected %s, got %s", expected, got ? got : "another value");
