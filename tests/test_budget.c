@@ -176,8 +176,25 @@ static void test_estimate_overlapping_blocks(void)
     fc_scene_free(&scene);
 }
 
+/* issue 40: a message's two byte counts never read alike ("16 MB or more, more than the 16 MB") */
+static void test_bytes_apart(void)
+{
+    char a[40], b[40], msg[512];
+    fc_format_bytes_apart(16.02e6, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "16.02 MB") == 0 && strcmp(b, "16 MB") == 0, "16.02 MB against 16 MB: '%s', '%s'", a, b);
+    fc_format_bytes_apart(16000001.0, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "16000001 bytes") == 0 && strcmp(b, "16000000 bytes") == 0, "a byte apart: '%s', '%s'", a, b);
+    fc_format_bytes_apart(35e6, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "35 MB") == 0 && strcmp(b, "16 MB") == 0, "far apart, as fc_format_bytes: '%s', '%s'", a, b);
+    fc_neighbour_overflow_message(16.02e6, 16e6, msg, sizeof msg);
+    CHECK(strstr(msg, "would need 16.02 MB or more, more than the 16 MB this world may use") != NULL, "%s", msg);
+    fc_neighbour_overflow_message(15e6, 16e6, msg, sizeof msg); /* the extrapolation below the cap it passed */
+    CHECK(strstr(msg, "would need more than the 16 MB this world may use") != NULL, "%s", msg);
+}
+
 int main(void)
 {
+    test_bytes_apart();
     test_reservations_add_up();
     test_estimates_match_builds();
     test_estimate_counts_cut_away();
