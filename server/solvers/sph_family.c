@@ -70,7 +70,7 @@ double fc_neighbour_cap_bytes(const fc_world *w)
 void fc_neighbour_overflow_message(double needed_bytes, double cap_bytes, char *out, size_t outlen)
 {
 #define PILED_UP "particles piled up (a time step too long for the spacing, or a source packing them onto the same points)"
-    char need[40], cap[40];
+    char need[24], cap[24]; /* "16000001 bytes", "16.02 MB" */
     if (needed_bytes > cap_bytes) {
         fc_format_bytes_apart(needed_bytes, cap_bytes, need, cap, sizeof need);
         snprintf(out, outlen, "the neighbour lists would need %s or more, more than the %s this world may use: " PILED_UP,
