@@ -134,11 +134,71 @@ static void test_emitters_stop_at_the_budget(void)
     fc_scene_free(&scene);
 }
 
+/* issue 40: blocks that overlap earlier ones are counted exactly, however many: 64 copies of a
+ * 0.9 m cube are its 45^3 = 91,125 points (they were "about 2 M", max_particles, past the work
+ * limit); shifted boxes, spheres and a collider together as the fill builds them. */
+static void test_estimate_overlapping_blocks(void)
+{
+    char json[64 * 80 + 256], err[512];
+    int used = snprintf(json, sizeof json, "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}, "
+                                           "\"parameters\": {\"particle_spacing\": 0.02}, \"fluid\": [");
+    for (int i = 0; i < 64; i++)
+        used += snprintf(json + used, sizeof json - (size_t)used, "%s{\"type\": \"box\", \"min\": [0.05, 0.05, 0.05], "
+                         "\"max\": [0.95, 0.95, 0.95]}", i ? ", " : "");
+    snprintf(json + used, sizeof json - (size_t)used, "]}");
+    fc_scene scene;
+    fc_scene_estimate e;
+    if (fc_scene_parse_string(&scene, json, "cubes.json", err, sizeof err)) {
+        CHECK(0, "64 cubes parse: %s", err);
+        return;
+    }
+    fc_scene_estimate_size(&scene, &e);
+    CHECK(e.fluid == 91125.0, "64 copies of a 0.9 m cube: %g fluid particles estimated, 91125 built", e.fluid);
+    fc_scene_free(&scene);
+
+    const char *mixed = "{\"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 1]}, \"parameters\": {\"particle_spacing\": 0.04},"
+                        " \"fluid\": [{\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.6, 0.5, 0.6]},"
+                        " {\"type\": \"box\", \"min\": [0.3, 0.1, 0.3], \"max\": [0.9, 0.62, 0.9]},"
+                        " {\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.3},"
+                        " {\"type\": \"box\", \"min\": [0.31, 0.02, 0.05], \"max\": [0.97, 0.8, 0.45]},"
+                        " {\"type\": \"box\", \"min\": [0, 0, 0], \"max\": [0.6, 0.5, 0.6]}],"
+                        " \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.3, 0.5], \"radius\": 0.15}]}";
+    fc_world w;
+    if (fc_scene_parse_string(&scene, mixed, "mixed.json", err, sizeof err) || fc_scene_instantiate(&scene, &w, err, sizeof err)) {
+        CHECK(0, "the overlapping blocks build: %s", err);
+        return;
+    }
+    fc_scene_estimate_size(&scene, &e);
+    printf("overlapping blocks   fluid %8zu estimated %8.0f\n", w.particles.count, e.fluid);
+    CHECK(fabs(e.fluid - (double)w.particles.count) <= 0.02 * (double)w.particles.count,
+          "overlapping boxes and a sphere: %g estimated, %zu built", e.fluid, w.particles.count);
+    fc_world_free(&w);
+    fc_scene_free(&scene);
+}
+
+/* issue 40: a message's two byte counts never read alike ("16 MB or more, more than the 16 MB") */
+static void test_bytes_apart(void)
+{
+    char a[40], b[40], msg[512];
+    fc_format_bytes_apart(16.02e6, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "16.02 MB") == 0 && strcmp(b, "16 MB") == 0, "16.02 MB against 16 MB: '%s', '%s'", a, b);
+    fc_format_bytes_apart(16000001.0, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "16000001 bytes") == 0 && strcmp(b, "16000000 bytes") == 0, "a byte apart: '%s', '%s'", a, b);
+    fc_format_bytes_apart(35e6, 16e6, a, b, sizeof a);
+    CHECK(strcmp(a, "35 MB") == 0 && strcmp(b, "16 MB") == 0, "far apart, as fc_format_bytes: '%s', '%s'", a, b);
+    fc_neighbour_overflow_message(16.02e6, 16e6, msg, sizeof msg);
+    CHECK(strstr(msg, "would need 16.02 MB or more, more than the 16 MB this world may use") != NULL, "%s", msg);
+    fc_neighbour_overflow_message(15e6, 16e6, msg, sizeof msg); /* the extrapolation below the cap it passed */
+    CHECK(strstr(msg, "would need more than the 16 MB this world may use") != NULL, "%s", msg);
+}
+
 int main(void)
 {
+    test_bytes_apart();
     test_reservations_add_up();
     test_estimates_match_builds();
     test_estimate_counts_cut_away();
+    test_estimate_overlapping_blocks();
     test_emitters_stop_at_the_budget();
     return check_summary("test_budget");
 }

@@ -106,7 +106,7 @@ static const bad_case bad_cases[] = {
      "expected one of box, sphere, plane"},
     {"zero collider half extent",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0, 0.1]}]}",
-     "colliders[0].half_extents[1]", "expected a number > 0, found 0"},
+     "colliders[0].half_extents[1]", "expected a number > 0 and at most 1e+06 (m), found 0"},
     {"zero plane normal",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"plane\", \"point\": [0, 0, 0], \"normal\": [0, 0, 0]}]}",
      "colliders[0].normal", "must not be the zero vector"},
@@ -125,15 +125,15 @@ static const bad_case bad_cases[] = {
     {"negative emitter rate",
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": -5, \"radius\": 0.04}]}",
-     "emitters[0].rate", "expected a number >= 0, found -5"},
+     "emitters[0].rate", "expected a number >= 0 and at most 1e+07 (particles/s), found -5"},
     {"negative emitter speed",
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": -1,"
      " \"rate\": 5, \"radius\": 0.04}]}",
-     "emitters[0].speed", "expected a number >= 0, found -1"},
+     "emitters[0].speed", "expected a number >= 0 and at most 100 (m/s), found -1"},
     {"zero emitter temperature",
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": 5, \"radius\": 0.04, \"temperature\": 0}]}",
-     "emitters[0].temperature", "expected a number > 0, found 0"},
+     "emitters[0].temperature", "expected a number > 0 and at most 5000 (K), found 0"},
     {"too hot an emitter",
      "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], \"speed\": 1,"
      " \"rate\": 5, \"radius\": 0.04, \"temperature\": 6000}]}",
@@ -152,18 +152,57 @@ static const bad_case bad_cases[] = {
      "emitters[0].colour", "unknown key"},
     {"a collider's temperature below zero",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": -3}]}",
-     "colliders[0].temperature", "expected a number > 0, found -3"},
+     "colliders[0].temperature", "expected a number > 0 and at most 5000 (K), found -3"},
     {"too hot a collider",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 0.1, \"temperature\": 9000}]}",
      "colliders[0].temperature", "at most 5000 (K), found 9000"},
     {"a negative heat transfer",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0.1, 0.1],"
      " \"temperature\": 350, \"heat_transfer\": -1}]}",
-     "colliders[0].heat_transfer", "expected a number >= 0, found -1"},
+     "colliders[0].heat_transfer", "expected a number >= 0 and at most 100000 (W/(m^2 K)), found -1"},
     {"too great a heat transfer",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], \"half_extents\": [0.1, 0.1, 0.1],"
      " \"temperature\": 350, \"heat_transfer\": 1e7}]}",
      "colliders[0].heat_transfer", "at most 100000 (W/(m^2 K)), found 1e+07"},
+    /* issue 40: a document's emitters and colliders pass emitter_add's and collider_add's limits
+     * (core/limits.h), each positive value checked after narrowing to float */
+#define EMITTER_WITH(extra) "{" DOMAIN ", \"emitters\": [{\"position\": [0.5, 0.5, 0.5], \"direction\": [0, 1, 0], " extra "}]}"
+    {"emitter speed above emitter_add's", EMITTER_WITH("\"speed\": 101, \"rate\": 5, \"radius\": 0.04"),
+     "emitters[0].speed", "expected a number >= 0 and at most 100 (m/s), found 101"},
+    {"emitter speed of 1e30", EMITTER_WITH("\"speed\": 1e30, \"rate\": 5, \"radius\": 0.04"),
+     "emitters[0].speed", "at most 100 (m/s), found 1e+30"},
+    {"emitter radius above emitter_add's", EMITTER_WITH("\"speed\": 1, \"rate\": 5, \"radius\": 11"),
+     "emitters[0].radius", "expected a number > 0 and at most 10 (m), found 11"},
+    {"emitter radius 0 as a float", EMITTER_WITH("\"speed\": 1, \"rate\": 5, \"radius\": 1e-300"),
+     "emitters[0].radius", "found 1e-300, which is 0 as a float"},
+    {"emitter temperature 0 as a float", EMITTER_WITH("\"speed\": 1, \"rate\": 5, \"radius\": 0.04, \"temperature\": 1e-300"),
+     "emitters[0].temperature", "expected a number > 0 and at most 5000 (K), found 1e-300, which is 0 as a float"},
+#undef EMITTER_WITH
+#define BOX_WITH(extra) "{" DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5, 0.5], " extra "}]}"
+    {"box rotation above collider_add's", BOX_WITH("\"half_extents\": [0.1, 0.1, 0.1], \"rotation\": [0, 3601, 0]"),
+     "colliders[0].rotation[1]", "expected a number >= -3600 and at most 3600 (degrees), found 3601"},
+    {"box rotation of 1e30", BOX_WITH("\"half_extents\": [0.1, 0.1, 0.1], \"rotation\": [1e30, 0, 0]"),
+     "colliders[0].rotation[0]", "at most 3600 (degrees), found 1e+30"},
+    {"2D box rotation above collider_add's",
+     "{\"dimensions\": 2, " DOMAIN ", \"colliders\": [{\"type\": \"box\", \"center\": [0.5, 0.5], "
+     "\"half_extents\": [0.1, 0.1], \"rotation\": -3601}]}",
+     "colliders[0].rotation", "at most 3600 (degrees), found -3601"},
+    {"box half extent 0 as a float", BOX_WITH("\"half_extents\": [0.1, 1e-300, 0.1]"),
+     "colliders[0].half_extents[1]", "found 1e-300, which is 0 as a float"},
+    {"box half extent above collider_add's", BOX_WITH("\"half_extents\": [0.1, 2e6, 0.1]"),
+     "colliders[0].half_extents[1]", "at most 1e+06 (m), found 2e+06"},
+    {"solid temperature 0 as a float", BOX_WITH("\"half_extents\": [0.1, 0.1, 0.1], \"temperature\": 1e-300"),
+     "colliders[0].temperature", "expected a number > 0 and at most 5000 (K), found 1e-300, which is 0 as a float"},
+#undef BOX_WITH
+    {"sphere collider radius 0 as a float",
+     "{" DOMAIN ", \"colliders\": [{\"type\": \"sphere\", \"center\": [0.5, 0.5, 0.5], \"radius\": 1e-300}]}",
+     "colliders[0].radius", "expected a number > 0 and at most 1e+06 (m), found 1e-300, which is 0 as a float"},
+    {"a fluid at 0 K", "{" DOMAIN ", \"fluids\": [{\"name\": \"water\", \"temperature\": 0}]}",
+     "fluids[0].temperature", "expected a number > 0 and at most 5000 (K), found 0"},
+    {"a fluid at 0 K as a float", "{" DOMAIN ", \"fluids\": [{\"name\": \"water\", \"temperature\": 1e-300}]}",
+     "fluids[0].temperature", "found 1e-300, which is 0 as a float"},
+    {"every fluid at 0 K", "{" DOMAIN ", \"parameters\": {\"temperature\": 0}}",
+     "parameters.temperature", "expected a number > 0 and at most 5000 (K), found 0"},
     {"a heat transfer without a temperature",
      "{" DOMAIN ", \"colliders\": [{\"type\": \"plane\", \"point\": [0, 0.1, 0], \"normal\": [0, 1, 0], \"heat_transfer\": 500}]}",
      "colliders[0].heat_transfer", "needs the solid's temperature beside it"},
@@ -551,7 +590,7 @@ static void test_instantiate_error(void)
     const char *airless = "{\"name\": \"airless\", " DOMAIN ", \"parameters\": {\"air\": \"mueller2005\"}}";
     CHECK(fc_scene_parse_string(&s, airless, "bad.json", err, sizeof err) == 0, "rejected: %s", err);
     CHECK(fc_scene_instantiate(&s, &w, err, sizeof err) == -1, "air without an air fluid accepted");
-    CHECK(strncmp(err, "airless: ", 9) == 0 && contains(err, "'air' mueller2005 needs a fluid of kind air"), "message: %s",
+    CHECK(strncmp(err, "airless: ", 9) == 0 && contains(err, "'air' mueller2005 needs a fluid of 'kind' air"), "message: %s",
           err);
     fc_scene_free(&s);
 }

@@ -138,10 +138,25 @@ const char *fc_format_count(double n, char *buf, size_t len)
     return buf;
 }
 
+/* bytes in GB, MB or kB with `digits` significant digits (kB: whole ones, at least). */
+static const char *bytes_with_digits(double bytes, int digits, char *buf, size_t len)
+{
+    if (bytes >= 1e9) snprintf(buf, len, "%.*g GB", digits, bytes / 1e9);
+    else if (bytes >= 1e6) snprintf(buf, len, "%.*g MB", digits, bytes / 1e6);
+    else snprintf(buf, len, "%.*f kB", digits > 3 ? digits - 3 : 0, bytes / 1e3);
+    return buf;
+}
+
 const char *fc_format_bytes(double bytes, char *buf, size_t len)
 {
-    if (bytes >= 1e9) snprintf(buf, len, "%.3g GB", bytes / 1e9);
-    else if (bytes >= 1e6) snprintf(buf, len, "%.3g MB", bytes / 1e6);
-    else snprintf(buf, len, "%.0f kB", bytes / 1e3);
-    return buf;
+    return bytes_with_digits(bytes, 3, buf, len);
+}
+
+void fc_format_bytes_apart(double a, double b, char *abuf, char *bbuf, size_t len)
+{
+    for (int digits = 3; digits <= 6; digits++)
+        if (strcmp(bytes_with_digits(a, digits, abuf, len), bytes_with_digits(b, digits, bbuf, len)) != 0) return;
+    if (a == b) return; /* the same figure, rightly printed alike */
+    snprintf(abuf, len, "%.0f bytes", a);
+    snprintf(bbuf, len, "%.0f bytes", b);
 }

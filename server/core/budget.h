@@ -69,5 +69,8 @@ fc_cost fc_budget_free_now(fc_budget *b);
 /* "2.1 M" / "350 k" / "900" particles and "1.2 GB" / "35 MB" for messages. */
 const char *fc_format_count(double n, char *buf, size_t len);
 const char *fc_format_bytes(double bytes, char *buf, size_t len);
+/* Two byte counts for one message ("need A, more than B"), with the digits that tell them apart:
+ * 16.02 MB and 16 MB where %.3g would print 16 MB twice; exact bytes when they differ by less. */
+void fc_format_bytes_apart(double a, double b, char *abuf, char *bbuf, size_t len);
 
 #endif

@@ -56,7 +56,8 @@ int fc_fluids_check_params(const fc_params *p, const fc_fluid *fluids, int count
     if (!p->air) return 0;
     for (int f = 0; f < count; f++)
         if (fluids[f].kind != 0) return 0;
-    snprintf(err, errlen, "'air' mueller2005 needs a fluid of kind air to make bubbles of (\"kind\": \"air\" in the "
+    /* both names quoted: a request's error names whichever of the two it sent ('kind' or 'air') */
+    snprintf(err, errlen, "'air' mueller2005 needs a fluid of 'kind' air to make bubbles of (\"kind\": \"air\" in the "
                           "scene's \"fluids\")");
     return -1;
 }

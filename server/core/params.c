@@ -9,6 +9,7 @@
 
 #include "core/did_you_mean.h"
 #include "core/fluids.h"
+#include "core/limits.h"
 
 const fc_param_desc fc_param_table[] = {
 #define FC_PARAM(type, name, unit, lo, hi, def, solvers, flags, label, help, desc) \
@@ -116,6 +117,13 @@ int fc_param_check_number(const fc_param_desc *d, const char *shown, double valu
         snprintf(err, errlen, "parameter '%s': expected %s, got %g", shown,
                  d->type == FC_PARAM_INT ? "an integer" : d->type == FC_PARAM_BOOL ? "true or false" : "a choice",
                  value);
+        return -1;
+    }
+    if (d->type == FC_PARAM_FLOAT && (d->flags & FC_PARAM_ABOVE_MIN)) {
+        const fc_limit l = fc_param_limit(d);
+        char why[160];
+        if (fc_limit_check(&l, value, NULL, why, sizeof why) == 0) return 0;
+        snprintf(err, errlen, "parameter '%s': %s", shown, why);
         return -1;
     }
     if (value < d->min || value > d->max) {

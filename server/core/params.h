@@ -14,8 +14,10 @@ enum {
 
 typedef enum { FC_PARAM_FLOAT, FC_PARAM_INT, FC_PARAM_BOOL, FC_PARAM_ENUM } fc_param_type;
 /* FC_PARAM_FLUID: the parameter has a fluid scope: each fluid of a world has its own value
- * (core/fluids.h), named "FLUID.NAME"; the unscoped name sets every fluid's. */
-enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4, FC_PARAM_DERIVED = 8 };
+ * (core/fluids.h), named "FLUID.NAME"; the unscoped name sets every fluid's.
+ * FC_PARAM_ABOVE_MIN: min itself is refused; a value must exceed it, also once narrowed to a float
+ * (core/limits.h: a temperature of 1e-300 K is 0 K in a particle). */
+enum { FC_PARAM_LIVE = 1, FC_PARAM_INIT = 2, FC_PARAM_FLUID = 4, FC_PARAM_DERIVED = 8, FC_PARAM_ABOVE_MIN = 16 };
 
 enum { FC_EOS_TAIT = 0, FC_EOS_LINEAR = 1 };
 /* viscosity_model: each solver's own (WCSPH Mueller 2003, PBF none besides its XSPH), none, or

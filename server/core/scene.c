@@ -3,6 +3,7 @@
 
 #include "core/scene.h"
 #include "core/colliders.h"
+#include "core/limits.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -162,12 +163,39 @@ static int read_number(const reader *r, const cJSON *obj, const char *key, const
     return number_value(r, item, sub, rule, out);
 }
 
+/* A JSON number within an emitter's or collider's field limit, narrowed: the check emitter_add and
+ * collider_add make (core/limits.h). */
+static int field_value(const reader *r, const cJSON *item, const char *path, fc_object_field field, float *out)
+{
+    char why[192];
+    if (!cJSON_IsNumber(item)) {
+        const fc_limit l = fc_object_field_limit(field);
+        return fail_expected(r, path, fc_limit_describe(&l, why, sizeof why), item);
+    }
+    if (fc_object_field_check(field, item->valuedouble, out, why, sizeof why)) return fail(r, path, "%s", why);
+    return 0;
+}
+
+/* obj.key as field_value; absent and optional leaves *out as it was. */
+static int read_field(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                      fc_object_field field, float *out)
+{
+    const cJSON *item;
+    char sub[PATH_LEN], expected[96];
+    const fc_limit l = fc_object_field_limit(field);
+    if (lookup(r, obj, key, parent, required, fc_limit_describe(&l, expected, sizeof expected), &item)) return -1;
+    if (!item) return 0;
+    child_path(sub, parent, key);
+    return field_value(r, item, sub, field, out);
+}
+
 static int is_2d(const reader *r) { return r->scene && r->scene->dimensions == 2; }
 
-/* obj.key as [x, y, z], each component obeying the rule; absent and optional leaves out as it was.
- * In a 2D scene [x, y] or [x, y, z]: z is checked as a number, then ignored (0). */
-static int read_vec3(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
-                     num_rule rule, float out[3])
+/* obj.key as [x, y, z], each component obeying the rule, and the field's limit unless field is
+ * FC_OBJECT_FIELD_COUNT; absent and optional leaves out as it was. In a 2D scene [x, y] or
+ * [x, y, z]: z is checked, then ignored (0). */
+static int read_vec3_field(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                           num_rule rule, fc_object_field field, float out[3])
 {
     static const char *const expected3[] = {"an array of 3 numbers", "an array of 3 numbers >= 0",
                                             "an array of 3 numbers > 0"};
@@ -189,11 +217,19 @@ static int read_vec3(const reader *r, const cJSON *obj, const char *key, const c
             return fail(r, sub, "expected %s, found %s at index %d", expected[rule], describe(c, what, sizeof what), a);
         char element[PATH_LEN + 4];
         snprintf(element, sizeof element, "%s[%c]", sub, "012"[a]);
-        if (number_value(r, c, element, rule, &v[a])) return -1;
+        if (field < FC_OBJECT_FIELD_COUNT ? field_value(r, c, element, field, &v[a])
+                                          : number_value(r, c, element, rule, &v[a]))
+            return -1;
     }
     if (is_2d(r)) v[2] = 0.0f;
     memcpy(out, v, sizeof v);
     return 0;
+}
+
+static int read_vec3(const reader *r, const cJSON *obj, const char *key, const char *parent, int required,
+                     num_rule rule, float out[3])
+{
+    return read_vec3_field(r, obj, key, parent, required, rule, FC_OBJECT_FIELD_COUNT, out);
 }
 
 /* obj.key as a string of at most outlen - 1 bytes; absent and optional leaves out as it was. */
@@ -403,30 +439,25 @@ static int read_rotation(const reader *r, const cJSON *obj, const char *path, fc
 {
     float degrees[3] = {0.0f, 0.0f, 0.0f}, q[4];
     if (!cJSON_GetObjectItemCaseSensitive(obj, "rotation")) return 0;
-    if (is_2d(r) ? read_number(r, obj, "rotation", path, 1, NUM_ANY, &degrees[2])
-                 : read_vec3(r, obj, "rotation", path, 1, NUM_ANY, degrees))
+    if (is_2d(r) ? read_field(r, obj, "rotation", path, 1, FC_FIELD_ROTATION, &degrees[2])
+                 : read_vec3_field(r, obj, "rotation", path, 1, NUM_ANY, FC_FIELD_ROTATION, degrees))
         return -1;
     fc_quaternion_from_degrees(degrees, q);
     fc_shape_set_orientation(s, q);
     return 0;
 }
 
-/* obj.temperature (> 0, at most the fluids' hottest) and obj.heat_transfer (>= 0, at most
- * FC_HEAT_TRANSFER_MAX W/(m^2 K)), both optional: a temperature alone heats with
- * FC_HEAT_TRANSFER_DEFAULT, a heat_transfer needs a temperature, neither leaves c insulating. */
+/* obj.temperature and obj.heat_transfer (their limits: core/limits.h), both optional: a temperature
+ * alone heats with FC_HEAT_TRANSFER_DEFAULT, a heat_transfer needs a temperature, neither leaves c
+ * insulating. */
 static int read_thermal(const reader *r, const cJSON *obj, const char *path, fc_thermal_contact *c)
 {
     char sub[PATH_LEN];
     float temperature = 0.0f, transfer = -1.0f;
-    if (read_number(r, obj, "temperature", path, 0, NUM_POSITIVE, &temperature) ||
-        read_number(r, obj, "heat_transfer", path, 0, NUM_NONNEGATIVE, &transfer))
+    if (read_field(r, obj, "temperature", path, 0, FC_FIELD_TEMPERATURE, &temperature) ||
+        read_field(r, obj, "heat_transfer", path, 0, FC_FIELD_HEAT_TRANSFER, &transfer))
         return -1;
-    const double hottest = fc_param_find("temperature")->max;
-    child_path(sub, path, "temperature");
-    if (temperature > hottest) return fail(r, sub, "expected a number > 0 and at most %g (K), found %g", hottest, temperature);
     child_path(sub, path, "heat_transfer");
-    if (transfer > FC_HEAT_TRANSFER_MAX)
-        return fail(r, sub, "expected a number >= 0 and at most %g (W/(m^2 K)), found %g", FC_HEAT_TRANSFER_MAX, transfer);
     if (transfer >= 0.0f && temperature == 0.0f)
         return fail(r, sub, "a heat_transfer needs the solid's temperature beside it");
     c->temperature = temperature;
@@ -451,13 +482,17 @@ static int parse_collider(const reader *r, const cJSON *obj, const char *path, v
     if (type == 0) {
         s->kind = FC_SHAPE_BOX;
         return read_vec3(r, obj, "center", path, 1, NUM_ANY, s->center) ||
-                       read_vec3(r, obj, "half_extents", path, 1, NUM_POSITIVE, s->half) || read_rotation(r, obj, path, s)
+                       read_vec3_field(r, obj, "half_extents", path, 1, NUM_POSITIVE, FC_FIELD_SOLID_SIZE, s->half) ||
+                       read_rotation(r, obj, path, s)
                    ? -1
                    : 0;
     }
     if (type == 1) {
         s->kind = FC_SHAPE_SPHERE;
-        return read_sphere(r, obj, path, s->center, &s->radius);
+        return read_vec3(r, obj, "center", path, 1, NUM_ANY, s->center) ||
+                       read_field(r, obj, "radius", path, 1, FC_FIELD_SOLID_SIZE, &s->radius)
+                   ? -1
+                   : 0;
     }
     float point[3];
     s->kind = FC_SHAPE_PLANE;
@@ -479,15 +514,12 @@ static int parse_emitter(const reader *r, const cJSON *obj, const char *path, vo
         read_vec3(r, obj, "position", path, 1, NUM_ANY, disc->center) ||
         read_vec3(r, obj, "direction", path, 1, NUM_ANY, disc->normal) ||
         normalise(r, path, "direction", disc->normal) ||
-        read_number(r, obj, "speed", path, 1, NUM_NONNEGATIVE, &e->speed) ||
-        read_number(r, obj, "rate", path, 1, NUM_NONNEGATIVE, &e->rate) ||
-        read_number(r, obj, "radius", path, 1, NUM_POSITIVE, &disc->radius) ||
-        read_number(r, obj, "temperature", path, 0, NUM_POSITIVE, &e->temperature))
+        read_field(r, obj, "speed", path, 1, FC_FIELD_EMITTER_SPEED, &e->speed) ||
+        read_field(r, obj, "rate", path, 1, FC_FIELD_EMITTER_RATE, &e->rate) ||
+        read_field(r, obj, "radius", path, 1, FC_FIELD_EMITTER_RADIUS, &disc->radius) ||
+        read_field(r, obj, "temperature", path, 0, FC_FIELD_TEMPERATURE, &e->temperature))
         return -1;
     char sub[PATH_LEN];
-    const double hottest = fc_param_find("temperature")->max; /* the fluids' temperature's range */
-    child_path(sub, path, "temperature");
-    if (e->temperature > hottest) return fail(r, sub, "expected a number > 0 and at most %g (K), found %g", hottest, e->temperature);
     child_path(sub, path, "position");
     return check_inside(r, sub, disc->center, disc->center);
 }

@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/colliders.h"
 #include "core/scene.h"
@@ -81,6 +82,74 @@ static double cut_away(const fc_lattice *l, const fc_shape *inside, excluders cu
     return removed;
 }
 
+/* The index range [*first, *last] of the points of row (j, k) of l that shape c holds (own: as the
+ * fill's block holds its points, fc_shape_contains; else as an earlier block excludes them,
+ * fc_shape_near at clearance 0); empty when *first > *last. The span comes from c's chord along x,
+ * widened by a spacing, then narrowed with the fill's own test at its ends, so it is exact. */
+static void row_span(const fc_lattice *l, long j, long k, const fc_shape *c, int own, long *first, long *last)
+{
+    const float s = l->spacing;
+    float p[3] = {0.0f, l->start[1] + (float)j * s, l->start[2] + (float)k * s};
+    double half = 0.0;
+    *first = 0, *last = l->n[0] - 1;
+    if (c->kind == FC_SHAPE_SPHERE) {
+        const double dy = (double)p[1] - c->center[1], dz = (double)p[2] - c->center[2], reach = (double)c->radius + s;
+        if (dy * dy + dz * dz > reach * reach) return (void)(*first = 1, *last = 0);
+        half = sqrt(reach * reach - dy * dy - dz * dz);
+    } else if (c->kind == FC_SHAPE_BOX && !c->rotated) {
+        if (fabs((double)p[1] - c->center[1]) > (double)c->half[1] + s || fabs((double)p[2] - c->center[2]) > (double)c->half[2] + s)
+            return (void)(*first = 1, *last = 0);
+        half = (double)c->half[0] + s;
+    } else {
+        half = INFINITY; /* any other shape: the whole row, narrowed point by point */
+    }
+    if (isfinite(half)) {
+        *first = (long)fmax(0.0, ceil(((double)c->center[0] - half - l->start[0]) / s));
+        *last = (long)fmin(l->n[0] - 1.0, floor(((double)c->center[0] + half - l->start[0]) / s));
+    }
+    for (; *first <= *last; ++*first) { /* the shapes are convex: what holds the ends holds between */
+        p[0] = l->start[0] + (float)*first * s;
+        if (own ? fc_shape_contains(c, p) : fc_shape_near(c, p, 0.0f)) break;
+    }
+    for (; *last >= *first; --*last) {
+        p[0] = l->start[0] + (float)*last * s;
+        if (own ? fc_shape_contains(c, p) : fc_shape_near(c, p, 0.0f)) break;
+    }
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const long x = ((const long *)a)[0], y = ((const long *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* The points of block lattice l (inside `self` unless NULL) that one of the earlier blocks holds,
+ * which the fill leaves out: row by row, the union of the blocks' spans (exact, and in rows times
+ * blocks, not points times blocks: 64 copies of one block cost what one does). */
+static double held_by_earlier(const fc_lattice *l, const fc_shape *self, excluders earlier)
+{
+    long spans[FC_SCENE_MAX_BLOCKS][2];
+    double held = 0.0;
+    for (long k = 0; k < l->n[2]; k++)
+        for (long j = 0; j < l->n[1]; j++) {
+            long lo = 0, hi = l->n[0] - 1;
+            if (self) row_span(l, j, k, self, 1, &lo, &hi);
+            size_t n = 0;
+            for (size_t e = 0; lo <= hi && e < earlier.count && e < FC_SCENE_MAX_BLOCKS; e++) {
+                row_span(l, j, k, &earlier.shape[e], 0, &spans[n][0], &spans[n][1]);
+                spans[n][0] = spans[n][0] > lo ? spans[n][0] : lo, spans[n][1] = spans[n][1] < hi ? spans[n][1] : hi;
+                if (spans[n][0] <= spans[n][1]) n++;
+            }
+            qsort(spans, n, sizeof spans[0], by_first);
+            long end = lo; /* one past the union so far */
+            for (size_t e = 0; e < n; e++) {
+                const long from = spans[e][0] > end ? spans[e][0] : end;
+                if (spans[e][1] >= from) held += (double)(spans[e][1] - from + 1), end = spans[e][1] + 1;
+            }
+        }
+    return held;
+}
+
 void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
 {
     const fc_params *p = &scene->params;
@@ -89,7 +158,7 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
     double fluid = 0.0, work = 0.0;
     fc_shape solids[FC_SCENE_MAX_SOLIDS]; /* the colliders' shapes (a scene with more is refused before it is built) */
     const size_t solid_count = fc_objects_shapes(&scene->objects, FC_OBJECT_COLLIDER, solids, FC_SCENE_MAX_SOLIDS);
-    const excluders colliders = {solids, solid_count, (float)fc_params_particle_radius(p)}, none = {NULL, 0, 0.0f};
+    const excluders colliders = {solids, solid_count, (float)fc_params_particle_radius(p)};
     fc_shape blocks[FC_SCENE_MAX_BLOCKS]; /* a block fills what the blocks before it left empty (scene.c) */
     for (size_t i = 0; i < scene->block_count && i < FC_SCENE_MAX_BLOCKS; i++) {
         const fc_scene_block *b = &scene->blocks[i];
@@ -97,15 +166,15 @@ void fc_scene_estimate_size(const fc_scene *scene, fc_scene_estimate *out)
         const excluders earlier = {blocks, i, 0.0f};
         fc_lattice l;
         fc_shape *self = &blocks[i]; /* after this block's count, an excluder in the plane (as in the fill) */
-        if (b->kind == FC_SHAPE_BOX) { /* the lattice's points exactly, less those cut away */
+        /* what earlier blocks hold, then what is near a collider of the rest */
+        if (b->kind == FC_SHAPE_BOX) { /* the lattice's points exactly, less those left out */
             fc_lattice_of_box(&l, b->min, b->max, (float)s, dims);
-            fluid += (double)l.n[0] * l.n[1] * l.n[2] - cut_away(&l, NULL, colliders, none, &work) -
-                     cut_away(&l, NULL, earlier, colliders, &work);
+            fluid += (double)l.n[0] * l.n[1] * l.n[2] - held_by_earlier(&l, NULL, earlier) -
+                     cut_away(&l, NULL, colliders, earlier, &work);
         } else {
             fc_lattice_of_sphere(&l, b->center, b->radius, (float)s, dims);
             double measure = dims == 2 ? PI * pow(b->radius, 2) : 4.0 / 3.0 * PI * pow(b->radius, 3);
-            fluid += fmax(0.0, measure / cell - cut_away(&l, self, colliders, none, &work) -
-                                   cut_away(&l, self, earlier, colliders, &work));
+            fluid += fmax(0.0, measure / cell - held_by_earlier(&l, self, earlier) - cut_away(&l, self, colliders, earlier, &work));
         }
         if (dims == 2) fc_shape_in_plane(self);
     }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "core/limits.h"
 #include "host/command.h"
 
 /* err says "out of memory" (internal); returns -1. */
@@ -28,6 +29,7 @@ typedef struct fc_emitter_member {
     unsigned bit;
     size_t offset; /* into an emitter's fc_object row */
     int components;
+    fc_object_field limit; /* its range (core/limits.h), or FC_OBJECT_FIELD_COUNT: the schema's alone */
 } fc_emitter_member;
 enum { FC_EMITTER_MEMBER_COUNT = 6 };
 extern const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT];

@@ -118,8 +118,7 @@ static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
     case FC_PARAM_INT:
         if (!cJSON_IsNumber(v)) return -1;
         *number = v->valuedouble;
-        if (d->type == FC_PARAM_INT && *number != floor(*number)) return -1;
-        return *number >= d->min && *number <= d->max ? 0 : -1;
+        return fc_param_check_number(d, d->name, *number, NULL, 0) ? -1 : 0; /* the table's own rule */
     case FC_PARAM_BOOL:
         if (!cJSON_IsBool(v)) return -1;
         *number = cJSON_IsTrue(v) ? 1.0 : 0.0;
@@ -136,6 +135,11 @@ static int table_number(const fc_param_desc *d, const cJSON *v, double *number)
 static int bad_table_value(fc_message_error *err, const fc_param_value *pv, const cJSON *v)
 {
     char expected[256];
+    if ((pv->desc->flags & FC_PARAM_ABOVE_MIN) && cJSON_IsNumber(v)) { /* the limit's words say what narrowing did */
+        const fc_limit l = fc_param_limit(pv->desc);
+        fc_limit_check(&l, v->valuedouble, NULL, expected, sizeof expected);
+        return fc_param_value_error(err, FC_ERR_BAD_VALUE, pv, "%s", expected);
+    }
     describe_expected(pv->desc, expected, sizeof expected);
     char *got = cJSON_PrintUnformatted(v);
     fc_param_value_error(err, FC_ERR_BAD_VALUE, pv, "expected %s, got %s", expected, got ? got : "another value");
@@ -187,15 +191,35 @@ static int read_values(const cJSON *values, int live_only, fc_param_values *out,
 
 /* The float fields of an emitter that emitter_add and emitter_update carry. */
 const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT] = {
-    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_object, shape.center), 3},
-    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_object, shape.normal), 3},
-    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_object, shape.radius), 1},
-    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_object, emitter.speed), 1},
-    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_object, emitter.rate), 1},
-    {"temperature", FC_EMITTER_HAS_TEMPERATURE, offsetof(fc_object, emitter.temperature), 1},
+    {"position", FC_EMITTER_HAS_POSITION, offsetof(fc_object, shape.center), 3, FC_OBJECT_FIELD_COUNT},
+    {"direction", FC_EMITTER_HAS_DIRECTION, offsetof(fc_object, shape.normal), 3, FC_OBJECT_FIELD_COUNT},
+    {"radius", FC_EMITTER_HAS_RADIUS, offsetof(fc_object, shape.radius), 1, FC_FIELD_EMITTER_RADIUS},
+    {"speed", FC_EMITTER_HAS_SPEED, offsetof(fc_object, emitter.speed), 1, FC_FIELD_EMITTER_SPEED},
+    {"rate", FC_EMITTER_HAS_RATE, offsetof(fc_object, emitter.rate), 1, FC_FIELD_EMITTER_RATE},
+    {"temperature", FC_EMITTER_HAS_TEMPERATURE, offsetof(fc_object, emitter.temperature), 1, FC_FIELD_TEMPERATURE},
 };
 
-static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
+/* object.name (a number, or an array of `components` numbers) into floats, each within the field's
+ * limit after narrowing (fc_object_field_check, as a scene document's); bad_value naming
+ * "object.name" or "object.name[i]" ("name" when object is ""). */
+static int read_limited(const cJSON *v, const char *object, const char *name, fc_object_field limit, float *out,
+                        int components, fc_message_error *err)
+{
+    read_floats(v, out, components);
+    const cJSON *e = cJSON_IsArray(v) ? v->child : v;
+    for (int a = 0; e && a < components; e = cJSON_IsArray(v) ? e->next : NULL, a++) {
+        char why[192], field[sizeof err->field];
+        if (!cJSON_IsNumber(e) || fc_object_field_check(limit, e->valuedouble, &out[a], why, sizeof why) == 0) continue;
+        int used = snprintf(field, sizeof field, "%s%s%s", object, object[0] ? "." : "", name);
+        if (cJSON_IsArray(v) && used > 0 && (size_t)used < sizeof field) snprintf(field + used, sizeof field - (size_t)used, "[%d]", a);
+        fc_message_error_set(err, FC_ERR_BAD_VALUE, field, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+/* An emitter's fields ("emitter" of emitter_add, "changes" of emitter_update: `name`). */
+static int read_emitter_fields(const cJSON *object, const char *name, fc_emitter_fields *f, fc_message_error *err)
 {
     memset(f, 0, sizeof *f);
     for (int i = 0; i < FC_EMITTER_MEMBER_COUNT; i++) {
@@ -203,44 +227,57 @@ static void read_emitter_fields(const cJSON *object, fc_emitter_fields *f)
         const cJSON *v = member(object, m->name);
         if (!v) continue;
         f->has |= m->bit;
-        read_floats(v, fc_emitter_slot(&f->value, m), m->components);
+        if (m->limit == FC_OBJECT_FIELD_COUNT) read_floats(v, fc_emitter_slot(&f->value, m), m->components);
+        else if (read_limited(v, name, m->name, m->limit, fc_emitter_slot(&f->value, m), m->components, err)) return -1;
     }
     if (member(object, "fluid")) {
         f->has |= FC_EMITTER_HAS_FLUID;
         f->fluid = (int)number_or(object, "fluid", 0.0);
     }
+    return 0;
 }
 
-/* A solid's "temperature" and "heat_transfer" (schema-valid; object NULL: none came). */
-static void read_thermal_fields(const cJSON *object, fc_thermal_fields *f)
+/* A solid's "temperature" and "heat_transfer" (schema-valid; object NULL: none came), `name` in errors. */
+static int read_thermal_fields(const cJSON *object, const char *name, fc_thermal_fields *f, fc_message_error *err)
 {
     memset(f, 0, sizeof *f);
-    if (!object) return;
+    if (!object) return 0;
     const cJSON *temperature = member(object, "temperature"), *transfer = member(object, "heat_transfer");
-    if (temperature) f->has |= FC_THERMAL_HAS_TEMPERATURE, read_floats(temperature, &f->value.temperature, 1);
-    if (transfer) f->has |= FC_THERMAL_HAS_HEAT_TRANSFER, read_floats(transfer, &f->value.heat_transfer, 1);
+    if (temperature) f->has |= FC_THERMAL_HAS_TEMPERATURE;
+    if (transfer) f->has |= FC_THERMAL_HAS_HEAT_TRANSFER;
+    return (temperature && read_limited(temperature, name, "temperature", FC_FIELD_TEMPERATURE, &f->value.temperature, 1, err)) ||
+                   (transfer && read_limited(transfer, name, "heat_transfer", FC_FIELD_HEAT_TRANSFER, &f->value.heat_transfer, 1, err))
+               ? -1
+               : 0;
 }
 
 /* collider_add's "collider" (schema-valid: shape and position, radius or half_extents). */
-static void read_collider_fields(const cJSON *object, fc_command *cmd)
+static int read_collider_fields(const cJSON *object, fc_command *cmd, fc_message_error *err)
 {
     fc_shape *s = &cmd->u.collider_add.shape;
     const cJSON *shape = member(object, "shape"), *radius = member(object, "radius"), *half = member(object, "half_extents"),
                 *rotation = member(object, "rotation");
     s->kind = cJSON_IsString(shape) && strcmp(shape->valuestring, "box") == 0 ? FC_SHAPE_BOX : FC_SHAPE_SPHERE;
     read_floats(member(object, "position"), s->center, 3);
-    read_floats(radius, &s->radius, 1);
-    read_floats(half, s->half, 3);
-    read_floats(rotation, cmd->u.collider_add.rotation, 3);
     cmd->u.collider_add.has = (radius ? FC_COLLIDER_HAS_RADIUS : 0u) | (half ? FC_COLLIDER_HAS_HALF_EXTENTS : 0u) |
                               (rotation ? FC_COLLIDER_HAS_ROTATION : 0u);
-    read_thermal_fields(object, &cmd->u.collider_add.thermal);
+    return read_limited(radius, "collider", "radius", FC_FIELD_SOLID_SIZE, &s->radius, 1, err) ||
+                   read_limited(half, "collider", "half_extents", FC_FIELD_SOLID_SIZE, s->half, 3, err) ||
+                   read_limited(rotation, "collider", "rotation", FC_FIELD_ROTATION, cmd->u.collider_add.rotation, 3, err) ||
+                   read_thermal_fields(object, "collider", &cmd->u.collider_add.thermal, err)
+               ? -1
+               : 0;
 }
 
 /* walls_update's "walls" (schema-valid: the six names, each with thermal fields). */
-static void read_walls(const cJSON *walls, fc_command *cmd)
+static int read_walls(const cJSON *walls, fc_command *cmd, fc_message_error *err)
 {
-    for (int side = 0; side < 6; side++) read_thermal_fields(member(walls, fc_wall_names[side]), &cmd->u.walls_update.walls[side]);
+    for (int side = 0; side < 6; side++) {
+        char name[32];
+        snprintf(name, sizeof name, "walls.%s", fc_wall_names[side]);
+        if (read_thermal_fields(member(walls, fc_wall_names[side]), name, &cmd->u.walls_update.walls[side], err)) return -1;
+    }
+    return 0;
 }
 
 /* ---- building a command ---------------------------------------------------------------------- */
@@ -264,27 +301,24 @@ static int read_fields(const cJSON *message, fc_command *cmd, fc_message_error *
 {
     switch (cmd->type) {
     case FC_MSG_SET: return read_values(member(message, "values"), 1, &cmd->u.set.values, err);
-    case FC_MSG_EMITTER_ADD: read_emitter_fields(member(message, "emitter"), &cmd->u.emitter_add.emitter); return 0;
+    case FC_MSG_EMITTER_ADD: return read_emitter_fields(member(message, "emitter"), "emitter", &cmd->u.emitter_add.emitter, err);
     case FC_MSG_EMITTER_UPDATE:
         cmd->u.emitter_update.emitter = (int)number_or(message, "emitter", 0.0);
-        read_emitter_fields(member(message, "changes"), &cmd->u.emitter_update.changes);
-        return 0;
+        return read_emitter_fields(member(message, "changes"), "changes", &cmd->u.emitter_update.changes, err);
     case FC_MSG_EMITTER_REMOVE: cmd->u.emitter_remove.emitter = (int)number_or(message, "emitter", 0.0); return 0;
     case FC_MSG_COLLIDER_MOVE:
         cmd->u.collider_move.collider = (int)number_or(message, "collider", 0.0);
         read_floats(member(message, "position"), cmd->u.collider_move.position, 3);
         read_floats(member(message, "velocity"), cmd->u.collider_move.velocity, 3);
         read_floats(member(message, "angular_velocity"), cmd->u.collider_move.angular_velocity, 3);
-        read_floats(member(message, "rotation"), cmd->u.collider_move.rotation, 3);
         cmd->u.collider_move.has = member(message, "rotation") ? FC_COLLIDER_HAS_ROTATION : 0u;
-        return 0;
-    case FC_MSG_COLLIDER_ADD: read_collider_fields(member(message, "collider"), cmd); return 0;
+        return read_limited(member(message, "rotation"), "", "rotation", FC_FIELD_ROTATION, cmd->u.collider_move.rotation, 3, err);
+    case FC_MSG_COLLIDER_ADD: return read_collider_fields(member(message, "collider"), cmd, err);
     case FC_MSG_COLLIDER_REMOVE: cmd->u.collider_remove.collider = (int)number_or(message, "collider", 0.0); return 0;
     case FC_MSG_COLLIDER_UPDATE:
         cmd->u.collider_update.collider = (int)number_or(message, "collider", 0.0);
-        read_thermal_fields(member(message, "changes"), &cmd->u.collider_update.changes);
-        return 0;
-    case FC_MSG_WALLS_UPDATE: read_walls(member(message, "walls"), cmd); return 0;
+        return read_thermal_fields(member(message, "changes"), "changes", &cmd->u.collider_update.changes, err);
+    case FC_MSG_WALLS_UPDATE: return read_walls(member(message, "walls"), cmd, err);
     case FC_MSG_PICK: read_floats(member(message, "position"), cmd->u.pick.position, 3); return 0;
     case FC_MSG_STEP: cmd->u.step.frames = (int)number_or(message, "frames", 1.0); return 0;
     case FC_MSG_RESET:

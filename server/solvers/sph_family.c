@@ -67,6 +67,21 @@ double fc_neighbour_cap_bytes(const fc_world *w)
     return fmax(cap, FC_NEIGHBOUR_CAP_FLOOR);
 }
 
+void fc_neighbour_overflow_message(double needed_bytes, double cap_bytes, char *out, size_t outlen)
+{
+#define PILED_UP "particles piled up (a time step too long for the spacing, or a source packing them onto the same points)"
+    char need[24], cap[24]; /* "16000001 bytes", "16.02 MB" */
+    if (needed_bytes > cap_bytes) {
+        fc_format_bytes_apart(needed_bytes, cap_bytes, need, cap, sizeof need);
+        snprintf(out, outlen, "the neighbour lists would need %s or more, more than the %s this world may use: " PILED_UP,
+                 need, cap);
+    } else { /* the extrapolation fell short of the cap it passed: the cap is the bound known */
+        snprintf(out, outlen, "the neighbour lists would need more than the %s this world may use: " PILED_UP,
+                 fc_format_bytes(cap_bytes, cap, sizeof cap));
+    }
+#undef PILED_UP
+}
+
 int fc_sph_solids_init(fc_world *w, fc_sph_solids *s)
 {
     s->version = w->solids_version;
@@ -215,14 +230,8 @@ int fc_sph_find_neighbours(fc_world *w, fc_sph_neighbourhood *nh, fc_sph_solids 
                                           2, &nh->shares, &limits);
     if (built == FC_NEIGHBOURS_OK) return 0;
     if (built == FC_NEIGHBOURS_INTERRUPTED) return FC_STEP_INTERRUPTED;
-    if (built == FC_NEIGHBOURS_OVER_LIMIT) {
-        char need[32], cap[32];
-        snprintf(w->step_failure, sizeof w->step_failure,
-                 "the neighbour lists would need %s or more, more than the %s this world may use: particles piled up "
-                 "(a time step too long for the spacing, or a source packing them onto the same points)",
-                 fc_format_bytes(fmax(limits.needed_bytes, (double)limits.max_bytes), need, sizeof need),
-                 fc_format_bytes((double)limits.max_bytes, cap, sizeof cap));
-    }
+    if (built == FC_NEIGHBOURS_OVER_LIMIT)
+        fc_neighbour_overflow_message(limits.needed_bytes, (double)limits.max_bytes, w->step_failure, sizeof w->step_failure);
     fc_sph_release_lists(nh); /* what the failed build grew goes back now */
     return FC_STEP_FAILED;
 }

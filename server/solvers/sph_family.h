@@ -39,6 +39,9 @@ fc_method_cost fc_sph_family_cost(const fc_cost_query *q);
 enum { FC_NEIGHBOUR_CAP_FACTOR = 4 };
 #define FC_NEIGHBOUR_CAP_FLOOR 16e6
 double fc_neighbour_cap_bytes(const fc_world *w);
+/* Why a step failed when its neighbour lists passed the cap: the lower bound of what they would
+ * need when it is above the cap, in figures that differ (fc_format_bytes_apart), else the cap alone. */
+void fc_neighbour_overflow_message(double needed_bytes, double cap_bytes, char *out, size_t outlen);
 
 /* The family's steps in a CUDA store (solvers/sph_family_device.c), when the build has a CUDA part. */
 #ifdef FLUIDCAST_HAVE_CUDA

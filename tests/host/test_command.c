@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "core/colliders.h"
+#include "core/limits.h"
 #include "core/sources.h"
 #include "core/world.h"
 #include "host/command.h"
@@ -275,7 +276,7 @@ static void test_values_apply(void)
     before = p;
     v = values_of("air", 1.0, "air_offset", 0.5);
     CHECK(fc_param_values_apply(&p, &water, 1, NULL, &v, 0, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
-              strcmp(err.field, "values.air") == 0 && strstr(err.message, "needs a fluid of kind air") != NULL,
+              strcmp(err.field, "values.air") == 0 && strstr(err.message, "needs a fluid of 'kind' air") != NULL,
           "air without an air fluid: %s (%s)", err.field, err.message);
     CHECK(memcmp(&p, &before, sizeof p) == 0, "unchanged after the air refusal");
     fc_fluid two[2];
@@ -283,6 +284,99 @@ static void test_values_apply(void)
     two[1].kind = 1;
     CHECK(fc_param_values_apply(&p, two, 2, NULL, &v, 0, &err) == 0 && p.air == 1 && p.air_offset == 0.5,
           "with a fluid of kind air it applies: %s", err.message);
+    /* issue 40: a reset that makes the air fluid a liquid while air is on names the field it sent */
+    const fc_fluid two_before[2] = {two[0], two[1]};
+    v = values_of("kind", 0.0, NULL, 0);
+    CHECK(fc_param_values_apply(&p, two, 2, NULL, &v, 1, &err) == -1 && err.code == FC_ERR_BAD_VALUE &&
+              strcmp(err.field, "values.kind") == 0 && memcmp(two, two_before, sizeof two) == 0,
+          "kind liquid with air on: refused on values.kind, nothing changed (field '%s': %s)", err.field, err.message);
+}
+
+/* issue 40: every positive value is checked after narrowing to float, naming the field sent; the
+ * ranges are the scene documents' (core/limits.h) */
+static void test_narrowed_values(void)
+{
+    static const char *const zero_float = "found 1e-300, which is 0 as a float";
+    char text[320], message[256];
+    static const struct {
+        const char *message, *field, *limit;
+    } cases[] = {
+        {"{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.1, 0.1, 0.1], \"direction\": [0, 1, 0], "
+         "\"speed\": 1, \"radius\": 1e-300}}", "emitter.radius", "a number > 0 and at most 10 (m)"},
+        {"{\"type\": \"emitter_add\", \"world\": 1, \"emitter\": {\"position\": [0.1, 0.1, 0.1], \"direction\": [0, 1, 0], "
+         "\"speed\": 1, \"radius\": 0.02, \"temperature\": 1e-300}}", "emitter.temperature", "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"emitter_update\", \"world\": 1, \"emitter\": 1, \"changes\": {\"temperature\": 1e-300}}",
+         "changes.temperature", "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"sphere\", \"position\": [0.5, 0.5, 0.5], "
+         "\"radius\": 1e-300}}", "collider.radius", "a number > 0 and at most 1e+06 (m)"},
+        {"{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"box\", \"position\": [0.5, 0.5, 0.5], "
+         "\"half_extents\": [0.1, 1e-300, 0.1]}}", "collider.half_extents[1]", "a number > 0 and at most 1e+06 (m)"},
+        {"{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"sphere\", \"position\": [0.5, 0.5, 0.5], "
+         "\"radius\": 0.1, \"temperature\": 1e-300}}", "collider.temperature", "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"collider_update\", \"world\": 1, \"collider\": 1, \"changes\": {\"temperature\": 1e-300}}",
+         "changes.temperature", "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"walls_update\", \"world\": 1, \"walls\": {\"y_min\": {\"temperature\": 1e-300}}}",
+         "walls.y_min.temperature", "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"reset\", \"world\": 1, \"values\": {\"temperature\": 1e-300}}", "values.temperature",
+         "a number > 0 and at most 5000 (K)"},
+        {"{\"type\": \"reset\", \"world\": 1, \"values\": {\"water.temperature\": 1e-300}}", "values.water.temperature",
+         "a number > 0 and at most 5000 (K)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(message, sizeof message, "%s: expected %s, %s", cases[i].field, cases[i].limit, zero_float);
+        expect_refused(cases[i].message, FC_ERR_BAD_VALUE, cases[i].field, message);
+    }
+    /* a fluid at 0 K, as solids: refused before anything is built */
+    expect_refused("{\"type\": \"reset\", \"world\": 1, \"values\": {\"temperature\": 0}}", FC_ERR_BAD_VALUE,
+                   "values.temperature", "values.temperature: expected a number > 0 and at most 5000 (K), found 0");
+    /* the reader keeps what fits: a small radius that a float holds */
+    fc_command cmd;
+    fc_message_error err;
+    snprintf(text, sizeof text, "{\"type\": \"collider_add\", \"world\": 1, \"collider\": {\"shape\": \"sphere\", "
+                                "\"position\": [0.5, 0.5, 0.5], \"radius\": 1e-30}}");
+    CHECK(command_of(text, &cmd, &err) == 0 && cmd.u.collider_add.shape.radius == 1e-30f, "1e-30 m fits a float: %s", err.message);
+}
+
+/* The ranges the server checks (core/limits.h) are the schema's, field by field: one rule, written
+ * twice only because the schema is the protocol's contract. */
+static void test_limits_match_schema(void)
+{
+    extern const char fc_client_schema_json[];
+    cJSON *schema = cJSON_Parse(fc_client_schema_json);
+    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(schema, "$defs");
+    const cJSON *emitter = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(defs, "emitter_fields"), "properties");
+    const cJSON *thermal = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(defs, "thermal_fields"), "properties");
+    const cJSON *collider = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+                                                    cJSON_GetObjectItemCaseSensitive(defs, "collider_add"), "properties"),
+                                                "collider"),
+                                                "properties");
+    const struct {
+        const char *what;
+        const cJSON *range;
+        fc_object_field field;
+    } pairs[] = {
+        {"emitter radius", cJSON_GetObjectItemCaseSensitive(emitter, "radius"), FC_FIELD_EMITTER_RADIUS},
+        {"emitter speed", cJSON_GetObjectItemCaseSensitive(emitter, "speed"), FC_FIELD_EMITTER_SPEED},
+        {"emitter rate", cJSON_GetObjectItemCaseSensitive(emitter, "rate"), FC_FIELD_EMITTER_RATE},
+        {"emitter temperature", cJSON_GetObjectItemCaseSensitive(emitter, "temperature"), FC_FIELD_TEMPERATURE},
+        {"solid temperature", cJSON_GetObjectItemCaseSensitive(thermal, "temperature"), FC_FIELD_TEMPERATURE},
+        {"heat transfer", cJSON_GetObjectItemCaseSensitive(thermal, "heat_transfer"), FC_FIELD_HEAT_TRANSFER},
+        {"collider radius", cJSON_GetObjectItemCaseSensitive(collider, "radius"), FC_FIELD_SOLID_SIZE},
+        {"half extents", cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(collider, "half_extents"), "items"),
+         FC_FIELD_SOLID_SIZE},
+        {"rotation", cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(defs, "rotation"), "items"), FC_FIELD_ROTATION},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const fc_limit l = fc_object_field_limit(pairs[i].field);
+        const cJSON *above = cJSON_GetObjectItemCaseSensitive(pairs[i].range, "exclusiveMinimum"),
+                    *from = cJSON_GetObjectItemCaseSensitive(pairs[i].range, "minimum"),
+                    *max = cJSON_GetObjectItemCaseSensitive(pairs[i].range, "maximum");
+        const cJSON *min = l.above_min ? above : from;
+        CHECK(cJSON_IsNumber(min) && cJSON_IsNumber(max) && min->valuedouble == l.min && max->valuedouble == l.max &&
+                  !(l.above_min ? from : above),
+              "%s: the schema's range is the server's (%g to %g, above_min %d)", pairs[i].what, l.min, l.max, l.above_min);
+    }
+    cJSON_Delete(schema);
 }
 
 /* ---- requests applied to a world ------------------------------------------------------------- */
@@ -835,6 +929,8 @@ int main(void)
     test_init_values_outside_set();
     test_object_commands();
     test_values_apply();
+    test_narrowed_values();
+    test_limits_match_schema();
     test_apply_to_world();
     test_thermal_commands();
     test_moving_collider_pushes_fluid();

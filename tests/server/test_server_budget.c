@@ -131,6 +131,66 @@ static void check_emitters_bounded(peer *p)
     cJSON_Delete(before);
 }
 
+/* Sends json; CHECKs an error with code and field whose message says part. */
+static void expect_error_saying(peer *p, const char *json, const char *code, const char *field, const char *part)
+{
+    cJSON *r = peer_request(p, json, PEER_TIMEOUT_MS);
+    CHECK(is_error(r, code, field) && jstr_has(r, "message", part), "%s: %s on %s saying '%s', got %s", json, code, field, part,
+          jtext(r));
+    cJSON_Delete(r);
+}
+
+#define UPLOAD(extra) "{\"type\":\"load_scene\",\"world\":1,\"scene\":{\"domain\":{\"min\":[0,0,0],\"max\":[1,1,1]}," extra "}}"
+
+/* Issue 40, as an independent client found it: a document's emitters and colliders meet the limits
+ * of emitter_add and collider_add; values that a float turns into 0 are refused naming the field
+ * sent; 64 copies of one cube are estimated as one; a reset refused for kind names it. */
+static void check_issue_40(peer *p)
+{
+    static const char emitter[] = "\"emitters\":[{\"position\":[0.5,0.5,0.5],\"direction\":[0,1,0],\"rate\":5,\"radius\":0.04,";
+    char json[64 * 80 + 512];
+    snprintf(json, sizeof json, UPLOAD("%s\"speed\":101}]"), emitter);
+    expect_error_saying(p, json, "bad_value", "scene.emitters[0].speed", "at most 100 (m/s), found 101");
+    snprintf(json, sizeof json, UPLOAD("%s\"speed\":1e30}]"), emitter);
+    expect_error_saying(p, json, "bad_value", "scene.emitters[0].speed", "found 1e+30");
+    expect_error_saying(p, UPLOAD("\"colliders\":[{\"type\":\"box\",\"center\":[0.5,0.5,0.5],\"half_extents\":[0.1,0.1,0.1],"
+                                  "\"rotation\":[0,3601,0]}]"),
+                        "bad_value", "scene.colliders[0].rotation[1]", "at most 3600 (degrees), found 3601");
+    expect_error_saying(p, UPLOAD("\"colliders\":[{\"type\":\"box\",\"center\":[0.5,0.5,0.5],\"half_extents\":[0.1,0.1,0.1],"
+                                  "\"temperature\":1e-300}]"),
+                        "bad_value", "scene.colliders[0].temperature", "which is 0 as a float");
+    expect_error_saying(p, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"sphere\",\"position\":[0.2,0.2,0.2],"
+                           "\"radius\":1e-300}}",
+                        "bad_value", "collider.radius", "which is 0 as a float");
+    expect_error_saying(p, "{\"type\":\"collider_add\",\"world\":1,\"collider\":{\"shape\":\"sphere\",\"position\":[0.2,0.2,0.2],"
+                           "\"radius\":0.05,\"temperature\":1e-300}}",
+                        "bad_value", "collider.temperature", "which is 0 as a float");
+    expect_error_saying(p, "{\"type\":\"emitter_add\",\"world\":1,\"emitter\":{\"position\":[0.2,0.2,0.2],\"direction\":[0,1,0],"
+                           "\"speed\":1,\"radius\":0.02,\"temperature\":1e-300}}",
+                        "bad_value", "emitter.temperature", "which is 0 as a float");
+    expect_error_saying(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"temperature\":0}}", "bad_value", "values.temperature",
+                        "expected a number > 0");
+
+    /* 64 copies of a 0.9 m cube at 3 cm: 30^3 = 27,000 particles, within the budget */
+    int used = snprintf(json, sizeof json, "{\"type\":\"load_scene\",\"world\":1,\"scene\":{\"domain\":{\"min\":[0,0,0],"
+                                           "\"max\":[1,1,1]},\"parameters\":{\"particle_spacing\":0.03},\"fluid\":[");
+    for (int i = 0; i < 64; i++)
+        used += snprintf(json + used, sizeof json - (size_t)used, "%s{\"type\":\"box\",\"min\":[0.05,0.05,0.05],"
+                         "\"max\":[0.95,0.95,0.95]}", i ? "," : "");
+    snprintf(json + used, sizeof json - (size_t)used, "]}}");
+    cJSON *ack = expect_ack(p, json);
+    CHECK(jnum(ack, "applied.particles") == 27000.0, "64 copies of one cube build as one: %s", jtext(ack));
+    cJSON_Delete(ack);
+
+    /* air on, with an air fluid; a reset that makes it a liquid is refused on values.kind */
+    cJSON_Delete(expect_ack(p, UPLOAD("\"parameters\":{\"particle_spacing\":0.05,\"air\":\"mueller2005\"},"
+                                      "\"fluids\":[{\"name\":\"water\"},{\"name\":\"air\",\"kind\":\"air\"}],"
+                                      "\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[1,0.3,1]}]")));
+    expect_error_saying(p, "{\"type\":\"reset\",\"world\":1,\"values\":{\"kind\":\"liquid\"}}", "bad_value", "values.kind",
+                        "needs a fluid of 'kind' air");
+}
+#undef UPLOAD
+
 int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
@@ -150,6 +210,7 @@ int main(int argc, char **argv)
         check_builds_refused(&p);
         check_step_work_refused(&p);
         check_emitters_bounded(&p);
+        check_issue_40(&p);
     }
     peer_close(&p);
     int status = test_server_stop(&server);
