@@ -268,10 +268,13 @@ static void test_hot_floor_flux(void)
  * cold (280 K). */
 static const char *const HEATER = FLUIDCAST_TESTS_DIR "/scenes/heater_2d.json";
 
-/* Where the heat the heater gave sits after `seconds`: the height of the centroid of the excess heat
- * over 290 K, sum (T - T0) y / sum (T - T0), with the water expanding as it warms or (expansion 0)
- * not. */
-static double heat_centroid_height(double expansion, double seconds)
+/* The share of the heat the heater gave (the excess over 290 K; the cold wall's deficit left out)
+ * that sits more than one block height above the block's top, y > 0.06 m, after `seconds`, with
+ * the water expanding as it warms or (expansion 0) not. By conduction alone heat spreads about
+ * sqrt(alpha t), 1.3 cm in 8 s, so little gets there; a plume carries it up in bursts whose timing
+ * follows the roundings (the flow is close to chaotic), so the share is read late enough that a
+ * burst more or less does not decide it. */
+static double heat_share_above(double expansion, double seconds)
 {
     fc_world w;
     if (load(&w, HEATER, "heater_2d", NULL)) return NAN;
@@ -281,26 +284,29 @@ static double heat_centroid_height(double expansion, double seconds)
         fc_world_free(&w);
         return NAN;
     }
-    double heat = 0.0, moment = 0.0;
+    double heat = 0.0, above = 0.0;
     for (size_t i = 0; i < w.particles.count; i++) {
         const double excess = w.particles.field[FC_TEMPERATURE][i] - 290.0;
-        heat += excess, moment += excess * w.particles.field[FC_PY][i];
+        if (excess <= 0.0) continue;
+        heat += excess;
+        if (w.particles.field[FC_PY][i] > 0.06) above += excess;
     }
     fc_world_free(&w);
-    return moment / heat;
+    return above / heat;
 }
 
-/* A hot base makes the water above it rise: with thermal expansion the heat is carried up by the
- * warmed water in a plume, well above where conduction alone (expansion 0) has spread it in the
- * same time. */
+/* A hot base makes the water above it rise: with thermal expansion the warmed water carries the
+ * heat up in a plume, several times as much of it as conduction alone (expansion 0) spreads that
+ * high in the same time. */
 static void test_heater_convects(int short_run)
 {
-    const double seconds = short_run ? 1.2 : 4.0;
-    const double convected = heat_centroid_height(0.01, seconds), conducted = heat_centroid_height(0.0, seconds);
-    printf("heater after %.1f s: the excess heat's centroid at %.3f m with expansion, %.3f m by conduction alone\n",
-           seconds, convected, conducted);
-    CHECK(convected > conducted + (short_run ? 0.003 : 0.008),
-          "warmed water rises: the heat's centroid %.3f m against %.3f m by conduction", convected, conducted);
+    const double seconds = short_run ? 3.0 : 8.0;
+    const double convected = heat_share_above(0.01, seconds), conducted = heat_share_above(0.0, seconds);
+    printf("heater after %.1f s: %.1f%% of its heat above 0.06 m with expansion, %.1f%% by conduction alone\n", seconds,
+           100.0 * convected, 100.0 * conducted);
+    CHECK(convected > 3.0 * conducted && convected > (short_run ? 0.05 : 0.15),
+          "warmed water rises: %.1f%% of the heat above 0.06 m against %.1f%% by conduction", 100.0 * convected,
+          100.0 * conducted);
 }
 
 int main(int argc, char **argv)
