@@ -302,9 +302,17 @@ static void check_colliders(peer *p)
     cJSON_Delete(after);
     cJSON_Delete(before);
 
-    /* rewind puts the colliders of its checkpoint (the scene's, at t = 0) back */
+    /* rewind puts the colliders of its checkpoint (the scene's, at t = 0: the oldest, as none is a
+     * million seconds old) back, and its ack names them */
     since = p->states;
-    cJSON_Delete(ack_of(p, "{\"type\":\"rewind\",\"world\":1,\"seconds\":0}"));
+    ack = ack_of(p, "{\"type\":\"rewind\",\"world\":1,\"seconds\":1000000}");
+    int removed3 = 0, restored1 = 0;
+    const cJSON *id;
+    cJSON_ArrayForEach(id, jget(ack, "applied.objects.removed")) removed3 |= id->valuedouble == 3;
+    cJSON_ArrayForEach(id, jget(ack, "applied.objects.restored")) restored1 |= id->valuedouble == 1;
+    CHECK(jnum(ack, "applied.time") == 0 && removed3 && restored1,
+          "the rewind to t = 0 says it removed collider 3 and restored collider 1: %s", jtext(ack));
+    cJSON_Delete(ack);
     expect_collider_in_state(p, since, 1, 1);
     expect_collider_in_state(p, since, 3, 0);
 

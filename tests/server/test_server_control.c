@@ -51,11 +51,16 @@ static void check_set_accepted(peer *p)
 {
     check_set(p, "{\"viscosity\":0.5,\"equation_of_state\":\"linear\",\"clamp_negative_pressure\":false,\"gravity_y\":-4.5}");
     /* Linear pressure without the clamp tears the block apart within 0.1 s (the stability watch
-     * pauses the world): rewind puts it back to its first checkpoint, the scene's values, and on. */
+     * pauses the world): rewind puts it back to its first checkpoint and keeps the values set (its
+     * ack names them); the equation of state and the clamp set back, it runs on. */
     cJSON *ack = expect_ack(p, "{\"type\":\"rewind\",\"world\":1}");
     CHECK(jnum(ack, "applied.time") == 0 && cJSON_IsNumber(jget(ack, "applied.back")), "rewind goes back to t = 0: %s",
           jtext(ack));
+    CHECK(jstr_is(ack, "applied.kept.equation_of_state", "linear") && cJSON_IsFalse(jget(ack, "applied.kept.clamp_negative_pressure")) &&
+              jnum(ack, "applied.kept.gravity_y") == -4.5,
+          "the rewind keeps the values set since the checkpoint: %s", jtext(ack));
     cJSON_Delete(ack);
+    check_set(p, "{\"equation_of_state\":\"tait\",\"clamp_negative_pressure\":true}");
     cJSON_Delete(expect_ack(p, "{\"type\":\"resume\",\"world\":1}"));
     check_set(p, "{\"substeps\":10}");
 }

@@ -5,7 +5,7 @@
  * queued behind a closed world is answered unknown_world, and the closed world's budget is free
  * for the next create_world at once; `set speed_of_sound 1000` on double_dam_break at a fixed
  * step is reported unstable within the same memory bound; scene documents get emitter_add's and
- * collider_add's checks (a rate of 1e30, a radius of 0.4 m, 17 colliders are refused naming the
+ * collider_add's checks (a rate of 1e30 or over the budget, a radius of 0.4 m, 17 colliders are refused naming the
  * key), 65 fluid blocks are refused and 64 copies of one block merge into its particles. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -163,6 +163,9 @@ static void check_documents(peer *p)
 #define DOC_HEAD "{\"domain\":{\"min\":[0,0,0],\"max\":[0.6,0.5,0.4]},\"fluid\":[{\"type\":\"box\",\"min\":[0,0,0],\"max\":[0.1,0.1,0.1]}]"
     expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
                                "\"radius\":0.05,\"rate\":1e30}]}",
+                            "bad_value", "scene.emitters[0].rate", "at most 1e+07");
+    expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
+                               "\"radius\":0.05,\"rate\":1e7}]}",
                             "over_budget", "scene.emitters[0].rate", "budget");
     expect_document_refused(p, DOC_HEAD ",\"emitters\":[{\"position\":[0.3,0.4,0.2],\"direction\":[0,-1,0],\"speed\":1,"
                                "\"radius\":0.4,\"rate\":10}]}",
