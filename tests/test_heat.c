@@ -297,8 +297,8 @@ static double heat_share_above(double expansion, double seconds)
 
 /* A hot base makes the water above it rise: with thermal expansion the warmed water carries the
  * heat up in a plume, more than twice as much of it as conduction alone (expansion 0) spreads that
- * high in the same time (builds for other CPUs read 28% to 37% against 6% after 8 s: the plume
- * rises in bursts a few seconds apart). */
+ * high in the same time (the plume rises in bursts a few seconds apart, whose timing follows the
+ * build's roundings: the builds for other CPUs differ by one burst or two). */
 static void test_heater_convects(int short_run)
 {
     const double seconds = short_run ? 3.0 : 8.0;
