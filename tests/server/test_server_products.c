@@ -141,9 +141,11 @@ static void check_rates_and_census(peer *p)
     check_census_content(&last, jnum(p->state, "particles"));
     CHECK(last.sequence > first.sequence && last.time > first.time, "the census follows the world: sequence %u then %u",
           first.sequence, last.sequence);
-    /* the block slumps within the first second; by the first census it may have settled, so the last
-     * census need only not have risen above it */
-    CHECK(first.centre[0][1] < 0.14f && last.centre[0][1] > 0.02f && last.centre[0][1] <= first.centre[0][1] + 0.005f,
+    /* the block slumps within the first second; by the first census it may have settled (or, where
+     * the world steps slowly, under ThreadSanitizer, barely started), so the first census need only
+     * be at or below the start, the last a centimetre below it and not above the first */
+    CHECK(first.centre[0][1] <= 0.151f && last.centre[0][1] < 0.14f && last.centre[0][1] > 0.02f &&
+              last.centre[0][1] <= first.centre[0][1] + 0.005f,
           "the slumping block's centre of mass falls from where it started (0.15 m) and stays down: y %.3f m at "
           "%.2f s, %.3f m at %.2f s",
           first.centre[0][1], first.time, last.centre[0][1], last.time);
