@@ -1,6 +1,7 @@
 /* Trapped air on the device after a step (sph_device.h; solvers/air.c is the CPU's twin, the rules
  * are sph_terms.h's fc_air_*): one thread per particle sums grad c^p and grad c^s over its
- * neighbours at the positions now, gives air its artificial buoyancy, flags the air that goes and
+ * neighbours at the positions now, gives air its artificial buoyancy, marks the air carried under
+ * (`submerged`), flags the air that goes and
  * marks where new air is made; the new air is appended on the device (fc_device_store_spawn), never
  * through the host. */
 #include "cuda/device_internal.h"
@@ -11,7 +12,8 @@ enum { AIR_MARK = FC_CUDA_SCRATCH - 4, AIR_OX, AIR_OY, AIR_OZ };
 __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, float dt, const uint8_t *__restrict__ fluid,
                               const float *__restrict__ x, const float *__restrict__ y, const float *__restrict__ z,
                               const float *__restrict__ density, float *__restrict__ vx, float *__restrict__ vy,
-                              float *__restrict__ vz, uint8_t *__restrict__ flags, uint32_t *__restrict__ mark,
+                              float *__restrict__ vz, uint8_t *__restrict__ flags, uint8_t *__restrict__ submerged,
+                              uint32_t *__restrict__ mark,
                               float *__restrict__ ox, float *__restrict__ oy, float *__restrict__ oz,
                               unsigned *__restrict__ counts)
 {
@@ -31,7 +33,9 @@ __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, flo
         });
         int near_solid = 0;
         lists.solid(i, [&](uint32_t) { near_solid = 1; });
-        int decision = fc_air_decide(&t, f, density[i], near_solid, gp, gs, spawn);
+        unsigned char sub = submerged[i];
+        int decision = fc_air_decide(&t, f, density[i], near_solid, gp, gs, spawn, &sub);
+        submerged[i] = sub;
         if (decision == FC_AIR_SPAWN) {
             const float point[3] = {x[i] + spawn[0], y[i] + spawn[1], z[i] + spawn[2]};
             const float own[3] = {-spawn[0], -spawn[1], -spawn[2]};
@@ -78,6 +82,7 @@ extern "C" int fc_cuda_air_mark(fc_cuda_family *d, const fc_cuda_setup *setup, c
         FC_LAUNCH(fc_k_air_mark, fc_cuda_blocks_for(n + 1), FC_CUDA_BLOCK, s->stream, n, lists, *t, dt,
                   fc_cuda_fluid_column(d), x, y, z, fc_cuda_column(d, FC_DENSITY), fc_cuda_column(d, FC_VX),
                   fc_cuda_column(d, FC_VY), fc_cuda_column(d, FC_VZ), (uint8_t *)s->particles.d_column[FC_FLAGS],
+                  (uint8_t *)s->particles.d_column[FC_SUBMERGED],
                   (uint32_t *)d->d_f[AIR_MARK], d->d_f[AIR_OX], d->d_f[AIR_OY], d->d_f[AIR_OZ], d->d_counts);
         FC_CU(cudaGetLastError());
         FC_CU(cudaMemcpyAsync(sums, d->d_counts, sizeof sums, cudaMemcpyDeviceToHost, s->stream));

@@ -1,7 +1,8 @@
 /* Trapped air on the CPU for both solvers of the SPH family (Mueller et al. 2005; seed 004 section
  * 3.5; the rules are sph_terms.h's fc_air_*): after a step, one pass over the step's fluid lists at
  * the particles' new positions sums grad c^p and grad c^s, gives air its artificial buoyancy, marks
- * the air that goes in the `flags` field and collects the new air; the store then removes the
+ * the air that has been carried under in the `submerged` field and the air that goes in the `flags`
+ * field, and collects the new air; the store then removes the
  * marked particles and the new ones are appended, within max_air_particles, max_particles and the
  * server's budget. */
 #include <math.h>
@@ -61,7 +62,7 @@ static int air_reserve(fc_air_state *a, size_t n)
 /* Particle i's decision (fc_air_decide) from its sums over the fluid list; a spawn whose point a
  * neighbour already takes stays. */
 static int air_decision(const fc_air_terms *t, const fc_air_state *a, const fc_sph_neighbourhood *nh, long i, int f,
-                        float density, float spawn[3], float *mass_density)
+                        float density, float spawn[3], float *mass_density, uint8_t *submerged)
 {
     const fc_neighbour_list *fluid = &nh->lists[FC_SPH_FLUID], *solid = &nh->lists[FC_SPH_SOLID];
     const fc_record4 at = a->at[i];
@@ -79,7 +80,7 @@ static int air_decision(const fc_air_terms *t, const fc_air_state *a, const fc_s
     fc_fv_sum4(mass[0], mass[1], zero, zero, mass_sums);
     *mass_density = fc_air_mass_density(t, f, density, mass_sums);
     const int near_solid = solid->start[i] < solid->start[i + 1];
-    const int decision = fc_air_decide(t, f, density, near_solid, gp_sum, gs_sum, spawn);
+    const int decision = fc_air_decide(t, f, density, near_solid, gp_sum, gs_sum, spawn, submerged);
     if (decision != FC_AIR_SPAWN) return decision;
     const float point[3] = {at.x + spawn[0], at.y + spawn[1], at.z + spawn[2]};
     float cp = 0.0f;
@@ -106,7 +107,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
     const float *x = p->field[FC_PX], *y = p->field[FC_PY], *z = p->field[FC_PZ], *rho = p->field[FC_DENSITY];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     const uint8_t *of = p->u8[FC_FLUID];
-    uint8_t *flags = p->u8[FC_FLAGS];
+    uint8_t *flags = p->u8[FC_FLAGS], *submerged = p->u8[FC_SUBMERGED];
     fc_shares_open(shares);
 #pragma omp parallel
     for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
@@ -125,7 +126,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
             const int f = of[i];
             float spawn[3] = {0.0f, 0.0f, 0.0f};
             float mass_density;
-            const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn, &mass_density);
+            const int decision = air_decision(&t, a, nh, i, f, rho[i], spawn, &mass_density, &submerged[i]);
             a->decision[i] = (uint8_t)decision;
             a->spawn[i] = (fc_record4){spawn[0], spawn[1], spawn[2], 0.0f};
             flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;

@@ -384,9 +384,13 @@ static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int 
  *   n^ = grad c^p / |grad c^p|, when that point is free (no particle within 3/4 spacing: the air
  *   already there stops the next) and outside the particles (c^p there below 1/2, from x's
  *   neighbours);
- *   an air particle with |grad c^p| h > t_p (at the edge) goes when |grad c^s| h < t_s (no liquid
- *   near) or grad c^p . g > 0 (the edge faces up: it came out through the surface), and when
- *   rho < t_rho rho0 (alone);
+ *   an air particle is made at the liquid's edge, under it: there the rules below would remove it at
+ *   once (its neighbourhood is less than half full, so rho < t_rho rho0), so they judge only air
+ *   that has been carried under, `submerged` (set, for good, the first time the particle is not at
+ *   the edge, |grad c^p| h <= t_p: particles all round it). Submerged air with |grad c^p| h > t_p
+ *   (at the edge) goes when |grad c^s| h < t_s (no liquid near) or grad c^p . g > 0 (the edge faces
+ *   up: it came out through the surface), and when rho < t_rho rho0 (alone); air not yet submerged
+ *   goes only when no liquid is near (|grad c^s| h < t_s: it came away from the liquid that made it);
  *   air feels the artificial buoyancy a = -b (rho - rho0) g / rho. */
 typedef struct fc_air_terms {
     float liquid[FC_SPH_MAX_FLUIDS]; /* c^s of each fluid: 1 liquid, 0 air */
@@ -431,11 +435,12 @@ static inline FC_HD float fc_air_mass_density(const fc_air_terms *t, int f, floa
     return density * (t->ratio[f] * h6 + mass[0]) / (t->ratio[f] * (h6 + mass[1]));
 }
 
-/* What particle i of fluid f does from its sums (fc_air_pair), its density and whether it has solid
- * neighbours: FC_AIR_SPAWN with the new particle's offset from x_i in spawn[3], FC_AIR_REMOVE, or
- * FC_AIR_STAY. The spawn point is still to be checked free (fc_air_point_taken). */
+/* What particle i of fluid f does from its sums (fc_air_pair), its density, whether it has solid
+ * neighbours and, for air, its `submerged` mark (read, and set when it is first surrounded):
+ * FC_AIR_SPAWN with the new particle's offset from x_i in spawn[3], FC_AIR_REMOVE, or FC_AIR_STAY.
+ * The spawn point is still to be checked free (fc_air_point_taken). */
 static inline FC_HD int fc_air_decide(const fc_air_terms *t, int f, float density, int near_solid, const float gp_sum[3],
-                                      const float gs_sum[3], float spawn[3])
+                                      const float gs_sum[3], float spawn[3], unsigned char *submerged)
 {
     const float gp[3] = {t->coeff * gp_sum[0], t->coeff * gp_sum[1], t->coeff * gp_sum[2]};
     const float gp2 = gp[0] * gp[0] + gp[1] * gp[1] + gp[2] * gp[2];
@@ -443,6 +448,8 @@ static inline FC_HD int fc_air_decide(const fc_air_terms *t, int f, float densit
     const int edge = gp2 > t->generation2;
     if (t->liquid[f] == 0.0f) {
         const float gs2 = t->coeff * t->coeff * (gs_sum[0] * gs_sum[0] + gs_sum[1] * gs_sum[1] + gs_sum[2] * gs_sum[2]);
+        if (!edge) *submerged = 1;
+        if (!*submerged) return gs2 < t->deletion2 ? FC_AIR_REMOVE : FC_AIR_STAY;
         if ((edge && (gs2 < t->deletion2 || facing > 0.0f)) || density < t->deletion_density * t->rest[f])
             return FC_AIR_REMOVE;
         return FC_AIR_STAY;

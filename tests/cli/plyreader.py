@@ -10,8 +10,9 @@ EXPECTED_PROPERTIES = [
     ("uchar", "fluid"),
     ("float", "temperature"),
     ("uchar", "flags"),
+    ("uchar", "submerged"),
 ]
-RECORD = struct.Struct("<I7fBfB")
+RECORD = struct.Struct("<I7fBfBB")
 END_HEADER = b"end_header\n"
 
 
