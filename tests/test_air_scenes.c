@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
     double alive_under;   /* mean count of air below the surface */
     double vy_under;      /* mean vertical velocity of that air, m/s */
+    double slip_under;    /* its mean vertical velocity relative to the liquid in its cell, m/s */
     double median_life;   /* of the air that was below the surface, s (air still alive counts its age) */
     size_t lives;         /* how many of them */
     size_t surfaced;      /* removed within 3 spacings of the surface after being below it */
@@ -53,6 +54,39 @@ static double pool_level(const fc_world *w, double cut_y)
     return w->domain_lo[1] + (double)n * pow(s, w->dimensions) / area;
 }
 
+/* The liquid's mean vertical velocity in cells of side h (cells with no liquid: NAN), for the air's
+ * velocity relative to the liquid around it. */
+typedef struct {
+    int n[3];
+    double cell;
+    double *sum;
+    size_t *count;
+} liquid_cells;
+
+static size_t cell_of(const liquid_cells *c, const fc_world *w, size_t i)
+{
+    size_t k = 0;
+    for (int d = 2; d >= 0; d--) {
+        const float *x = w->particles.field[FC_PX + d];
+        int at = (int)floor((x[i] - w->domain_lo[d]) / c->cell);
+        at = at < 0 ? 0 : at >= c->n[d] ? c->n[d] - 1 : at;
+        k = k * (size_t)c->n[d] + (size_t)at;
+    }
+    return k;
+}
+
+static void liquid_cells_fill(liquid_cells *c, const fc_world *w)
+{
+    const size_t cells = (size_t)c->n[0] * (size_t)c->n[1] * (size_t)c->n[2];
+    memset(c->sum, 0, cells * sizeof *c->sum);
+    memset(c->count, 0, cells * sizeof *c->count);
+    for (size_t i = 0; i < w->particles.count; i++) {
+        if (w->fluids[w->particles.u8[FC_FLUID][i]].kind != 0) continue;
+        const size_t k = cell_of(c, w, i);
+        c->sum[k] += w->particles.field[FC_VY][i], c->count[k]++;
+    }
+}
+
 /* Runs the scene at path on `solver` for `seconds` and measures its air from `from` seconds on. */
 static air_figures measure(const char *path, const char *solver, double seconds, double from, double cut_y)
 {
@@ -74,6 +108,16 @@ static air_figures measure(const char *path, const char *solver, double seconds,
         return out;
     }
     const double s = w.params.particle_spacing;
+    liquid_cells cells = {.cell = w.params.smoothing_radius};
+    for (int d = 0; d < 3; d++) {
+        const double span = w.domain_hi[d] - w.domain_lo[d];
+        cells.n[d] = span > 0.0 ? (int)ceil(span / cells.cell) : 1;
+    }
+    const size_t cell_count = (size_t)cells.n[0] * (size_t)cells.n[1] * (size_t)cells.n[2];
+    cells.sum = malloc(cell_count * sizeof *cells.sum);
+    cells.count = malloc(cell_count * sizeof *cells.count);
+    double slip_sum = 0.0;
+    size_t slip_samples = 0;
     size_t capacity = 1u << 16;
     follow *f = calloc(capacity, sizeof *f);
     size_t lives_cap = 1024, lives = 0;
@@ -81,7 +125,7 @@ static air_figures measure(const char *path, const char *solver, double seconds,
     double under_sum = 0.0, vy_sum = 0.0;
     size_t samples = 0, under_samples = 0;
     const unsigned long long made0 = w.air_made_total;
-    while (w.time < seconds && !out.failed && f && life) {
+    while (w.time < seconds && !out.failed && f && life && cells.sum && cells.count) {
         const double before = w.time;
         out.failed = fc_world_step(&w) != FC_STEP_DONE;
         const double level = pool_level(&w, cut_y);
@@ -96,6 +140,7 @@ static air_figures measure(const char *path, const char *solver, double seconds,
             f = g, capacity = grown;
         }
         const int counting = w.time >= from;
+        if (counting) liquid_cells_fill(&cells, &w);
         size_t under = 0;
         for (size_t i = 0; i < p->count; i++) {
             if (w.fluids[p->u8[FC_FLUID][i]].kind == 0) continue;
@@ -106,7 +151,11 @@ static air_figures measure(const char *path, const char *solver, double seconds,
             a->last_y = y;
             if (y < level - s) {
                 a->under = 1;
-                if (counting) under++, vy_sum += p->field[FC_VY][i], under_samples++;
+                if (counting) {
+                    under++, vy_sum += p->field[FC_VY][i], under_samples++;
+                    const size_t k = cell_of(&cells, &w, i);
+                    if (cells.count[k]) slip_sum += p->field[FC_VY][i] - cells.sum[k] / (double)cells.count[k], slip_samples++;
+                }
             }
         }
         if (counting) under_sum += (double)under, samples++;
@@ -147,12 +196,14 @@ static air_figures measure(const char *path, const char *solver, double seconds,
     out.lives = lives;
     out.alive_under = samples ? under_sum / (double)samples : 0.0;
     out.vy_under = under_samples ? vy_sum / (double)under_samples : 0.0;
+    out.slip_under = slip_samples ? slip_sum / (double)slip_samples : 0.0;
+    free(cells.sum), free(cells.count);
     out.made = w.air_made_total - made0;
     free(f), free(life);
     fc_world_free(&w);
-    printf("%s (%s), %.2f s, from %.1f s: %.1f air below the surface on average, mean vy there %+.3f m/s, median lifetime "
+    printf("%s (%s), %.2f s, from %.1f s: %.1f air below the surface on average, mean vy there %+.3f m/s (%+.3f m/s relative to the liquid), median lifetime "
            "%.3f s (%zu lives), %zu removed at the surface, %zu elsewhere; %llu made; level %.3f m\n",
-           path, solver, seconds, from, out.alive_under, out.vy_under, out.median_life, out.lives, out.surfaced,
+           path, solver, seconds, from, out.alive_under, out.vy_under, out.slip_under, out.median_life, out.lives, out.surfaced,
            out.removed_under, out.made, out.level);
     fflush(stdout);
     return out;

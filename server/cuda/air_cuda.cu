@@ -54,7 +54,7 @@ __global__ void fc_k_air_mark(size_t n, fc_cuda_lists lists, fc_air_terms t, flo
         flags[i] = decision == FC_AIR_REMOVE ? FC_FLAG_REMOVE : 0;
         if (t.liquid[f] == 0.0f) {
             float v[3] = {vx[i], vy[i], vz[i]};
-            fc_air_buoyancy(&t, f, fc_air_mass_density(&t, f, density[i], mass), dt, v);
+            fc_air_buoyancy(&t, f, sub, fc_air_mass_density(&t, f, density[i], mass), dt, v);
             vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
             atomicAdd(&counts[0], 1u);
             if (decision == FC_AIR_REMOVE) atomicAdd(&counts[1], 1u);

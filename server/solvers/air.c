@@ -1,6 +1,6 @@
 /* Trapped air on the CPU for both solvers of the SPH family (Mueller et al. 2005; seed 004 section
  * 3.5; the rules are sph_terms.h's fc_air_*): after a step, one pass over the step's fluid lists at
- * the particles' new positions sums grad c^p and grad c^s, gives air its artificial buoyancy, marks
+ * the particles' new positions sums grad c^p and grad c^s, gives submerged air its artificial buoyancy, marks
  * the air that has been carried under in the `submerged` field and the air that goes in the `flags`
  * field, and collects the new air; the store then removes the
  * marked particles and the new ones are appended, within max_air_particles, max_particles and the
@@ -134,7 +134,7 @@ int fc_sph_air_step(fc_world *w, fc_air_state *a, const fc_sph_neighbourhood *nh
             if (t.liquid[f] == 0.0f) {
                 air++, removed += decision == FC_AIR_REMOVE;
                 float v[3] = {vx[i], vy[i], vz[i]};
-                fc_air_buoyancy(&t, f, mass_density, (float)dt, v);
+                fc_air_buoyancy(&t, f, submerged[i], mass_density, (float)dt, v);
                 vx[i] = v[0], vy[i] = v[1], vz[i] = v[2];
             }
         }

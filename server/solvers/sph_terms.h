@@ -384,14 +384,13 @@ static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int 
  *   n^ = grad c^p / |grad c^p|, when that point is free (no particle within 3/4 spacing: the air
  *   already there stops the next) and outside the particles (c^p there below 1/2, from x's
  *   neighbours);
- *   an air particle is made at the liquid's edge, under it: there the rules below would remove it at
- *   once (its neighbourhood is less than half full, so rho < t_rho rho0), so they judge only air
- *   that has been carried under, `submerged` (set, for good, the first time the particle is not at
- *   the edge, |grad c^p| h <= t_p: particles all round it). Submerged air with |grad c^p| h > t_p
- *   (at the edge) goes when |grad c^s| h < t_s (no liquid near) or grad c^p . g > 0 (the edge faces
- *   up: it came out through the surface), and when rho < t_rho rho0 (alone); air not yet submerged
- *   goes only when no liquid is near (|grad c^s| h < t_s: it came away from the liquid that made it);
- *   air feels the artificial buoyancy a = -b (rho - rho0) g / rho. */
+ *   an air particle with |grad c^p| h > t_p (at the edge) goes when |grad c^s| h < t_s (no liquid
+ *   near) or grad c^p . g > 0 (the edge faces up: it came out through the surface), and when
+ *   rho < t_rho rho0 (alone) once it has been carried under: new air sits at the edge, under the
+ *   liquid that made it, with less than half a neighbourhood, and would go at once. `submerged` is
+ *   set, for good, the first time the particle is not at the edge (|grad c^p| h <= t_p: particles
+ *   all round it);
+ *   air carried under feels the artificial buoyancy a = -b (rho - rho0) g / rho. */
 typedef struct fc_air_terms {
     float liquid[FC_SPH_MAX_FLUIDS]; /* c^s of each fluid: 1 liquid, 0 air */
     float ratio[FC_SPH_MAX_FLUIDS];  /* m_f / m_0: w_j = V_j / m_0 = ratio / rho_j */
@@ -449,10 +448,8 @@ static inline FC_HD int fc_air_decide(const fc_air_terms *t, int f, float densit
     if (t->liquid[f] == 0.0f) {
         const float gs2 = t->coeff * t->coeff * (gs_sum[0] * gs_sum[0] + gs_sum[1] * gs_sum[1] + gs_sum[2] * gs_sum[2]);
         if (!edge) *submerged = 1;
-        if (!*submerged) return gs2 < t->deletion2 ? FC_AIR_REMOVE : FC_AIR_STAY;
-        if ((edge && (gs2 < t->deletion2 || facing > 0.0f)) || density < t->deletion_density * t->rest[f])
-            return FC_AIR_REMOVE;
-        return FC_AIR_STAY;
+        if (edge && (gs2 < t->deletion2 || facing > 0.0f)) return FC_AIR_REMOVE;
+        return *submerged && density < t->deletion_density * t->rest[f] ? FC_AIR_REMOVE : FC_AIR_STAY;
     }
     /* facing down: within 60 degrees of straight down (grad c^p . g < -|grad c^p| |g| / 2); the seed's
      * grad c^p . g < 0 alone lets a side wall of fluid whose normal tilts a hair downward make air */
@@ -476,11 +473,13 @@ static inline FC_HD int fc_air_point_taken(const fc_air_terms *t, const float dx
  * particles around it; cp is the sum of fc_air_point_taken's terms. */
 static inline FC_HD int fc_air_point_outside(const fc_air_terms *t, float cp) { return t->poly6_m0 * cp < 0.5f; }
 
-/* The artificial buoyancy of an air particle of fluid f at density rho (fc_air_mass_density) over dt:
- * v += -b (rho - rho0) g dt / rho. */
-static inline FC_HD void fc_air_buoyancy(const fc_air_terms *t, int f, float density, float dt, float v[3])
+/* The artificial buoyancy of an air particle of fluid f at density rho (fc_air_mass_density) over dt,
+ * v += -b (rho - rho0) g dt / rho, once it has been carried under (`submerged`): it lets air rise
+ * through the liquid to the surface (seed 004 section 3.5); air still under the liquid that made it
+ * would lift that liquid (a falling sheet with air under it, in PBF flung up as spray). */
+static inline FC_HD void fc_air_buoyancy(const fc_air_terms *t, int f, int submerged, float density, float dt, float v[3])
 {
-    if (t->liquid[f] != 0.0f || !(density > 0.0f)) return;
+    if (t->liquid[f] != 0.0f || !submerged || !(density > 0.0f)) return;
     const float push = -t->buoyancy * (density - t->rest[f]) / density * dt;
     for (int k = 0; k < 3; k++) v[k] += push * t->g[k];
 }
