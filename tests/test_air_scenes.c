@@ -209,6 +209,12 @@ static air_figures measure(const char *path, const char *solver, double seconds,
     return out;
 }
 
+/* The acceptance of issue 41 item 1 on WCSPH: at least 50 air particles below the surface on average,
+ * their median lifetime 0.2 s at least, rising through the liquid (their mean vertical velocity
+ * relative to the liquid around them upward: their buoyancy), and leaving at the surface more than
+ * anywhere else. Their mean vertical velocity itself is printed, not judged: air carried in at the
+ * surface and leaving there spends as much time going down as up, so its mean is zero but for the
+ * ends of the window. The short run checks the rules once: air carried under leaves at the surface. */
 static void air_rises(const char *path, const char *solver, double seconds, double cut_y, int short_run)
 {
     const air_figures a = measure(path, solver, seconds, short_run ? 0.5 * seconds : 1.0, cut_y);
@@ -219,9 +225,21 @@ static void air_rises(const char *path, const char *solver, double seconds, doub
           a.alive_under);
     CHECK(a.median_life >= 0.2, "%s (%s): the median lifetime of air under the surface is 0.2 s at least (%.3f s)", path,
           solver, a.median_life);
-    CHECK(a.vy_under > 0.0, "%s (%s): air under the surface rises on average (%+.3f m/s)", path, solver, a.vy_under);
+    CHECK(a.slip_under > 0.0, "%s (%s): air under the surface rises through the liquid (%+.3f m/s)", path, solver,
+          a.slip_under);
     CHECK(a.surfaced > a.removed_under, "%s (%s): air leaves mostly at the surface (%zu there, %zu elsewhere)", path,
           solver, a.surfaced, a.removed_under);
+}
+
+/* PBF: the scene runs, air is made and air carried under leaves at the surface. Its figures are
+ * printed, not judged: PBF's poured sheet breaks into spray of a few particles (with air off too),
+ * which carries little air under. */
+static void air_made_and_leaves(const char *path, double seconds, double cut_y, int short_run)
+{
+    const air_figures a = measure(path, "pbf", seconds, short_run ? 0.5 * seconds : 1.0, cut_y);
+    CHECK(!a.failed, "%s (pbf) steps", path);
+    CHECK(a.made > 0, "%s (pbf): air is made (%llu)", path, a.made);
+    CHECK(short_run || a.surfaced > 0, "%s (pbf): air carried under leaves at the surface (%zu)", path, a.surfaced);
 }
 
 int main(int argc, char **argv)
@@ -231,6 +249,9 @@ int main(int argc, char **argv)
         return check_summary("test_air_scenes --measure");
     }
     const int short_run = check_short_run(argc, argv);
-    (void)short_run;
+    /* bubbles_2d's design (scenes/bubbles_2d.json) and bubbly_jet's at a coarser spacing */
+    air_rises(FLUIDCAST_TESTS_DIR "/scenes/air_pour_2d.json", "sph", short_run ? 1.0 : 6.0, 0.45, short_run);
+    if (!short_run) air_rises(FLUIDCAST_TESTS_DIR "/scenes/air_pour_3d.json", "sph", 6.0, 0.17, 0);
+    air_made_and_leaves(FLUIDCAST_TESTS_DIR "/scenes/air_pour_2d.json", short_run ? 0.5 : 3.0, 0.45, short_run);
     return check_summary("test_air_scenes");
 }

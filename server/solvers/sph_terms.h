@@ -384,12 +384,13 @@ static inline FC_HD void fc_tension_acceleration(const fc_tension_terms *t, int 
  *   n^ = grad c^p / |grad c^p|, when that point is free (no particle within 3/4 spacing: the air
  *   already there stops the next) and outside the particles (c^p there below 1/2, from x's
  *   neighbours);
- *   an air particle with |grad c^p| h > t_p (at the edge) goes when |grad c^s| h < t_s (no liquid
- *   near) or grad c^p . g > 0 (the edge faces up: it came out through the surface), and when
- *   rho < t_rho rho0 (alone) once it has been carried under: new air sits at the edge, under the
- *   liquid that made it, with less than half a neighbourhood, and would go at once. `submerged` is
- *   set, for good, the first time the particle is not at the edge (|grad c^p| h <= t_p: particles
- *   all round it);
+ *   the deletion rules judge air that has been carried under, `submerged` (set, for good, the first
+ *   time the particle is not at the edge, |grad c^p| h <= t_p: particles all round it): new air sits
+ *   at the edge under the liquid that made it, with less than half a neighbourhood, and would go at
+ *   once; it waits there, or on the pool it falls onto, until the liquid closes over it. Submerged
+ *   air with |grad c^p| h > t_p (at the edge) goes when |grad c^s| h < t_s (no liquid near) or
+ *   grad c^p . g > 0 (the edge faces up: it came out through the surface), and when rho < t_rho rho0
+ *   (alone); air not yet submerged goes only when no liquid is near (|grad c^s| h < t_s);
  *   air carried under feels the artificial buoyancy a = -b (rho - rho0) g / rho. */
 typedef struct fc_air_terms {
     float liquid[FC_SPH_MAX_FLUIDS]; /* c^s of each fluid: 1 liquid, 0 air */
@@ -448,8 +449,10 @@ static inline FC_HD int fc_air_decide(const fc_air_terms *t, int f, float densit
     if (t->liquid[f] == 0.0f) {
         const float gs2 = t->coeff * t->coeff * (gs_sum[0] * gs_sum[0] + gs_sum[1] * gs_sum[1] + gs_sum[2] * gs_sum[2]);
         if (!edge) *submerged = 1;
-        if (edge && (gs2 < t->deletion2 || facing > 0.0f)) return FC_AIR_REMOVE;
-        return *submerged && density < t->deletion_density * t->rest[f] ? FC_AIR_REMOVE : FC_AIR_STAY;
+        if (!*submerged) return gs2 < t->deletion2 ? FC_AIR_REMOVE : FC_AIR_STAY;
+        if ((edge && (gs2 < t->deletion2 || facing > 0.0f)) || density < t->deletion_density * t->rest[f])
+            return FC_AIR_REMOVE;
+        return FC_AIR_STAY;
     }
     /* facing down: within 60 degrees of straight down (grad c^p . g < -|grad c^p| |g| / 2); the seed's
      * grad c^p . g < 0 alone lets a side wall of fluid whose normal tilts a hair downward make air */
