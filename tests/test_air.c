@@ -172,15 +172,15 @@ static void bubble_rises_and_leaves(const char *solver, double seconds)
     fc_world_free(&w);
 }
 
-/* The pool's surface: its liquid's highest particle away from the jet and the ball (at x = z = 0.125 m)
- * and below the ball. */
+/* The pool's surface: its liquid's highest particle away from where the poured jet plunges (about
+ * x = 0.2 m, z = 0.125 m) and below the jet. */
 static double pool_surface(const fc_world *w)
 {
     double surface = 0.0;
     for (size_t i = 0; i < w->particles.count; i++) {
-        const double dx = w->particles.field[FC_PX][i] - 0.125, dz = w->particles.field[FC_PZ][i] - 0.125;
+        const double dx = w->particles.field[FC_PX][i] - 0.2, dz = w->particles.field[FC_PZ][i] - 0.125;
         const double y = w->particles.field[FC_PY][i];
-        if (!is_air(w, i) && dx * dx + dz * dz > 0.08 * 0.08 && y < 0.16 && y > surface) surface = y;
+        if (!is_air(w, i) && dx * dx + dz * dz > 0.07 * 0.07 && y < 0.16 && y > surface) surface = y;
     }
     return surface;
 }
