@@ -33,7 +33,7 @@ static int tags_follow_ids(const fc_particles *p)
 static void test_declared(void)
 {
     const fc_field_desc *f = fc_field_find("test_tag");
-    CHECK(FC_FIELD_COUNT == 7 && f == &fc_fields[FC_FIELD_COUNT - 1] && f->column == FC_TEST_TAG &&
+    CHECK(FC_FIELD_COUNT == 8 && f == &fc_fields[FC_FIELD_COUNT - 1] && f->column == FC_TEST_TAG &&
               FC_COLUMN_COUNT == FC_TEST_TAG + 1,
           "the extra field comes last in the registry, with a column of its own");
     CHECK(fc_field_streamed_as("test_tag") == f && strcmp(fc_attribute_names[FC_ATTR_EXTRA], "test_tag") == 0,
@@ -120,10 +120,10 @@ static void test_exported(const fc_world *w)
 {
     char header[2048];
     fc_ply_header(header, sizeof header, w->particles.count, 0.0);
-    CHECK(strstr(header, "property float temperature\nproperty uchar flags\nproperty float test_tag\nend_header\n") != NULL,
+    CHECK(strstr(header, "property float temperature\nproperty uchar flags\nproperty uchar submerged\nproperty float test_tag\nend_header\n") != NULL,
           "the PLY header lists the field last: %s", header);
     const size_t record = fc_ply_record_bytes();
-    CHECK(record == 4 + 7 * 4 + 1 + 4 + 1 + 4, "a PLY record is %zu bytes", record);
+    CHECK(record == 4 + 7 * 4 + 1 + 4 + 1 + 1 + 4, "a PLY record is %zu bytes", record);
     size_t n = w->particles.count < 64 ? w->particles.count : 64;
     uint8_t *out = malloc(n * record);
     fc_ply_encode(out, &w->particles, 0, n);
