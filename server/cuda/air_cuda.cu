@@ -1,9 +1,8 @@
 /* Trapped air on the device after a step (sph_device.h; solvers/air.c is the CPU's twin, the rules
  * are sph_terms.h's fc_air_*): one thread per particle sums grad c^p and grad c^s over its
- * neighbours at the positions now, gives air its artificial buoyancy, marks the air carried under
- * (`submerged`), flags the air that goes and
- * marks where new air is made; the new air is appended on the device (fc_device_store_spawn), never
- * through the host. */
+ * neighbours at the positions now, marks the air carried under (`submerged`) and gives it its
+ * artificial buoyancy, flags the air that goes and marks where new air is made; the new air is
+ * appended on the device (fc_device_store_spawn), never through the host. */
 #include "cuda/device_internal.h"
 
 /* The family's scratch columns the air uses after a step (the step's are no longer read then). */

@@ -1,10 +1,9 @@
 /* Trapped air on the CPU for both solvers of the SPH family (Mueller et al. 2005; seed 004 section
  * 3.5; the rules are sph_terms.h's fc_air_*): after a step, one pass over the step's fluid lists at
- * the particles' new positions sums grad c^p and grad c^s, gives submerged air its artificial buoyancy, marks
- * the air that has been carried under in the `submerged` field and the air that goes in the `flags`
- * field, and collects the new air; the store then removes the
- * marked particles and the new ones are appended, within max_air_particles, max_particles and the
- * server's budget. */
+ * the particles' new positions sums grad c^p and grad c^s, marks the air that has been carried
+ * under in the `submerged` field and gives it its artificial buoyancy, marks the air that goes in
+ * the `flags` field and collects the new air; the store then removes the marked particles and the
+ * new ones are appended, within max_air_particles, max_particles and the server's budget. */
 #include <math.h>
 #include <stdlib.h>
 
