@@ -1,0 +1,38 @@
+/* The defaults of a new emitter (emitter_add without a place or a rate): above the fluid's surface, a
+ * rate for the world's dimensions, and when its emitters fill a closed container. */
+#ifndef FC_EMITTER_PLACE_H
+#define FC_EMITTER_PLACE_H
+
+#include "core/world.h"
+
+#define FC_EMITTER_DEFAULT_SPEED 1.5        /* m/s: a jet that falls, not one that sprays */
+#define FC_EMITTER_DEFAULT_RADIUS 2.5       /* particle spacings: five particles across */
+
+/* Where a new emitter of this radius goes: over the column with the most free height between the
+ * fluid's top (or the floor, or a collider's top) and the ceiling, half way up it, aimed down along
+ * gravity (-y without gravity) into that free space. "Up" is against gravity's largest component. */
+typedef struct fc_emitter_place {
+    float position[3], direction[3];
+    int up;          /* the axis that points up, 0..2 */
+    float below;     /* where the free space under the nozzle ends along `up` (fluid top, floor or solid), m */
+    float room;      /* the free height of that column, m (below 2 spacings: no free space anywhere) */
+} fc_emitter_place;
+
+/* Reads the particles' positions (brought to the host). */
+void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out);
+
+/* A continuous jet's rate, particles/s: one layer of the disc per spacing travelled, speed v, spacing
+ * s: 2 r v / s^2 for a 2D segment of 2r, pi r^2 v / s^3 for a 3D disc. */
+double fc_emitter_default_rate(const fc_world *w, double radius, double speed);
+
+/* How the container fills: its free volume (the domain less its particles, s^dims each, and its
+ * spheres and boxes), the emitters' total rate, and the seconds until they fill it; INFINITY when
+ * a sink takes fluid out or nothing is emitted. */
+typedef struct fc_fill_estimate {
+    double free_volume; /* m^3 (2D: m^2) */
+    double rate;        /* particles/s, every emitter */
+    double seconds;     /* free_volume / (rate s^dims) */
+} fc_fill_estimate;
+void fc_emitters_fill_estimate(const fc_world *w, fc_fill_estimate *out);
+
+#endif
