@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/collide.h"
 
@@ -108,6 +109,23 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
         }
     out->direction[up] = (float)-sign;
     if (w->dimensions == 2) out->position[2] = 0.0f;
+}
+
+fc_object fc_emitter_default_row(const fc_world *w)
+{
+    fc_object e = {.kind = FC_OBJECT_EMITTER, .shape = {.kind = FC_SHAPE_DISC}};
+    e.shape.radius = (float)(FC_EMITTER_DEFAULT_RADIUS * w->params.particle_spacing);
+    e.emitter.speed = (float)FC_EMITTER_DEFAULT_SPEED;
+    return e;
+}
+
+void fc_emitter_complete(fc_world *w, fc_object *e, int has_position, int has_direction, int has_rate,
+                         fc_emitter_place *place)
+{
+    if (!has_position || !has_direction) fc_emitter_default_place(w, e->shape.radius, place);
+    if (!has_position) memcpy(e->shape.center, place->position, sizeof e->shape.center);
+    if (!has_direction) memcpy(e->shape.normal, place->direction, sizeof e->shape.normal);
+    if (!has_rate) e->emitter.rate = (float)fc_emitter_default_rate(w, e->shape.radius, e->emitter.speed);
 }
 
 double fc_emitter_default_rate(const fc_world *w, double radius, double speed)

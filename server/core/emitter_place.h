@@ -25,6 +25,16 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out);
  * s: 2 r v / s^2 for a 2D segment of 2r, pi r^2 v / s^3 for a 3D disc. */
 double fc_emitter_default_rate(const fc_world *w, double radius, double speed);
 
+/* A new emitter row with the defaults of what emitter_add may leave out: radius
+ * FC_EMITTER_DEFAULT_RADIUS spacings, speed FC_EMITTER_DEFAULT_SPEED, fluid 0 at its temperature.
+ * The caller puts the fields it was given on it, then calls fc_emitter_complete. */
+fc_object fc_emitter_default_row(const fc_world *w);
+/* Completes e for what was not given: its place (fc_emitter_default_place for its radius) when
+ * has_position is 0, aimed down when has_direction is 0, the continuous rate for its radius and
+ * speed when has_rate is 0. *place is the place chosen (valid when has_position is 0). */
+void fc_emitter_complete(fc_world *w, fc_object *e, int has_position, int has_direction, int has_rate,
+                         fc_emitter_place *place);
+
 /* How the container fills: its free volume (the domain less its particles, s^dims each, and its
  * spheres and boxes), the emitters' total rate, and the seconds until they fill it; INFINITY when
  * a sink takes fluid out or nothing is emitted. */

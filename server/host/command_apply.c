@@ -290,16 +290,11 @@ static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *app
                              FC_WORLD_MAX_EMITTERS);
         return -1;
     }
-    fc_object e = {.kind = FC_OBJECT_EMITTER, .shape = {.kind = FC_SHAPE_DISC}};
-    e.shape.radius = (float)(FC_EMITTER_DEFAULT_RADIUS * w->params.particle_spacing);
-    e.emitter.speed = (float)FC_EMITTER_DEFAULT_SPEED;
+    fc_object e = fc_emitter_default_row(w);
     merge_emitter_fields(&e, f);
     fc_emitter_place place;
     const int placed = !(f->has & FC_EMITTER_HAS_POSITION);
-    if (placed || !(f->has & FC_EMITTER_HAS_DIRECTION)) fc_emitter_default_place(w, e.shape.radius, &place);
-    if (placed) memcpy(e.shape.center, place.position, sizeof e.shape.center);
-    if (!(f->has & FC_EMITTER_HAS_DIRECTION)) memcpy(e.shape.normal, place.direction, sizeof e.shape.normal);
-    if (!(f->has & FC_EMITTER_HAS_RATE)) e.emitter.rate = (float)fc_emitter_default_rate(w, e.shape.radius, e.emitter.speed);
+    fc_emitter_complete(w, &e, !placed, (f->has & FC_EMITTER_HAS_DIRECTION) != 0, (f->has & FC_EMITTER_HAS_RATE) != 0, &place);
     if (check_emitter_size(w, &e, "emitter", err)) return -1;
     const int id = fc_world_add_object(w, &e);
     if (id < 0) return fc_command_out_of_memory(err);
