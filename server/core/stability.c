@@ -2,6 +2,7 @@
 #include "core/stability.h"
 
 #include "core/colliders.h"
+#include "core/eos.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +109,8 @@ static int explain_heat(const fc_world *w, fc_instability *r)
         safest = fmin(safest, HEAT_EXPANSION_SAFE / reach);
         if (shift > worst) {
             worst = shift, fluid = f;
-            e_lo = fmax(1.0 - beta * (hi - t_ref), 0.5), e_hi = fmin(1.0 - beta * (lo - t_ref), 1.5);
+            e_lo = fmax(1.0 - beta * (hi - t_ref), 1.0 - FC_HEAT_EXPANSION_RANGE);
+            e_hi = fmin(1.0 - beta * (lo - t_ref), 1.0 + FC_HEAT_EXPANSION_RANGE);
         }
     }
     if (fluid < 0 || worst <= HEAT_EXPANSION_SAFE) return 0;
@@ -122,6 +124,7 @@ static int explain_heat(const fc_world *w, fc_instability *r)
              f->name, f->thermal_expansion, lo, hi, f->temperature, e_lo, e_hi, fix, 100.0 * HEAT_EXPANSION_SAFE,
              f->temperature);
     suggest(r, "thermal_expansion", fix);
+    r->rewind_to_change = 1; /* the expanded and squeezed fluid of now would meet the new rest densities at once */
     return 1;
 }
 
@@ -135,6 +138,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
     char *out = r->cause;
     const size_t outlen = sizeof r->cause;
     r->suggested_count = 0;
+    r->rewind_to_change = 0;
     const double acoustic = c * dt / h;
     if (fixed && c > 0.0 && acoustic > STABLE_ACOUSTIC_CFL) {
         char sound[96];

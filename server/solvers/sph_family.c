@@ -312,6 +312,7 @@ void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
     t->eta2 = (float)(0.01 * h * h);
     t->conduction = p->heat_conduction != 0;
     t->expands = 0;
+    t->lowest = (float)(1.0 - FC_HEAT_EXPANSION_RANGE), t->highest = (float)(1.0 + FC_HEAT_EXPANSION_RANGE);
     for (int f = 0; f < FC_MAX_FLUIDS; f++) {
         const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
         t->conductivity[f] = (float)(fluid->thermal_diffusivity * fluid->rest_density * fluid->specific_heat);

@@ -172,7 +172,8 @@ int main(int argc, char **argv)
 {
     test_env_init(&env, argc, argv);
     for (int i = 4; i < argc; i++) short_run |= strcmp(argv[i], "--short") == 0;
-    if (getenv("FC_SHORT_RUN")) short_run = 1;
+    const char *short_env = getenv("FC_SHORT_RUN");
+    if (short_env && *short_env) short_run = 1;
     server_process server;
     if (test_server_start(&server, &env, "--port", "0", "--scene", test_scene(&env, "small_tank"), "--threads", "1", "--fast",
                           NULL) != 0) {
