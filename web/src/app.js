@@ -72,7 +72,9 @@ export class App {
     }, {
       moveCollider: (id, position, velocity) => this.session.control(messages.colliderMove, [id, position, velocity]),
       moveEmitter: (id, position) => this.session.control(messages.emitterUpdate, [id, { position }]),
-      addEmitter: (emitter) => this.session.control(messages.emitterAdd, [emitter]),
+      addEmitter: (emitter) => this.session.control(messages.emitterAdd, [emitter], {
+        onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+      }),
     }, { onPlacingChange: () => this.refreshControls() });
     this.viewer.enableOrbit(); // after the interaction's pointer handlers
     this.cameraShare = new CameraShare(this.viewer, (pose) => this.session.control(messages.camera, [pose]));
