@@ -66,6 +66,7 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
         if (h > top[c[0]][c[1]]) top[c[0]][c[1]] = h; /* NaN compares false */
     }
     const float highest = ceiling_h - 2.0f * s; /* the nozzle keeps two spacings from the lid */
+    const float drop = fmaxf(2.0f * radius, 0.1f * (ceiling_h - floor_h)); /* and hangs this far under it */
     float centre[3], best_room = -INFINITY, best_distance = INFINITY;
     for (int a = 0; a < 3; a++) centre[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
     *out = (fc_emitter_place){.up = up};
@@ -102,7 +103,7 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
             if (room > best_room + 0.5f * s || (room > best_room - 0.5f * s && distance < best_distance)) {
                 best_room = fmaxf(room, best_room), best_distance = distance;
                 for (int a = 0; a < 3; a++) out->position[a] = x[a];
-                out->position[up] = sign * (room > 0.0f ? blocked + 0.5f * room : highest);
+                out->position[up] = sign * (room > 0.0f ? highest - fminf(0.5f * room, drop) : highest);
                 out->below = sign * blocked;
                 out->room = room > 0.0f ? room : 0.0f;
             }

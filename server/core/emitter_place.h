@@ -9,8 +9,10 @@
 #define FC_EMITTER_DEFAULT_RADIUS 2.5       /* particle spacings: five particles across */
 
 /* Where a new emitter of this radius goes: over the column with the most free height between the
- * fluid's top (or the floor, or a collider's top) and the ceiling, half way up it, aimed down along
- * gravity (-y without gravity) into that free space. "Up" is against gravity's largest component. */
+ * fluid's top (or the floor, or a collider's top) and the lid, below the lid by two spacings and
+ * the larger of two radii and a tenth of the domain's height (at most half that free height), aimed
+ * down along gravity (-y without gravity) into that free space. "Up" is against gravity's largest
+ * component. */
 typedef struct fc_emitter_place {
     float position[3], direction[3];
     int up;          /* the axis that points up, 0..2 */

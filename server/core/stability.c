@@ -2,6 +2,7 @@
 #include "core/stability.h"
 
 #include "core/colliders.h"
+#include "core/emitter_place.h"
 #include "core/eos.h"
 
 #include <math.h>
@@ -88,6 +89,21 @@ static int source_temperatures(const fc_world *w, double *lo, double *hi)
     return *lo <= *hi;
 }
 
+/* A closed container its emitters have filled (or fill within FULL_SOON_S): its fluid is squeezed. No
+ * parameter fixes it, so nothing is suggested. 1 when it explained. */
+#define FULL_SOON_S 1.0
+static int explain_full(const fc_world *w, fc_instability *r)
+{
+    fc_fill_estimate fill;
+    fc_emitters_fill_estimate(w, &fill);
+    if (!(fill.seconds < FULL_SOON_S)) return 0;
+    snprintf(r->cause, sizeof r->cause,
+             "the container is full: no sink drains it, and its emitters add %.0f particles/s to the %.3g %s left (full "
+             "in about %.2g s), so the fluid is squeezed; remove an emitter or lower its rate, or add a sink",
+             fill.rate, fill.free_volume, w->dimensions == 2 ? "m^2" : "m^3", fill.seconds);
+    return 1;
+}
+
 /* Thermal expansion as the cause: a fluid whose rest density, 1 - beta (T - T_ref) of its own over
  * the sources' temperatures, leaves [1 - HEAT_EXPANSION_SAFE, 1 + HEAT_EXPANSION_SAFE]: a weakly
  * compressible fluid holds its density within about 1%, and a particle whose rest density differs
@@ -159,7 +175,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
         suggest(r, "adaptive_time_step", 1.0);
         return;
     }
-    if (explain_heat(w, r)) return;
+    if (explain_full(w, r) || explain_heat(w, r)) return;
     double expected = sqrt(2.0 * g * domain_diagonal(w));
     FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, e) expected = fmax(expected, e->emitter.speed);
     if (c > 0.0 && expected > 0.1 * c) {
