@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/collide.h"
+#include "core/solver.h"
 
 #define COLUMNS_MAX 32 /* columns across each horizontal axis at most */
 #define PI 3.14159265358979323846
@@ -31,7 +32,7 @@ static int solid_near(const fc_world *w, const float x[3], float reach)
     return 0;
 }
 
-void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
+void fc_emitter_default_place(fc_world *w, float radius, float speed, fc_emitter_place *out)
 {
     const float s = (float)w->params.particle_spacing, reach = radius + s;
     int sign;
@@ -67,6 +68,14 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
     }
     const float highest = ceiling_h - 2.0f * s; /* the nozzle keeps two spacings from the lid */
     const float drop = fmaxf(2.0f * radius, 0.1f * (ceiling_h - floor_h)); /* and hangs this far under it */
+    /* and, in a weakly compressible model (a speed of sound c), no higher over what is under it than a jet
+     * falls from and still meets it below Mach 0.1: v^2 + 2 g dh <= (0.1 c)^2 (Monaghan 1992) */
+    float g3[3];
+    fc_world_gravity(w, g3);
+    const double g = sqrt((double)g3[0] * g3[0] + (double)g3[1] * g3[1] + (double)g3[2] * g3[2]);
+    const double c = w->solver && w->solver->sound_speed ? w->solver->sound_speed(&w->params) : 0.0;
+    const float fall = c > 0.0 && g > 0.0 ? (float)fmax((0.01 * c * c - (double)speed * speed) / (2.0 * g), 2.0 * s)
+                                          : INFINITY;
     float centre[3], best_room = -INFINITY, best_distance = INFINITY;
     for (int a = 0; a < 3; a++) centre[a] = 0.5f * (w->domain_lo[a] + w->domain_hi[a]);
     *out = (fc_emitter_place){.up = up};
@@ -103,7 +112,8 @@ void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out)
             if (room > best_room + 0.5f * s || (room > best_room - 0.5f * s && distance < best_distance)) {
                 best_room = fmaxf(room, best_room), best_distance = distance;
                 for (int a = 0; a < 3; a++) out->position[a] = x[a];
-                out->position[up] = sign * (room > 0.0f ? highest - fminf(0.5f * room, drop) : highest);
+                out->position[up] =
+                    sign * (room > 0.0f ? fminf(highest - fminf(0.5f * room, drop), blocked + fall) : highest);
                 out->below = sign * blocked;
                 out->room = room > 0.0f ? room : 0.0f;
             }
@@ -123,7 +133,7 @@ fc_object fc_emitter_default_row(const fc_world *w)
 void fc_emitter_complete(fc_world *w, fc_object *e, int has_position, int has_direction, int has_rate,
                          fc_emitter_place *place)
 {
-    if (!has_position || !has_direction) fc_emitter_default_place(w, e->shape.radius, place);
+    if (!has_position || !has_direction) fc_emitter_default_place(w, e->shape.radius, e->emitter.speed, place);
     if (!has_position) memcpy(e->shape.center, place->position, sizeof e->shape.center);
     if (!has_direction) memcpy(e->shape.normal, place->direction, sizeof e->shape.normal);
     if (!has_rate) e->emitter.rate = (float)fc_emitter_default_rate(w, e->shape.radius, e->emitter.speed);

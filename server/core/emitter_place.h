@@ -10,9 +10,10 @@
 
 /* Where a new emitter of this radius goes: over the column with the most free height between the
  * fluid's top (or the floor, or a collider's top) and the lid, below the lid by two spacings and
- * the larger of two radii and a tenth of the domain's height (at most half that free height), aimed
- * down along gravity (-y without gravity) into that free space. "Up" is against gravity's largest
- * component. */
+ * the larger of two radii and a tenth of the domain's height (at most half that free height), and
+ * with a speed of sound c no higher over what is under it than a jet of this speed falls from to
+ * meet it below Mach 0.1 (v^2 + 2 g dh <= (0.1 c)^2, at least two spacings); aimed down along
+ * gravity (-y without gravity) into that free space. "Up" is against gravity's largest component. */
 typedef struct fc_emitter_place {
     float position[3], direction[3];
     int up;          /* the axis that points up, 0..2 */
@@ -21,7 +22,7 @@ typedef struct fc_emitter_place {
 } fc_emitter_place;
 
 /* Reads the particles' positions (brought to the host). */
-void fc_emitter_default_place(fc_world *w, float radius, fc_emitter_place *out);
+void fc_emitter_default_place(fc_world *w, float radius, float speed, fc_emitter_place *out);
 
 /* A continuous jet's rate, particles/s: one layer of the disc per spacing travelled, speed v, spacing
  * s: 2 r v / s^2 for a 2D segment of 2r, pi r^2 v / s^3 for a 3D disc. */
