@@ -4,9 +4,10 @@
  * container's fill time (the notice the ack carries) came before it, the tank about full when it
  * blew up (at least 80% of that time) and the blow-up's cause saying so. Each scene runs at a whole
  * multiple of its spacing that starts it with at most 3,500 particles (the same flows, affordable).
- * ctest runs 1 s of each (81 s in all at two threads on a busy two-core machine); --full runs the 10 s of issue 41's acceptance (about
- * 20 minutes on two busy cores; dam_break_2d and double_dam_break_2d then blow up at 3.8 s and
- * 5.8 s, Mach 0.2, with no notice: not yet met). */
+ * ctest runs 1 s of each (81 s in all at two threads on a busy two-core machine); --full runs the
+ * 10 s of issue 41's acceptance (17 minutes there): dam_break_2d, double_dam_break_2d and
+ * two_fluids then blow up (Mach 0.2 at 3.8, 5.7 and 2.6 s) before their tanks fill, with no notice
+ * that explains it: not yet met. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
