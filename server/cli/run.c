@@ -337,7 +337,9 @@ static int suggested_values(run_state *s, char *out, size_t outlen, int *changes
         }
         char shown[64];
         fc_param_format_value(d, why->suggested[i].value, shown, sizeof shown);
-        if (fc_param_get(&s->world.params, d) != why->suggested[i].value) (*changes)++;
+        const double now = d->flags & FC_PARAM_FLUID ? fc_fluids_common_value(s->world.fluids, s->world.fluid_count, d)
+                                                     : fc_param_get(&s->world.params, d);
+        if (now != why->suggested[i].value) (*changes)++; /* NAN (fluids that differ) too */
         if (used < outlen) used += (size_t)snprintf(out + used, outlen - used, "%s%s=%s", i ? " " : "", d->name, shown);
     }
     return 0;
@@ -360,7 +362,8 @@ static int rewind_with_suggestions(run_state *s)
     for (int i = 0; i < why.suggested_count; i++) {
         const fc_param_desc *d = fc_param_find(why.suggested[i].name);
         char msg[256];
-        if (fc_param_set_number(&w->params, d, why.suggested[i].value, msg, sizeof msg) == 0) continue;
+        if (fc_param_set_scoped(&w->params, w->fluids, w->fluid_count, d, NULL, why.suggested[i].value, msg, sizeof msg) == 0)
+            continue; /* a fluid-scoped one: every fluid's, as the unscoped name of a `set` */
         snprintf(s->err, sizeof s->err, "--on-blowup rewind: the suggested %s: %s", why.suggested[i].name, msg);
         return -1;
     }

@@ -16,4 +16,9 @@ static inline FC_HD float fc_eos_tait(float rho, float rho0, float B)
     return B * (r4 * r2 * ratio - 1.0f);
 }
 
+/* How far thermal expansion may move a rest density from its fluid's: the factor 1 - beta (T - T_ref)
+ * stays within [1 - this, 1 + this] (fc_heat_expansion; params.def, thermal_expansion), so every rest
+ * density stays positive, at most 1.5 times the fluid's. */
+#define FC_HEAT_EXPANSION_RANGE 0.5
+
 #endif

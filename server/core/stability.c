@@ -2,6 +2,8 @@
 #include "core/stability.h"
 
 #include "core/colliders.h"
+#include "core/emitter_place.h"
+#include "core/eos.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +70,80 @@ static double two_digits(double v, int up)
     return (up ? ceil(v / scale) : floor(v / scale)) * scale;
 }
 
+/* The temperatures the world's sources hold: its fluids' (each particle is born at its fluid's or
+ * its emitter's), its emitters', and with heat conduction on its hot and cold walls and colliders;
+ * conduction and contact only average between them. 0 when no source has a temperature. */
+static int source_temperatures(const fc_world *w, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+#define TAKE(t) do { const double t_ = (t); if (t_ > 0.0) *lo = fmin(*lo, t_), *hi = fmax(*hi, t_); } while (0)
+    for (int f = 0; f < w->fluid_count; f++) TAKE(w->fluids[f].temperature);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, e) TAKE(e->emitter.temperature);
+    if (w->params.heat_conduction) {
+        for (int side = 0; side < (w->dimensions == 2 ? 4 : 6); side++)
+            if (w->walls[side].heat_transfer > 0.0f) TAKE(w->walls[side].temperature);
+        FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, o)
+        if (o->thermal.heat_transfer > 0.0f) TAKE(o->thermal.temperature);
+    }
+#undef TAKE
+    return *lo <= *hi;
+}
+
+/* A closed container its emitters have filled (or fill within FULL_SOON_S): its fluid is squeezed. No
+ * parameter fixes it, so nothing is suggested. 1 when it explained. */
+#define FULL_SOON_S 1.0
+static int explain_full(const fc_world *w, fc_instability *r)
+{
+    fc_fill_estimate fill;
+    fc_emitters_fill_estimate(w, &fill);
+    if (!(fill.seconds < FULL_SOON_S)) return 0;
+    snprintf(r->cause, sizeof r->cause,
+             "the container is full: no sink drains it, and its emitters add %.0f particles/s to the %.3g %s left (full "
+             "in about %.2g s), so the fluid is squeezed; remove an emitter or lower its rate, or add a sink",
+             fill.rate, fill.free_volume, w->dimensions == 2 ? "m^2" : "m^3", fill.seconds);
+    return 1;
+}
+
+/* Thermal expansion as the cause: a fluid whose rest density, 1 - beta (T - T_ref) of its own over
+ * the sources' temperatures, leaves [1 - HEAT_EXPANSION_SAFE, 1 + HEAT_EXPANSION_SAFE]: a weakly
+ * compressible fluid holds its density within about 1%, and a particle whose rest density differs
+ * from its neighbours' by tens of percent pushes them with many times the pressure of the rest
+ * (the Tait equation's seventh power). Suggests the thermal_expansion that keeps every fluid
+ * within the range. 1 when it explained. */
+#define HEAT_EXPANSION_SAFE 0.05
+static int explain_heat(const fc_world *w, fc_instability *r)
+{
+    double lo, hi;
+    if (!source_temperatures(w, &lo, &hi)) return 0;
+    double worst = 0.0, safest = INFINITY, e_lo = 1.0, e_hi = 1.0;
+    int fluid = -1;
+    for (int f = 0; f < w->fluid_count; f++) {
+        const double beta = w->fluids[f].thermal_expansion, t_ref = w->fluids[f].temperature;
+        if (!(beta > 0.0)) continue;
+        const double reach = fmax(fabs(hi - t_ref), fabs(lo - t_ref)); /* the farthest from T_ref */
+        const double shift = beta * reach;
+        safest = fmin(safest, HEAT_EXPANSION_SAFE / reach);
+        if (shift > worst) {
+            worst = shift, fluid = f;
+            e_lo = fmax(1.0 - beta * (hi - t_ref), 1.0 - FC_HEAT_EXPANSION_RANGE);
+            e_hi = fmin(1.0 - beta * (lo - t_ref), 1.0 + FC_HEAT_EXPANSION_RANGE);
+        }
+    }
+    if (fluid < 0 || worst <= HEAT_EXPANSION_SAFE) return 0;
+    const fc_fluid *f = &w->fluids[fluid];
+    const double fix = two_digits(safest, 0);
+    snprintf(r->cause, sizeof r->cause,
+             "heat: %s's thermal_expansion %g 1/K between the temperatures of the world's heat sources, %.4g K to "
+             "%.4g K (walls, colliders, emitters; reference %.4g K), asks rest densities from %.2g to %.2g times its "
+             "own, and a weakly compressible fluid holds about 1%%: set thermal_expansion to %.2g 1/K or less (rest "
+             "densities within %.0f%%), or bring the hot and cold walls' temperatures closer to %.4g K",
+             f->name, f->thermal_expansion, lo, hi, f->temperature, e_lo, e_hi, fix, 100.0 * HEAT_EXPANSION_SAFE,
+             f->temperature);
+    suggest(r, "thermal_expansion", fix);
+    r->rewind_to_change = 1; /* the expanded and squeezed fluid of now would meet the new rest densities at once */
+    return 1;
+}
+
 void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instability *r)
 {
     const fc_params *p = &w->params;
@@ -78,6 +154,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
     char *out = r->cause;
     const size_t outlen = sizeof r->cause;
     r->suggested_count = 0;
+    r->rewind_to_change = 0;
     const double acoustic = c * dt / h;
     if (fixed && c > 0.0 && acoustic > STABLE_ACOUSTIC_CFL) {
         char sound[96];
@@ -98,6 +175,7 @@ void fc_stability_explain(const fc_world *w, const fc_world_stats *s, fc_instabi
         suggest(r, "adaptive_time_step", 1.0);
         return;
     }
+    if (explain_full(w, r) || explain_heat(w, r)) return;
     double expected = sqrt(2.0 * g * domain_diagonal(w));
     FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_EMITTER, e) expected = fmax(expected, e->emitter.speed);
     if (c > 0.0 && expected > 0.1 * c) {

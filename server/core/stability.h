@@ -20,6 +20,9 @@ typedef struct fc_instability {
     char cause[480];     /* the likely cause and what to change */
     fc_suggestion suggested[FC_STABILITY_MAX_SUGGESTED]; /* the change the cause advises */
     int suggested_count;
+    int rewind_to_change; /* the fix needs the state from before what built the trouble up (thermal expansion
+                             since a wall or collider was heated): a rewind goes back to the newest checkpoint
+                             taken after objects or walls changed, when one is kept (host/history.h) */
 } fc_instability;
 
 /* A world is unstable when a check fails on FC_STABILITY_STRIKES steps in a row (a NaN at once):

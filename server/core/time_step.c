@@ -6,7 +6,8 @@
 const char *fc_dt_bound_name(fc_dt_bound bound)
 {
     static const char *const names[FC_DT_BOUND_COUNT] = {"time_step", "fixed",   "acoustic",
-                                                         "velocity",  "viscous", "force", "thermal", "capillary"};
+                                                         "velocity",  "viscous", "force", "thermal", "capillary",
+                                                         "contact",   "buoyancy"};
     return bound >= 0 && bound < FC_DT_BOUND_COUNT ? names[bound] : "time_step";
 }
 
@@ -33,4 +34,9 @@ double fc_dt_thermal(double h, double diffusivity)
 double fc_dt_capillary(double spacing, double density, double tension)
 {
     return tension > 0.0 ? sqrt(density * spacing * spacing * spacing / (2.0 * 3.14159265358979323846 * tension)) : 0.0;
+}
+
+double fc_dt_contact(double mass_capacity_over_area, double heat_transfer)
+{
+    return heat_transfer > 0.0 && mass_capacity_over_area > 0.0 ? mass_capacity_over_area / heat_transfer : 0.0;
 }

@@ -13,11 +13,13 @@ typedef enum fc_dt_bound {
     FC_DT_FORCE,    /* 0.25 sqrt(h / |a|max): no particle accelerates across h in a step */
     FC_DT_THERMAL,  /* 0.1 h^2 / alpha: explicit heat conduction stays stable */
     FC_DT_CAPILLARY, /* sqrt(rho dx^3 / (2 pi sigma)): capillary waves stay resolved */
+    FC_DT_CONTACT,  /* m c / (h_c A): a hot or cold solid moves a particle's temperature gradually */
+    FC_DT_BUOYANCY, /* 0.25 sqrt(h / ((1 + b) |g|)): trapped air's buoyancy within the force condition */
     FC_DT_BOUND_COUNT
 } fc_dt_bound;
 
-/* "time_step", "fixed", "acoustic", "velocity", "viscous", "force", "thermal": the names the stats, the runner
- * and the viewer show. */
+/* "time_step", "fixed", "acoustic", "velocity", "viscous", "force", "thermal", "capillary", "contact",
+ * "buoyancy": the names the stats, the runner and the viewer show. */
 const char *fc_dt_bound_name(fc_dt_bound bound);
 
 /* A step being chosen: the longest allowed so far and what bounds it. */
@@ -48,5 +50,10 @@ double fc_dt_thermal(double h, double diffusivity);
 /* The capillary condition of Brackbill, Kothe and Zemach 1992: sqrt(rho dx^3 / (2 pi sigma)) with
  * rho the lightest fluid's rest density and sigma the largest tension (0 for none). */
 double fc_dt_capillary(double spacing, double density, double tension);
+/* The contact condition of Newton's law at a hot or cold solid, m c dT/dt = h_c A (T_solid - T), integrated
+ * explicitly: h_c A dt / (m c) <= 1, so dt <= m c / (h_c A) with the smallest m c / A of the fluids and the
+ * largest heat transfer coefficient h_c (0 for none). fc_contact_relax integrates it exactly, which never
+ * overshoots; the condition keeps each step's change, and the rest density that follows it, gradual. */
+double fc_dt_contact(double mass_capacity_over_area, double heat_transfer);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/colliders.h"
+#include "core/emitter_place.h"
 #include "core/params_json.h"
 #include "core/solver.h"
 #include "host/world_json.h"
@@ -123,20 +124,6 @@ static void member_path(char *out, size_t outlen, const char *object, const char
     snprintf(out, outlen, "%s.%s", object, name);
 }
 
-/* The first required field of emitter_add that is missing; 0 when all are there. */
-static int check_required_emitter_fields(const fc_emitter_fields *f, const char *object, fc_message_error *err)
-{
-    for (int i = 0; i < FC_EMITTER_MEMBER_COUNT; i++) {
-        const fc_emitter_member *m = &fc_emitter_members[i];
-        if (!(m->bit & FC_EMITTER_REQUIRED) || (f->has & m->bit)) continue;
-        char field[sizeof err->field];
-        member_path(field, sizeof field, object, m->name);
-        fc_message_error_set(err, FC_ERR_MISSING_FIELD, field, "required");
-        return -1;
-    }
-    return 0;
-}
-
 /* What the world decides about the fields given: position inside the domain, direction not zero,
  * a fluid of the world's. */
 static int check_emitter_fields(const fc_world *w, const fc_emitter_fields *f, const char *object,
@@ -213,14 +200,6 @@ static void merge_emitter_fields(fc_object *e, const fc_emitter_fields *f)
     if (f->has & FC_EMITTER_HAS_FLUID) e->emitter.fluid = f->fluid;
 }
 
-/* A continuous jet: speed * pi * radius^2 / particle_spacing^3 particles per second. */
-static float default_rate(const fc_world *w, const fc_object *e)
-{
-    double s = w->params.particle_spacing;
-    return (float)((double)e->emitter.speed * PI * (double)e->shape.radius * e->shape.radius / (s * s * s));
-}
-
-
 static int unknown_emitter(int id, fc_message_error *err)
 {
     fc_message_error_set(err, FC_ERR_UNKNOWN_EMITTER, "emitter", "no emitter with id %d in this world", id);
@@ -267,21 +246,60 @@ static int apply_set(fc_world *w, const fc_param_values *values, cJSON *applied,
     return 0;
 }
 
+/* The note of an emitter_add: where the server placed the emitter (position not given), and when
+ * the world's emitters fill a container that no sink drains (fc_emitters_fill_estimate). */
+static int emitter_add_notes(const fc_world *w, const fc_emitter_place *place, cJSON *applied)
+{
+    char note[600] = "";
+    size_t used = 0;
+    if (place) {
+        const char axis = "xyz"[place->up];
+        if (place->room >= 2.0f * (float)w->params.particle_spacing)
+            used += (size_t)snprintf(note, sizeof note,
+                                     "placed in the free space above the fluid (its surface or a solid at %c = %.3g m "
+                                     "under it, %.2g m of room), pointing down. ", axis, place->below, place->room);
+        else
+            used += (size_t)snprintf(note, sizeof note,
+                                     "there is no free space above the fluid (the container is full): placed under the "
+                                     "lid at %c = %.3g m, pointing down. ", axis, place->position[place->up]);
+    }
+    fc_fill_estimate fill;
+    fc_emitters_fill_estimate(w, &fill);
+    if (isfinite(fill.seconds)) {
+        if (cJSON_AddNumberToObject(applied, "fills_in", fill.seconds) == NULL) return -1;
+        if (used < sizeof note)
+            snprintf(note + used, sizeof note - used,
+                     "The container is closed (no sink): at %.0f particles/s from its emitters its free %s of %.3g %s "
+                     "is full in about %.2g s of simulated time, and then the fluid is squeezed until the world blows "
+                     "up; lower the rate, remove the emitter or add a sink before then.",
+                     fill.rate, w->dimensions == 2 ? "area" : "volume", fill.free_volume,
+                     w->dimensions == 2 ? "m^2" : "m^3", fill.seconds);
+    }
+    if (note[0] && cJSON_AddStringToObject(applied, "note", note) == NULL) return -1;
+    return 0;
+}
+
+/* An emitter from the fields given, the server's defaults for the others: radius 2.5 spacings,
+ * speed 1.5 m/s, a place above the fluid (fc_emitter_default_place) when position is not given,
+ * aimed down unless direction is, and a continuous jet's rate for the world's dimensions. */
 static int apply_emitter_add(fc_world *w, const fc_emitter_fields *f, cJSON *applied, fc_message_error *err)
 {
-    if (check_required_emitter_fields(f, "emitter", err) || check_emitter_fields(w, f, "emitter", err)) return -1;
+    if (check_emitter_fields(w, f, "emitter", err)) return -1;
     if (fc_objects_count(&w->objects, FC_OBJECT_EMITTER) >= FC_WORLD_MAX_EMITTERS) {
         fc_message_error_set(err, FC_ERR_OVER_BUDGET, NULL, "a world has at most %d emitters; remove one first",
                              FC_WORLD_MAX_EMITTERS);
         return -1;
     }
-    fc_object e = {.kind = FC_OBJECT_EMITTER, .shape = {.kind = FC_SHAPE_DISC}};
+    fc_object e = fc_emitter_default_row(w);
     merge_emitter_fields(&e, f);
-    if (!(f->has & FC_EMITTER_HAS_RATE)) e.emitter.rate = default_rate(w, &e);
+    fc_emitter_place place;
+    const int placed = !(f->has & FC_EMITTER_HAS_POSITION);
+    fc_emitter_complete(w, &e, !placed, (f->has & FC_EMITTER_HAS_DIRECTION) != 0, (f->has & FC_EMITTER_HAS_RATE) != 0, &place);
     if (check_emitter_size(w, &e, "emitter", err)) return -1;
     const int id = fc_world_add_object(w, &e);
     if (id < 0) return fc_command_out_of_memory(err);
-    if (fc_json_attach(applied, "emitter", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_EMITTER)))) {
+    if (fc_json_attach(applied, "emitter", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_EMITTER))) ||
+        emitter_add_notes(w, placed ? &place : NULL, applied)) {
         fc_world_remove_object(w, id);
         return fc_command_out_of_memory(err);
     }
@@ -442,6 +460,17 @@ static int merge_thermal(fc_thermal_contact *c, const fc_thermal_fields *f, cons
     return 0;
 }
 
+/* A heat setting (a solid's temperature or heat_transfer) in a world without heat conduction is
+ * kept but does nothing until it is on: the ack's note says so, and how. 0, or -1 out of memory. */
+static int heat_off_note(const fc_world *w, unsigned given, cJSON *applied)
+{
+    if (!given || w->params.heat_conduction != 0) return 0;
+    return cJSON_AddStringToObject(applied, "note",
+                                   "heat conduction is off (Heat conduction: none), so the solids' temperatures are kept "
+                                   "but heat no fluid: set heat_conduction to cleary_monaghan (the panel's Heat conduction) "
+                                   "to turn it on") ? 0 : -1;
+}
+
 static int apply_collider_update(fc_world *w, const fc_command *cmd, cJSON *applied, fc_message_error *err)
 {
     const int id = cmd->u.collider_update.collider;
@@ -449,7 +478,9 @@ static int apply_collider_update(fc_world *w, const fc_command *cmd, cJSON *appl
     if (!target) return unknown_collider(id, err);
     fc_object updated = *target;
     if (merge_thermal(&updated.thermal, &cmd->u.collider_update.changes, "changes", err)) return -1;
-    if (fc_json_attach(applied, "collider", fc_json_object(&updated))) return fc_command_out_of_memory(err);
+    if (fc_json_attach(applied, "collider", fc_json_object(&updated)) ||
+        heat_off_note(w, cmd->u.collider_update.changes.has, applied))
+        return fc_command_out_of_memory(err);
     *target = updated;
     return 0;
 }
@@ -469,7 +500,10 @@ static int apply_walls_update(fc_world *w, const fc_command *cmd, cJSON *applied
         }
         if (merge_thermal(&walls[side], f, object, err)) return -1;
     }
-    if (fc_json_attach(applied, "walls", fc_json_walls(walls, w->dimensions))) return fc_command_out_of_memory(err);
+    unsigned given = 0;
+    for (int side = 0; side < 6; side++) given |= cmd->u.walls_update.walls[side].has;
+    if (fc_json_attach(applied, "walls", fc_json_walls(walls, w->dimensions)) || heat_off_note(w, given, applied))
+        return fc_command_out_of_memory(err);
     memcpy(w->walls, walls, sizeof walls);
     return 0;
 }
@@ -508,7 +542,7 @@ static int apply_collider_add(fc_world *w, const fc_command *cmd, cJSON *applied
     int id = fc_world_add_object(w, &row);
     if (id < 0) return fc_command_out_of_memory(err);
     if (fc_json_attach(applied, "collider", fc_json_object(fc_objects_find(&w->objects, id, FC_OBJECT_COLLIDER))) ||
-        fc_world_cut_away(w, &shape) < 0) { /* the fluid where it appears goes, as in a scene */
+        heat_off_note(w, cmd->u.collider_add.thermal.has, applied) || fc_world_cut_away(w, &shape) < 0) { /* the fluid where it appears goes, as in a scene */
         fc_world_remove_object(w, id);
         return fc_command_out_of_memory(err);
     }

@@ -33,10 +33,6 @@ typedef struct fc_emitter_member {
 } fc_emitter_member;
 enum { FC_EMITTER_MEMBER_COUNT = 6 };
 extern const fc_emitter_member fc_emitter_members[FC_EMITTER_MEMBER_COUNT];
-enum {
-    FC_EMITTER_REQUIRED = FC_EMITTER_HAS_POSITION | FC_EMITTER_HAS_DIRECTION | FC_EMITTER_HAS_RADIUS | FC_EMITTER_HAS_SPEED
-};
-
 static inline float *fc_emitter_slot(fc_object *e, const fc_emitter_member *m)
 {
     return (float *)((char *)e + m->offset);

@@ -42,18 +42,33 @@ static int newest_slot(const fc_world_history *hist)
     return newest;
 }
 
-/* Into the slot of the oldest (or a free) checkpoint; one taken after a change replaces the newest
- * when that one was too, so that a run of edits keeps the older checkpoints to go back to. */
+/* The slot of the newest checkpoint taken after a change, or -1. */
+static int newest_change_slot(const fc_world_history *hist)
+{
+    int newest = -1;
+    for (int i = 0; i < FC_HISTORY_CHECKPOINTS; i++)
+        if (hist->checkpoint[i].taken && hist->after_change[i] &&
+            (newest < 0 || hist->checkpoint[i].time > hist->checkpoint[newest].time))
+            newest = i;
+    return newest;
+}
+
+/* Into the slot of the oldest (or a free) checkpoint but the newest one taken after a change (what
+ * a heat blow-up's fix goes back to: stability.h rewind_to_change); one taken after a change
+ * replaces the newest when that one was too, so that a run of edits keeps the older checkpoints to
+ * go back to. */
 static void take_checkpoint(fc_world_history *hist, fc_world *w, int after_change)
 {
-    int slot = 0;
+    const int kept = newest_change_slot(hist);
+    int slot = -1;
     for (int i = 0; i < FC_HISTORY_CHECKPOINTS; i++) {
         if (!hist->checkpoint[i].taken) {
             slot = i;
             break;
         }
-        if (hist->checkpoint[i].time < hist->checkpoint[slot].time) slot = i;
+        if (i != kept && (slot < 0 || hist->checkpoint[i].time < hist->checkpoint[slot].time)) slot = i;
     }
+    if (slot < 0) slot = 0;
     const int newest = newest_slot(hist);
     if (after_change && newest >= 0 && hist->after_change[newest]) slot = newest;
     fc_checkpoint_take(&hist->checkpoint[slot], w); /* out of memory: this one is skipped */
@@ -121,6 +136,9 @@ static fc_checkpoint *rewind_target(fc_world_history *hist, double now, double s
 {
     if (seconds >= 0.0) return pick(hist, now - seconds, -INFINITY);
     if (!hist->unstable) return pick(hist, INFINITY, -INFINITY);
+    const int change = newest_change_slot(hist);
+    if (hist->why.rewind_to_change && change >= 0 && hist->checkpoint[change].time < hist->unstable_time)
+        return &hist->checkpoint[change];
     return pick(hist, hist->unstable_time - FC_HISTORY_MARGIN_S, hist->unstable_time);
 }
 

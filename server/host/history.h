@@ -43,7 +43,9 @@ void fc_history_objects_changed(fc_world_history *hist);
 void fc_history_solver_failed(fc_world_history *hist, const fc_world *w);
 /* Puts w back to a checkpoint: with seconds < 0, the newest taken at least FC_HISTORY_MARGIN_S
  * before the blow-up or just after objects or walls changed before it (the newest, when the world
- * is stable); else the newest at least seconds before w's time (the oldest when none is that old).
+ * is stable; when the blow-up's fix needs the state from before the trouble built up,
+ * fc_instability.rewind_to_change, the newest taken after a change, which the checkpoints every
+ * second do not push out); else the newest at least seconds before w's time (the oldest when none is that old).
  * Particles, clock, objects and walls go back; the parameters set since stay as they are now, and
  * so do objects and walls changed after the blow-up. Newer checkpoints are forgotten, the blow-up
  * too. 0 with *back = simulated seconds gone back and, when report is not NULL, what the rewind

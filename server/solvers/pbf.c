@@ -643,6 +643,7 @@ void fc_pbf_limit_dt(const fc_world *w, double max_speed, fc_step_limit *limit)
     fc_viscosity_limit_dt(w, 0, limit);
     fc_heat_limit_dt(w, limit);
     fc_tension_limit_dt(w, limit);
+    fc_air_limit_dt(w, limit);
 }
 
 static void pbf_limit_dt(const fc_world *w, const void *state, fc_step_limit *limit)

@@ -300,6 +300,7 @@ void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_accelerat
     fc_step_limit_lower(limit, fc_dt_force(h, max_acceleration), FC_DT_FORCE);
     fc_heat_limit_dt(w, limit);
     fc_tension_limit_dt(w, limit);
+    fc_air_limit_dt(w, limit);
 }
 
 void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
@@ -311,6 +312,7 @@ void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
     t->eta2 = (float)(0.01 * h * h);
     t->conduction = p->heat_conduction != 0;
     t->expands = 0;
+    t->lowest = (float)(1.0 - FC_HEAT_EXPANSION_RANGE), t->highest = (float)(1.0 + FC_HEAT_EXPANSION_RANGE);
     for (int f = 0; f < FC_MAX_FLUIDS; f++) {
         const fc_fluid *fluid = &w->fluids[f < w->fluid_count ? f : 0];
         t->conductivity[f] = (float)(fluid->thermal_diffusivity * fluid->rest_density * fluid->specific_heat);
@@ -326,9 +328,29 @@ void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t)
 void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit)
 {
     if (!w->params.heat_conduction) return;
-    double alpha = 0.0;
-    for (int f = 0; f < w->fluid_count; f++) alpha = fmax(alpha, w->fluids[f].thermal_diffusivity);
+    double alpha = 0.0, capacity = INFINITY, heat_transfer = 0.0;
+    const double area = pow(w->params.particle_spacing, w->dimensions - 1); /* a particle's share of a wall */
+    for (int f = 0; f < w->fluid_count; f++) {
+        alpha = fmax(alpha, w->fluids[f].thermal_diffusivity);
+        capacity = fmin(capacity, (double)w->fluid_mass[f] * w->fluids[f].specific_heat / area);
+    }
     fc_step_limit_lower(limit, fc_dt_thermal(w->params.smoothing_radius, alpha), FC_DT_THERMAL);
+    for (int side = 0; side < (w->dimensions == 2 ? 4 : 6); side++)
+        if (w->walls[side].temperature > 0.0f) heat_transfer = fmax(heat_transfer, w->walls[side].heat_transfer);
+    FC_FOR_EACH_OBJECT(&w->objects, FC_OBJECT_COLLIDER, o)
+    if (o->thermal.temperature > 0.0f) heat_transfer = fmax(heat_transfer, o->thermal.heat_transfer);
+    fc_step_limit_lower(limit, fc_dt_contact(capacity, heat_transfer), FC_DT_CONTACT);
+}
+
+void fc_air_limit_dt(const fc_world *w, fc_step_limit *limit)
+{
+    if (!w->params.air) return;
+    float g[3];
+    fc_world_gravity(w, g);
+    const double gravity = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]);
+    /* b (rho - rho0) g / rho is below b |g| at any density, and adds to gravity's own pull */
+    fc_step_limit_lower(limit, fc_dt_force(w->params.smoothing_radius, (1.0 + w->params.air_buoyancy) * gravity),
+                        FC_DT_BUOYANCY);
 }
 
 void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)

@@ -185,8 +185,14 @@ void fc_wcsph_limit_dt(const fc_world *w, double max_speed, double max_accelerat
 /* The heat terms of sph_terms.h from the world's parameters and fluids, for both solvers and backends. */
 void fc_heat_terms_of(const fc_world *w, fc_heat_terms *t);
 /* With heat_conduction on, the thermal condition 0.1 h^2 / alpha of the most diffusive fluid
- * (Cleary and Monaghan 1999: forward Euler conduction stays stable). */
+ * (Cleary and Monaghan 1999: forward Euler conduction stays stable), and the contact condition of
+ * the hot and cold walls and colliders (fc_dt_contact: the largest heat transfer, the smallest m c
+ * over the area s^(dims - 1) a particle covers). */
 void fc_heat_limit_dt(const fc_world *w, fc_step_limit *limit);
+/* With air on, air's buoyancy within the force condition: 0.25 sqrt(h / ((1 + b) |g|)), since
+ * fc_air_buoyancy's acceleration b (rho - rho0) |g| / rho stays below b |g| (it is applied after the
+ * step, outside the step's largest acceleration). */
+void fc_air_limit_dt(const fc_world *w, fc_step_limit *limit);
 
 /* The viscosity's constants and each fluid's mu (sph_terms.h): on when viscosity_model is
  * mueller2003, or solver and the solver has Mueller's viscosity of its own (solver_has_it: WCSPH

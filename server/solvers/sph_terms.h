@@ -213,16 +213,17 @@ typedef struct fc_heat_terms {
     float coeff;                            /* m_0 45 / (pi h^6) (2D: 30 / (pi h^5)) over the lattice moment of the
                                                spiky gradient (kernels.h): exact for a quadratic field at rest */
     float eta2;                             /* 0.01 h^2, which keeps the pair term finite as r goes to 0 */
+    float lowest, highest;                  /* the range of fc_heat_expansion's factor (FC_HEAT_EXPANSION_RANGE) */
     int conduction;                         /* heat_conduction is on */
     int expands;                            /* some fluid has beta > 0 */
 } fc_heat_terms;
 
 /* How a particle of fluid f at temperature T has expanded: its rest density over its fluid's,
- * 1 - beta (T - T_ref), clamped to [0.5, 1.5]. Exactly 1 at T_ref. */
+ * 1 - beta (T - T_ref), clamped to [lowest, highest] (FC_HEAT_EXPANSION_RANGE). Exactly 1 at T_ref. */
 static inline FC_HD float fc_heat_expansion(const fc_heat_terms *t, int f, float temperature)
 {
     const float factor = 1.0f - t->expansion[f] * (temperature - t->reference[f]);
-    return fminf(fmaxf(factor, 0.5f), 1.5f);
+    return fminf(fmaxf(factor, t->lowest), t->highest);
 }
 
 /* The rest density of a particle of fluid f (rest density rho0) at temperature T. */

@@ -23,7 +23,6 @@ import { TokenPrompt } from './ui/token_prompt.js';
 import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
 import { Interaction } from './interact/interaction.js';
 import { CameraShare } from './interact/camera_share.js';
-import { defaultEmitterPlace } from './interact/surface_pick.js';
 import { Extras } from './extras.js';
 
 const OVERLAY_INTERVAL_MS = 250;
@@ -73,7 +72,9 @@ export class App {
     }, {
       moveCollider: (id, position, velocity) => this.session.control(messages.colliderMove, [id, position, velocity]),
       moveEmitter: (id, position) => this.session.control(messages.emitterUpdate, [id, { position }]),
-      addEmitter: (emitter) => this.session.control(messages.emitterAdd, [emitter]),
+      addEmitter: (emitter) => this.session.control(messages.emitterAdd, [emitter], {
+        onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+      }),
     }, { onPlacingChange: () => this.refreshControls() });
     this.viewer.enableOrbit(); // after the interaction's pointer handlers
     this.cameraShare = new CameraShare(this.viewer, (pose) => this.session.control(messages.camera, [pose]));
@@ -379,13 +380,14 @@ export class App {
     return { radius: 2.5 * spacing, speed: 1.5, offset: 2 * spacing };
   }
 
+  /** "+ Emitter": the server places it above the fluid's surface with a rate for the world's dimensions (emitter_add
+   * without position and rate), and its note says where, and when a closed tank is full. */
   addDefaultEmitter() {
-    const domain = this.session.state?.domain;
-    if (!domain) return;
-    const defaults = this.emitterDefaults();
-    const height = domain.max[1] - domain.min[1];
-    const place = defaultEmitterPlace(domain, Math.max(4 * defaults.radius, 0.1 * height));
-    this.session.control(messages.emitterAdd, [{ ...place, radius: defaults.radius, speed: defaults.speed }]);
+    if (!this.session.state?.domain) return;
+    const { radius, speed } = this.emitterDefaults();
+    this.session.control(messages.emitterAdd, [{ radius, speed }], {
+      onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+    });
   }
 
   copyRoomLink() {

@@ -11,6 +11,7 @@ describe('message builders', () => {
   it('build the schema examples exactly', () => {
     expect(messages.emitterAdd(1, { position: [0.3, 0.12, 0.3], direction: [0.2, 1, 0.2], speed: 2.5, rate: 1571, radius: 0.04 }))
       .toEqual(withoutId(example('emitter_add')));
+    expect(messages.emitterAdd(1, {})).toEqual(example('emitter_add_defaults')); // the server places it (PROTOCOL.md)
     expect(messages.colliderMove(1, 2, [0.7, 0.1, 0.3], [1000, -1000, 0])).toEqual(withoutId(example('collider_move')));
     expect(messages.set(1, withoutId(example('set')).values)).toEqual(withoutId(example('set')));
     expect(messages.pause(withoutId(example('pause')).world)).toEqual(withoutId(example('pause')));

@@ -1,7 +1,7 @@
 // Pointer rays against the tank's inner walls and the colliders; where an emitter lands and where it points.
 import { describe, it, expect } from 'vitest';
 import { Ray, Vector3 } from 'three';
-import { clampIntoDomain, colliderHit, defaultEmitterPlace, domainWallHit, emitterAtHit, surfaceHit } from '../src/interact/surface_pick.js';
+import { clampIntoDomain, colliderHit, domainWallHit, emitterAtHit, surfaceHit } from '../src/interact/surface_pick.js';
 
 const DOMAIN = { min: [0, 0, 0], max: [1.6, 0.9, 0.6] };
 const ray = (origin, direction) => new Ray(new Vector3(...origin), new Vector3(...direction).normalize());
@@ -76,10 +76,6 @@ describe('surfaceHit and emitter placement', () => {
     expect(emitter.direction).toEqual([0, 1, 0]);
     const corner = emitterAtHit({ point: new Vector3(0, 0.4, 0.3), normal: new Vector3(1, 0, 0) }, DOMAIN, { radius: 0.05, offset: 0.04 });
     expect(corner.position[0]).toBeCloseTo(0.04, 9);
-  });
-
-  it('puts the default emitter at the top centre, pointing down', () => {
-    expect(defaultEmitterPlace(DOMAIN, 0.1)).toEqual({ position: [0.8, 0.8, 0.3], direction: [0, -1, 0] });
   });
 
   it('clamps points into the shrunken domain', () => {

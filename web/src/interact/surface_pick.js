@@ -103,10 +103,3 @@ export function emitterAtHit(hit, domain, { radius, offset }) {
     direction: hit.normal.toArray(),
   };
 }
-
-/** The default emitter place: top centre of the domain, pointing down. */
-export function defaultEmitterPlace(domain, margin) {
-  const centre = [0, 1, 2].map((axis) => (domain.min[axis] + domain.max[axis]) / 2);
-  const top = domain.max[1] - margin;
-  return { position: clampIntoDomain([centre[0], top, centre[2]], domain, 0), direction: [0, -1, 0] };
-}

@@ -104,18 +104,15 @@ export const setWorldHidden = (world, hidden) => ({ type: 'set_world', world, hi
 /** Switches the world's solver; the particles stay where they are. */
 export const setSolver = (world, solver) => ({ type: 'set_solver', world, solver });
 
-/** emitter: {position, direction, radius, speed, rate?, fluid?, temperature?}; rate left out means a continuous jet,
- * temperature left out the fluid's. */
-export function emitterAdd(world, emitter) {
-  const body = {
-    position: vector(emitter.position),
-    direction: vector(emitter.direction),
-    radius: emitter.radius,
-    speed: emitter.speed,
-  };
-  if (emitter.rate !== undefined && emitter.rate !== null) body.rate = emitter.rate;
-  if (emitter.fluid !== undefined && emitter.fluid !== null) body.fluid = emitter.fluid;
-  if (emitter.temperature !== undefined && emitter.temperature !== null) body.temperature = emitter.temperature;
+/** emitter: {position?, direction?, radius?, speed?, rate?, fluid?, temperature?}: what is left out the server
+ * decides (PROTOCOL.md emitter_add): a place above the fluid's surface aimed down, 2.5 spacings, 1.5 m/s, a continuous
+ * jet for the world's dimensions, the fluid's temperature. */
+export function emitterAdd(world, emitter = {}) {
+  const body = {};
+  const given = (v) => v !== undefined && v !== null;
+  if (given(emitter.position)) body.position = vector(emitter.position);
+  if (given(emitter.direction)) body.direction = vector(emitter.direction);
+  for (const name of ['radius', 'speed', 'rate', 'fluid', 'temperature']) if (given(emitter[name])) body[name] = emitter[name];
   return { type: 'emitter_add', world, emitter: body };
 }
 

@@ -46,6 +46,8 @@ const DT_BOUNDS = {
   force: 'strongest force',
   thermal: 'heat conduction limit',
   capillary: 'surface tension limit',
+  contact: 'hot/cold solid limit',
+  buoyancy: 'air buoyancy limit',
 };
 
 /** "0.4 ms · sound speed limit"; – before the first step. */

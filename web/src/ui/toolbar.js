@@ -37,7 +37,7 @@ export class Toolbar {
     this.broadcast = button('btn-broadcast-camera', 'Share my view', 'Send your camera to the room: watchers can follow it', actions.toggleBroadcast);
     this.follow = button('btn-follow-camera', 'Follow presenter', 'Move your camera with the presenter’s', actions.toggleFollow);
     this.resetView = button('btn-reset-view', 'Reset view', 'Put the camera back in front of the whole domain', actions.resetView);
-    this.addEmitter = button('btn-add-emitter', '+ Emitter', 'Add an emitter at the top centre, pointing down', actions.addEmitter);
+    this.addEmitter = button('btn-add-emitter', '+ Emitter', 'Add an emitter above the fluid, pointing down (the server picks the free space and says when a closed tank fills)', actions.addEmitter);
     this.emitterMode = button('btn-emitter-mode', 'Place emitter…', 'Click on a wall, the floor or a collider to place an emitter there', actions.toggleEmitterMode);
     this.share = button('btn-room-link', 'Room link', 'Copy the link of this world without the control token', actions.copyRoomLink);
     this.air = button('btn-air', 'Hide air', 'Hide or show the trapped air (the fluids of kind air): for you only', actions.toggleAir);
