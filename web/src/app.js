@@ -25,6 +25,9 @@ import { Interaction } from './interact/interaction.js';
 import { CameraShare } from './interact/camera_share.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
 import { Extras } from './extras.js';
+import { ViewControls } from './ui/view_controls.js';
+import { WallPanel } from './ui/wall_panel.js';
+import { defaultSettings, needsFluids, viewSettings } from './render/see_inside.js';
 
 const OVERLAY_INTERVAL_MS = 250;
 const RESTARTED_NOTE = 'The server restarted: every world was rebuilt from its scene (time 0, changes made before are gone).';
@@ -48,6 +51,7 @@ export class App {
     this.shownAttribute = null;
     this.linkAttribute = link.attribute; // ?attribute= of the link: wins over the first scene's colour mode
     this.openedScene = null; // "world:scene" of the newest state: a new one applies its scene's colour mode
+    this.see = defaultSettings(); // "See inside": hidden fluids, opacity, cutaway, size (see_inside.js)
 
     this.viewer = new Viewer(elements.viewport, { renderMode: link.render });
     this.socket = new ReconnectingSocket(socketUrl(location, devServer));
@@ -108,6 +112,7 @@ export class App {
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
       applySuggested: (values, canRewind) => this.applySuggested(values, canRewind),
     });
+    this.viewControls = new ViewControls(this.elements.viewControls, { onChange: () => this.applySeeInside() });
     this.panel = new ParameterPanel(this.elements.panel, {
       onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], {
         showsError: true,
@@ -162,6 +167,9 @@ export class App {
       }),
       remove: (id) => session.control(messages.emitterRemove, [id]),
     });
+    this.wallPanel = new WallPanel(this.elements.walls, {
+      update: (walls) => session.control(messages.wallsUpdate, [walls], { showsError: true, onError: (error) => this.toast.show(error) }),
+    });
     this.colliderList = new ColliderList(this.elements.colliders, {
       add: (shape) => {
         const domain = session.state?.domain;
@@ -171,6 +179,14 @@ export class App {
         showsError: true,
         onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message).replace(/^changes\./, '')}`),
       }),
+      rotate: (id, rotation) => {
+        const collider = session.state?.colliders?.find((c) => c.id === id);
+        if (!collider) return;
+        session.control(messages.colliderMove, [id, collider.position, [0, 0, 0], rotation], {
+          showsError: true,
+          onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message)}`),
+        });
+      },
       remove: (id) => session.control(messages.colliderRemove, [id]),
     });
   }
@@ -241,6 +257,7 @@ export class App {
     if (opened === this.openedScene) return;
     const first = this.openedScene === null;
     this.openedScene = opened;
+    this.see = viewSettings(state.view, state.fluids ?? [], state.domain ?? null); // the scene's own way in
     const attribute = sceneAttribute(state.view);
     if (attribute === undefined || (first && this.linkAttribute)) return;
     if (attribute !== this.session.options.attribute) this.chooseAttribute(attribute);
@@ -312,14 +329,16 @@ export class App {
       this.viewer.objects.markerSize = spacing * 3;
     }
     this.viewer.objects.sync(state.colliders, state.emitters);
+    this.viewer.container.setWallHeat(state.walls);
     this.panel.setDimensions(state.dimensions);
     this.panel.setFluids(state.fluids);
     this.panel.setValues({ ...state.values, ...fluidValues(state.fluids) });
     this.viewer.particles.setFluids(state.fluids);
     this.legend.setFluids(state.fluids);
-    this.setAirHidden(this.airHidden); // the fluids may have changed
+    this.viewControls.show(this.see, { fluids: state.fluids ?? [], domain: state.domain, dimensions: state.dimensions ?? 3 });
+    this.applySeeInside();
     if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
-    this.emitterList.update(state.emitters, this.session.canControl);
+    this.emitterList.update(state.emitters, this.session.canControl, state.fluids ?? []);
     this.banner.show(state.unstable ?? null, this.session.canControl);
     if (state.camera_broadcast === false) this.cameraShare.received({ active: false });
     this.refreshControls();
@@ -331,12 +350,35 @@ export class App {
     return Array.isArray(fluids) ? fluids.flatMap((f, i) => (f?.kind === 'air' ? [i] : [])) : [];
   }
 
-  /** Hides the air (this viewer only): its fluid indices ride along in the frames to be left out. */
+  /** Whether every fluid of kind air is hidden (the toolbar's Hide air / Show air). */
+  get airHidden() {
+    const air = this.airFluids();
+    return air.length > 0 && air.every((f) => this.see.hidden.has(f));
+  }
+
+  /** Hides or shows the air (this viewer only), as the See inside folder's boxes do. */
   setAirHidden(hidden) {
-    this.airHidden = Boolean(hidden);
-    const indices = this.airHidden ? this.airFluids() : [];
-    this.viewer.particles.setHiddenFluids(indices);
-    const withFluid = indices.length > 0;
+    for (const f of this.airFluids()) {
+      if (hidden) this.see.hidden.add(f);
+      else this.see.hidden.delete(f);
+    }
+    if (this.see.hidden.size >= (this.session.state?.fluids?.length ?? 1)) this.see.hidden.clear(); // never nothing at all
+    this.viewControls.refresh();
+    this.applySeeInside();
+  }
+
+  /**
+   * Draws the particles as "See inside" says (this viewer only): hidden and see-through fluids
+   * need each particle's fluid, which then rides along in the frames (withFluid).
+   */
+  applySeeInside() {
+    const { see } = this;
+    const particles = this.viewer.particles;
+    particles.setHiddenFluids([...see.hidden]);
+    particles.setOpacity(see.opacity);
+    particles.setCut(see.cut);
+    particles.setSize(see.size);
+    const withFluid = needsFluids(see, this.session.state?.fluids?.length ?? 1);
     if (withFluid !== Boolean(this.session.options.withFluid)) this.session.setOptions({ withFluid });
     this.refreshControls();
   }
@@ -369,8 +411,9 @@ export class App {
       airHidden: Boolean(this.airHidden),
     });
     if (session.state) {
-      this.emitterList.update(session.state.emitters, canControl);
-      this.colliderList.update(session.state.colliders, canControl);
+      this.emitterList.update(session.state.emitters, canControl, session.state.fluids ?? []);
+      this.colliderList.update(session.state.colliders, canControl, session.state.dimensions ?? 3);
+      this.wallPanel.show(session.state.walls ?? {}, session.state.dimensions ?? 3, canControl, this.openedScene);
     }
   }
 
