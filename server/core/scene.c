@@ -717,7 +717,7 @@ static int parse_view_hide(const reader *r, const cJSON *view, fc_view *v)
     const cJSON *hide = cJSON_GetObjectItemCaseSensitive(view, "hide");
     if (!hide) return 0;
     if (!cJSON_IsArray(hide)) return fail_expected(r, "view.hide", "an array of fluid names such as [\"water\"]", hide);
-    int i = 0, f;
+    int i = 0, f = 0;
     for (const cJSON *c = hide->child; c; c = c->next, i++) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "view.hide[%d]", i);
@@ -737,7 +737,7 @@ static int parse_view_opacity(const reader *r, const cJSON *view, fc_view *v)
     if (!cJSON_IsObject(opacity)) return fail_expected(r, "view.opacity", "an object such as {\"water\": 0.3}", opacity);
     for (const cJSON *c = opacity->child; c; c = c->next) {
         char path[PATH_LEN];
-        int f;
+        int f = 0;
         child_path(path, "view.opacity", c->string);
         cJSON key = {.type = cJSON_String, .valuestring = c->string};
         if (view_fluid(r, &key, path, &f)) return -1;

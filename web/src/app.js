@@ -24,6 +24,7 @@ import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
 import { Interaction } from './interact/interaction.js';
 import { CameraShare } from './interact/camera_share.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
+import { freeInsets } from './render/camera_fit.js';
 import { Extras } from './extras.js';
 import { ViewControls } from './ui/view_controls.js';
 import { WallPanel } from './ui/wall_panel.js';
@@ -82,11 +83,12 @@ export class App {
     this.viewer.enableOrbit(); // after the interaction's pointer handlers
     this.cameraShare = new CameraShare(this.viewer, (pose) => this.session.control(messages.camera, [pose]));
     const side = elements.side;
-    const inset = () => this.viewer.setInsetRight(window.innerWidth <= PHONE_WIDTH_PX ? 0 : side.offsetWidth + 20);
-    if (side) {
-      new ResizeObserver(inset).observe(side);
-      window.addEventListener('resize', inset);
-    }
+    const inset = () => this.viewer.setInsets(this.uiInsets());
+    const observer = new ResizeObserver(inset);
+    for (const element of [side, elements.toolbar, elements.overlay, elements.legend]) if (element) observer.observe(element);
+    window.addEventListener('resize', inset);
+    this.measureInsets = inset;
+    this.insetObserver = observer;
     elements.sheetToggle?.addEventListener('click', () => {
       const open = side.classList.toggle('open');
       elements.sheetToggle.setAttribute('aria-expanded', String(open));
@@ -99,6 +101,31 @@ export class App {
   /** Plots, shortcuts, help, screenshot, room link popover, colour scales, picking (extras.js). */
   buildExtras() {
     this.extras = new Extras(this);
+    const plots = document.querySelector('[data-testid="plots-panel"]');
+    if (plots) this.insetObserver.observe(plots);
+    this.measureInsets(); // the toolbar has all its groups now
+  }
+
+  /**
+   * What the UI hides along each edge of the view (camera_fit.js freeInsets): the toolbar's groups
+   * (on a phone only its first row; an open menu is transient) and the closed plots box along the
+   * top, the overlay, the legend and a phone's sheet handle along the bottom, the side panel on the
+   * right (desktop) and an open plots box on the left.
+   */
+  uiInsets() {
+    const rect = (element) => (element && element.offsetParent !== null && !element.hidden ? element.getBoundingClientRect() : null);
+    const { toolbar, side, overlay, legend, sheetToggle } = this.elements;
+    const phone = window.innerWidth <= PHONE_WIDTH_PX;
+    const groups = [...(toolbar?.querySelectorAll(':scope > .group, :scope > #watch-note') ?? [])]
+      .filter((g) => !(phone && g.classList.contains('more')));
+    const plots = document.querySelector('[data-testid="plots-panel"]');
+    const plotsOpen = Boolean(plots?.open);
+    return freeInsets(window.innerWidth, window.innerHeight, {
+      top: [...groups.map(rect), plotsOpen ? null : rect(plots)],
+      bottom: [rect(overlay), rect(legend), phone ? rect(sheetToggle) : null],
+      right: [phone ? null : rect(side)],
+      left: [plotsOpen ? rect(plots) : null],
+    });
   }
 
   buildUi() {

@@ -1,4 +1,4 @@
-// Camera framing: the distance at which a box fills the free part of the view, the bounds of a frame's particles, and moving the orbit camera onto a box.
+// Camera framing: the part of the view the UI leaves free, the distance at which a box fills it, the bounds of a frame's particles, and moving the orbit camera onto a box.
 import { Vector3 } from 'three';
 
 /** Direction the camera looks from, relative to the box's centre: in front, to the right, above. */
@@ -12,6 +12,48 @@ export function fitDistance(radius, fovDegrees, aspect) {
   const fov = (fovDegrees * Math.PI) / 180;
   const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * aspect));
   return (radius / Math.sin(fit / 2)) * 0.95;
+}
+
+/**
+ * The insets {top, right, bottom, left} (px) of the part of a width × height view that the UI leaves
+ * free, from the client rects ({left, top, right, bottom}) of what lies along each edge: the
+ * toolbar along the top, the overlay and legend along the bottom, the side panel on the right. Each
+ * inset is at most 45 % of its dimension, so that a view always has a middle to show.
+ */
+export function freeInsets(width, height, { top = [], bottom = [], right = [], left = [] } = {}) {
+  const seen = (list) => list.filter((r) => r && r.right > r.left && r.bottom > r.top);
+  const clamp = (v, size) => Math.min(Math.max(0, v), 0.45 * size);
+  return {
+    top: clamp(Math.max(0, ...seen(top).map((r) => r.bottom)), height),
+    bottom: clamp(height - Math.min(height, ...seen(bottom).map((r) => r.top)), height),
+    right: clamp(width - Math.min(width, ...seen(right).map((r) => r.left)), width),
+    left: clamp(Math.max(0, ...seen(left).map((r) => r.right)), width),
+  };
+}
+
+/**
+ * The view offset that puts the projection's centre in the middle of the free part: the canvas
+ * (width × height) is the window at (x, y) of a larger virtual image (fullWidth × fullHeight) whose
+ * centre is the free part's centre (three.js Camera.setViewOffset). Also the free part's size.
+ */
+export function viewOffset(width, height, insets) {
+  const cx = (insets.left + width - insets.right) / 2;
+  const cy = (insets.top + height - insets.bottom) / 2;
+  const fullWidth = width + Math.abs(2 * cx - width);
+  const fullHeight = height + Math.abs(2 * cy - height);
+  return {
+    fullWidth, fullHeight, x: fullWidth / 2 - cx, y: fullHeight / 2 - cy,
+    freeWidth: Math.max(1, width - insets.left - insets.right), freeHeight: Math.max(1, height - insets.top - insets.bottom),
+  };
+}
+
+/**
+ * The vertical field of view (degrees) and aspect of the free part of a view whose virtual image
+ * (viewOffset) has the vertical field of view `fovDegrees`.
+ */
+export function freeFov(fovDegrees, offset) {
+  const half = Math.atan(Math.tan((fovDegrees * Math.PI) / 360) * (offset.freeHeight / offset.fullHeight));
+  return { fov: (2 * half * 180) / Math.PI, aspect: offset.freeWidth / offset.freeHeight };
 }
 
 const BINS = 1024; // per axis: the stored 16-bit value >>> 6
@@ -59,7 +101,7 @@ export function stopOrbitMotion(controls) {
 
 /**
  * Points the viewer's camera (and orbit target) at the box [min, max] grown by `margin` m,
- * from VIEW_DIRECTION, at the distance that fits it beside the side panel. Returns the distance.
+ * from VIEW_DIRECTION, at the distance that fits it in the part of the view the UI leaves free. Returns the distance.
  */
 export function frameBox(viewer, min, max, margin = 0) {
   stopOrbitMotion(viewer.controls);
@@ -67,9 +109,8 @@ export function frameBox(viewer, min, max, margin = 0) {
   const hi = new Vector3().fromArray(max).addScalar(margin);
   const centre = lo.clone().add(hi).multiplyScalar(0.5);
   const radius = Math.max(hi.distanceTo(lo) / 2, 1e-3);
-  const width = viewer.host.clientWidth;
-  const freeAspect = (width - Math.min(viewer.insetRight, width / 2)) / Math.max(1, viewer.host.clientHeight);
-  const distance = fitDistance(radius, viewer.camera.fov, freeAspect);
+  const free = freeFov(viewer.camera.fov, viewer.offset());
+  const distance = fitDistance(radius, free.fov, free.aspect);
   viewer.camera.position.copy(centre).addScaledVector(VIEW_DIRECTION, distance);
   if (viewer.controls) {
     viewer.controls.target.copy(centre);
