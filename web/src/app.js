@@ -113,7 +113,7 @@ export class App {
    * right (desktop) and an open plots box on the left.
    */
   uiInsets() {
-    const rect = (element) => (element && element.offsetParent !== null && !element.hidden ? element.getBoundingClientRect() : null);
+    const rect = (element) => (element && !element.hidden && element.getClientRects().length > 0 ? element.getBoundingClientRect() : null); // shown (fixed ones have no offsetParent)
     const { toolbar, side, overlay, legend, sheetToggle } = this.elements;
     const phone = window.innerWidth <= PHONE_WIDTH_PX;
     const groups = [...(toolbar?.querySelectorAll(':scope > .group, :scope > #watch-note') ?? [])]

@@ -40,6 +40,12 @@ export function installTestHook(app, target = window) {
         fluids: state && Array.isArray(state.fluids) ? structuredClone(state.fluids) : [],
         emitters: state ? structuredClone(state.emitters) : [],
         colliders: state ? structuredClone(state.colliders) : [],
+        walls: state ? structuredClone(state.walls ?? {}) : {},
+        view: state ? structuredClone(state.view ?? null) : null,
+        name: state ? state.name ?? null : null,
+        // "See inside" as this viewer draws it: hidden fluid indices, opacities, cutaway, size
+        see: { hidden: [...app.see.hidden].sort(), opacity: [...app.see.opacity], cut: app.see.cut ? { ...app.see.cut } : null, size: app.see.size },
+        insets: { ...app.viewer.insets },
       };
     },
     /** The first n particles of the newest frame, in id order, in metres. */
@@ -50,6 +56,14 @@ export function installTestHook(app, target = window) {
       const result = new Array(count);
       for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
       return result;
+    },
+    /** How many particles of each fluid the newest frame has (its fluid section: colour by fluid); null without one. */
+    fluidCounts() {
+      const section = app.newestFrame?.attributes?.fluid;
+      if (!section) return null;
+      const counts = [];
+      for (const f of section.values.subarray(0, app.newestFrame.count)) counts[f] = (counts[f] ?? 0) + 1;
+      return Array.from(counts, (c) => c ?? 0);
     },
     /** The camera's position and orbit target, in metres. */
     camera() {
