@@ -65,6 +65,21 @@ export function installTestHook(app, target = window) {
       for (const f of section.values.subarray(0, app.newestFrame.count)) counts[f] = (counts[f] ?? 0) + 1;
       return Array.from(counts, (c) => c ?? 0);
     },
+    /** The mean of attribute `name` (decoded from its byte and range) over the newest frame's particles inside the box {min, max} (m); {mean, count}, or null when the frame has no such section. */
+    meanAttribute(name, box) {
+      const frame = app.newestFrame;
+      const section = frame?.attributes?.[name];
+      if (!section) return null;
+      let sum = 0;
+      let count = 0;
+      for (let i = 0; i < frame.count; i++) {
+        const p = dequantize(frame, i);
+        if (p.some((x, k) => x < box.min[k] || x > box.max[k])) continue;
+        sum += section.lo + (section.values[i] / 255) * (section.hi - section.lo);
+        count++;
+      }
+      return { mean: count ? sum / count : null, count };
+    },
     /** The camera's position and orbit target, in metres. */
     camera() {
       return app.viewer.cameraPose();
