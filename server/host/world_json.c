@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/budget.h"
 #include "core/params_json.h"
 #include "core/scene.h"
 #include "core/scene_list.h"
@@ -147,15 +148,20 @@ cJSON *fc_json_solvers(void)
     return list;
 }
 
-/* Appends the scene's entry when its file parses (a broken file is left out, not an error);
- * 0, or -1 when out of memory. */
+/* Appends the scene's entry {name, description, particles (estimated at the start), dimensions} when
+ * its file parses (a broken file is left out, not an error); 0, or -1 when out of memory. */
 static int add_scene_entry(cJSON *list, const char *dir, const char *name)
 {
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/%s.json", dir, name);
     fc_scene scene;
     if (fc_scene_parse_file(&scene, path, err, sizeof err) != 0) return 0;
-    int rc = fc_json_attach(list, NULL, named_entry(name, scene.description));
+    fc_scene_estimate size;
+    fc_scene_estimate_size(&scene, &size); /* its fluid particles at the start, from its shapes */
+    cJSON *entry = named_entry(name, scene.description);
+    int rc = fc_json_attach(list, NULL, entry);
+    if (!rc) rc = fc_json_attach(entry, "particles", cJSON_CreateNumber(round(size.fluid))) ||
+                  fc_json_attach(entry, "dimensions", cJSON_CreateNumber(scene.dimensions == 2 ? 2 : 3));
     fc_scene_free(&scene);
     return rc;
 }
