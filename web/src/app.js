@@ -284,6 +284,7 @@ export class App {
     if (opened === this.openedScene) return;
     const first = this.openedScene === null;
     this.openedScene = opened;
+    if (!first) this.extras?.plots.clear(); // another scene: its own plots, from its start
     this.see = viewSettings(state.view, state.fluids ?? [], state.domain ?? null); // the scene's own way in
     const attribute = sceneAttribute(state.view);
     if (attribute === undefined || (first && this.linkAttribute)) return;
@@ -423,6 +424,7 @@ export class App {
       scenes: session.welcome?.scenes ?? [],
       scene: session.state?.scene ?? null,
       name: session.state?.name ?? null,
+      backend: session.state?.backend ?? null,
       solvers: session.welcome?.solvers ?? [],
       solver: session.state?.solver ?? null,
       paused: session.state ? session.state.paused : null,
