@@ -157,6 +157,7 @@ test('the screenshot button downloads the view at full resolution with the legen
   console.log(`caption: ${JSON.stringify(texts)}`);
   assert.ok(texts.some((t) => /^t = \d+\.\d\d s$/.test(t)), 'the picture says the simulated time');
   assert.ok(texts.includes('speed') && texts.some((t) => t.endsWith(' m/s')), 'the picture has the legend: speed, its range in m/s');
+  await press('1'); // plain again, as the next tests expect
   const water = countWater(image, { x0: 0, y0: 0, x1: image.width, y1: image.height });
   console.log(`screenshot ${name}: ${image.width} x ${image.height}, ${water.water} water-coloured pixels`);
   assert.ok(water.water > 500, `the PNG shows the water (not a blank buffer): ${water.water} pixels`);

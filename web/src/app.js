@@ -26,6 +26,7 @@ import { CameraShare } from './interact/camera_share.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
 import { freeInsets } from './render/camera_fit.js';
 import { Extras } from './extras.js';
+import { labelWords } from './ui/parameter_words.js';
 import { ViewControls } from './ui/view_controls.js';
 import { WallPanel } from './ui/wall_panel.js';
 import { defaultSettings, needsFluids, viewSettings } from './render/see_inside.js';
@@ -165,7 +166,13 @@ export class App {
       setSolver: (solver) => session.control(messages.setSolver, [solver], {
         onError: () => this.refreshControls(),
         // the new solver's own step replaced one far from it: say so (PROTOCOL.md set_solver)
-        onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+        onAck: (ack) => {
+          if (!ack.applied?.note) return;
+          // an information (green), in the panel's words: "Time step 0.002 s became 0.0005 s, …"
+          const words = labelWords(session.welcome?.parameters);
+          const note = words(ack.applied.note);
+          this.toast.show({ code: 'info', field: null, message: note.charAt(0).toUpperCase() + note.slice(1) });
+        },
       }),
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
@@ -304,6 +311,7 @@ export class App {
         this.toast.show({ code: 'server_restarted', field: null, message: RESTARTED_NOTE });
       }
       this.panel.build(welcome.parameters, welcome.role);
+      this.elements.side?.classList.toggle('watching', welcome.role !== 'control'); // a compact panel (style.css)
       this.banner.setParameters(welcome.parameters);
       if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
       this.refreshControls();
