@@ -24,7 +24,7 @@ import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
 import { Interaction } from './interact/interaction.js';
 import { CameraShare } from './interact/camera_share.js';
 import { defaultEmitterPlace } from './interact/surface_pick.js';
-import { freeInsets } from './render/camera_fit.js';
+import { freeInsets, projectedExtent } from './render/camera_fit.js';
 import { Extras } from './extras.js';
 import { labelWords } from './ui/parameter_words.js';
 import { ViewControls } from './ui/view_controls.js';
@@ -108,25 +108,41 @@ export class App {
   }
 
   /**
-   * What the UI hides along each edge of the view (camera_fit.js freeInsets): the toolbar's groups
-   * (on a phone only its first row; an open menu is transient) and the closed plots box along the
-   * top, the overlay, the legend and a phone's sheet handle along the bottom, the side panel on the
-   * right (desktop) and an open plots box on the left.
+   * What the UI hides of the view (camera_fit.js freeInsets): the free part is the rectangle clear
+   * of the toolbar's groups (on a phone only its first row), the closed or open plots box, the
+   * overlay, the legend, and the side panel (desktop) or a phone's sheet handle, in which the tank
+   * (3D: as the camera sees it from its framing direction; 2D: face-on) is drawn largest.
    */
   uiInsets() {
     const rect = (element) => (element && !element.hidden && element.getClientRects().length > 0 ? element.getBoundingClientRect() : null); // shown (fixed ones have no offsetParent)
     const { toolbar, side, overlay, legend, sheetToggle } = this.elements;
     const phone = window.innerWidth <= PHONE_WIDTH_PX;
     const groups = [...(toolbar?.querySelectorAll(':scope > .group, :scope > #watch-note') ?? [])]
-      .filter((g) => !(phone && g.classList.contains('more')));
-    const plots = document.querySelector('[data-testid="plots-panel"]');
-    const plotsOpen = Boolean(plots?.open);
-    return freeInsets(window.innerWidth, window.innerHeight, {
-      top: [...groups.map(rect), plotsOpen ? null : rect(plots)],
-      bottom: [rect(overlay), rect(legend), phone ? rect(sheetToggle) : null],
-      right: [phone ? null : rect(side)],
-      left: [plotsOpen ? rect(plots) : null],
-    });
+      .filter((g) => !(phone && g.classList.contains('more'))).map(rect).filter(Boolean);
+    // the toolbar's rows and the plots box under them as one block along the top
+    const plots = rect(document.querySelector('[data-testid="plots-panel"]'));
+    const top = [...groups, plots].filter(Boolean);
+    const block = top.length ? {
+      left: Math.min(...top.map((r) => r.left)), top: Math.min(...top.map((r) => r.top)),
+      right: Math.max(...top.map((r) => r.right)), bottom: Math.max(...top.map((r) => r.bottom)),
+    } : null;
+    const domain = this.session.state?.domain;
+    let fits;
+    if (domain) {
+      const flat = (this.session.state?.dimensions ?? 3) === 2;
+      const extent = flat
+        ? { across: domain.max[0] - domain.min[0], upward: domain.max[1] - domain.min[1] }
+        : projectedExtent(domain.min, domain.max);
+      fits = (w, h) => Math.min(w / extent.across, h / extent.upward);
+    }
+    const insets = freeInsets(window.innerWidth, window.innerHeight, [
+      block, rect(overlay), rect(legend), phone ? rect(sheetToggle) : rect(side),
+    ], fits);
+    // a phone's open menu and open sheet are transient: the view keeps its framing under them
+    const previous = this.viewer.insets;
+    if (phone && toolbar?.classList.contains('menu-open')) return previous;
+    if (phone && side?.classList.contains('open')) return previous;
+    return insets;
   }
 
   buildUi() {
@@ -358,6 +374,12 @@ export class App {
 
   applyState(state) {
     this.openScene(state);
+    const domainKey = JSON.stringify([state.domain, state.dimensions]);
+    if (domainKey !== this.domainKey) { // another tank: the free part that shows it largest
+      this.domainKey = domainKey;
+      this.viewer.insets = this.uiInsets();
+      this.viewer.resize();
+    }
     this.viewer.setDomain(state.domain, state.dimensions ?? 3);
     const spacing = state.values.particle_spacing;
     if (spacing > 0) {

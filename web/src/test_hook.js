@@ -41,6 +41,7 @@ export function installTestHook(app, target = window) {
         emitters: state ? structuredClone(state.emitters) : [],
         colliders: state ? structuredClone(state.colliders) : [],
         walls: state ? structuredClone(state.walls ?? {}) : {},
+        domain: state ? structuredClone(state.domain) : null,
         view: state ? structuredClone(state.view ?? null) : null,
         name: state ? state.name ?? null : null,
         // "See inside" as this viewer draws it: hidden fluid indices, opacities, cutaway, size
