@@ -218,7 +218,9 @@ export class App {
       remove: (id) => session.control(messages.emitterRemove, [id]),
     });
     this.wallPanel = new WallPanel(this.elements.walls, {
-      update: (walls) => session.control(messages.wallsUpdate, [walls], { showsError: true, onError: (error) => this.toast.show(error) }),
+      update: (walls) => session.control(messages.wallsUpdate, [walls], {
+        showsError: true, onError: (error) => this.toast.show(error), onAck: (ack) => this.showNote(ack),
+      }),
     });
     this.colliderList = new ColliderList(this.elements.colliders, {
       add: (shape) => {
@@ -227,6 +229,7 @@ export class App {
       },
       update: (id, changes) => session.control(messages.colliderUpdate, [id, changes], {
         showsError: true,
+        onAck: (ack) => this.showNote(ack),
         onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message).replace(/^changes\./, '')}`),
       }),
       rotate: (id, rotation) => {
@@ -261,6 +264,15 @@ export class App {
       },
     });
     if (id === null) this.busy.finish(token);
+  }
+
+  /** A notice the server adds to an ack (a heat setting while heat conduction is off, say), as an
+   *  information in the panel's words; nothing without one. */
+  showNote(ack) {
+    const note = [ack?.applied?.note, ack?.applied?.notice, ack?.note, ack?.notice].find((n) => typeof n === 'string' && n);
+    if (!note) return;
+    const words = labelWords(this.session.welcome?.parameters)(note);
+    this.toast.show({ code: 'info', field: null, message: words.charAt(0).toUpperCase() + words.slice(1) });
   }
 
   /** A rewind's ack: the objects or walls it took back, if any, in the toast. */
