@@ -1,5 +1,5 @@
 // Wires the viewer together: socket and session, frame receiver, 3D view, panel, toolbar, emitter and collider lists, banners, overlay, toast.
-import { Viewer } from './render/viewer.js';
+import { INSET_SLACK_PX, Viewer } from './render/viewer.js';
 import { ReconnectingSocket } from './net/socket.js';
 import { Session } from './net/session.js';
 import { FrameReceiver } from './net/frame_receiver.js';
@@ -114,7 +114,12 @@ export class App {
    * (3D: as the camera sees it from its framing direction; 2D: face-on) is drawn largest.
    */
   uiInsets() {
-    const rect = (element) => (element && !element.hidden && element.getClientRects().length > 0 ? element.getBoundingClientRect() : null); // shown (fixed ones have no offsetParent)
+    // shown elements (fixed ones have no offsetParent), padded by the slack within which the framing stays
+    const rect = (element) => {
+      if (!element || element.hidden || element.getClientRects().length === 0) return null;
+      const r = element.getBoundingClientRect();
+      return { left: r.left - INSET_SLACK_PX, top: r.top - INSET_SLACK_PX, right: r.right + INSET_SLACK_PX, bottom: r.bottom + INSET_SLACK_PX };
+    };
     const { toolbar, side, overlay, legend, sheetToggle } = this.elements;
     const phone = window.innerWidth <= PHONE_WIDTH_PX;
     const groups = [...(toolbar?.querySelectorAll(':scope > .group, :scope > #watch-note') ?? [])]

@@ -12,6 +12,7 @@ import { frameBox, stopOrbitMotion, viewOffset } from './camera_fit.js';
 import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
 
 const SOFTWARE_FPS = 5;
+export const INSET_SLACK_PX = 16; // insets changing by less keep the framing
 
 export class Viewer {
   /** renderMode: 'points' | 'quads' | null (null: chosen from the GPU, see renderer_info.js). */
@@ -116,8 +117,9 @@ export class Viewer {
    *  rest, and a camera framing put there frames again. */
   setInsets(insets) {
     const next = { top: 0, right: 0, bottom: 0, left: 0, ...insets };
-    const rounded = (v) => Math.round(v);
-    if (['top', 'right', 'bottom', 'left'].every((k) => rounded(next[k]) === rounded(this.insets[k]))) return;
+    // the overlay's width follows its text: smaller changes than this keep the framing (the UI's
+    // rects are padded by as much, app.js uiInsets), so that the camera does not jitter
+    if (['top', 'right', 'bottom', 'left'].every((k) => Math.abs(next[k] - this.insets[k]) < INSET_SLACK_PX)) return;
     this.insets = next;
     this.resize();
     if (this.autoFramed) this.frameDomain();
