@@ -57,7 +57,30 @@ static const bad_case bad_cases[] = {
     {"view colour unknown", "{" DOMAIN ", \"view\": {\"colour\": \"rainbow\"}}", "view.colour",
      "expected one of plain, speed, density, temperature, fluid"},
     {"view not an object", "{" DOMAIN ", \"view\": \"fluid\"}", "view", "expected an object"},
-    {"view key misspelt", "{" DOMAIN ", \"view\": {\"color\": \"fluid\"}}", "view.color", "unknown key (expected one of colour)"},
+    {"view key misspelt", "{" DOMAIN ", \"view\": {\"color\": \"fluid\"}}", "view.color",
+     "unknown key (expected one of colour, hide, opacity, cutaway, particle_size)"},
+    {"view hides an unknown fluid", "{" DOMAIN ", " FLUIDS2 ", \"view\": {\"hide\": [\"wax\"]}}", "view.hide[0]",
+     "no fluid named \"wax\"; the scene's fluids are water, oil"},
+    {"view hides every fluid", "{" DOMAIN ", " FLUIDS2 ", \"view\": {\"hide\": [\"water\", \"oil\"]}}", "view.hide",
+     "hides every fluid of the scene"},
+    {"view hide not an array", "{" DOMAIN ", \"view\": {\"hide\": \"water\"}}", "view.hide", "expected an array of fluid names"},
+    {"view opacity too low", "{" DOMAIN ", " FLUIDS2 ", \"view\": {\"opacity\": {\"oil\": 0}}}", "view.opacity.oil",
+     "expected a number from 0.05 to 1 (1: opaque), found the number 0"},
+    {"view opacity of an unknown fluid", "{" DOMAIN ", \"view\": {\"opacity\": {\"wax\": 0.5}}}", "view.opacity.wax",
+     "no fluid named \"wax\""},
+    {"view cutaway axis", "{" DOMAIN ", \"view\": {\"cutaway\": {\"axis\": \"w\", \"at\": 0.5}}}", "view.cutaway.axis",
+     "expected one of x, y, z, found the string \"w\""},
+    {"view cutaway outside the domain", "{" DOMAIN ", \"view\": {\"cutaway\": {\"axis\": \"y\", \"at\": 1.5}}}",
+     "view.cutaway.at", "expected a position inside the domain along y (0 to 1 m), found 1.5"},
+    {"view cutaway without at", "{" DOMAIN ", \"view\": {\"cutaway\": {\"axis\": \"y\"}}}", "view.cutaway.at",
+     "expected a position in metres, found nothing"},
+    {"view cutaway keep", "{" DOMAIN ", \"view\": {\"cutaway\": {\"axis\": \"y\", \"at\": 0.5, \"keep\": \"left\"}}}",
+     "view.cutaway.keep", "expected one of below, above"},
+    {"view cutaway along z in 2D",
+     "{\"dimensions\": 2, \"domain\": {\"min\": [0, 0, 0], \"max\": [1, 1, 0]}, \"view\": {\"cutaway\": {\"axis\": \"z\", \"at\": 0}}}",
+     "view.cutaway.axis", "expected one of x, y, found the string \"z\""},
+    {"view particle size", "{" DOMAIN ", \"view\": {\"particle_size\": 10}}", "view.particle_size",
+     "expected a number from 0.25 to 4 (times the drawn radius), found the number 10"},
     {"parameter out of range", "{" DOMAIN ", \"parameters\": {\"viscosity\": -1}}", "parameters.viscosity",
      "-1 is out of range [0, 100] Pa s"},
     {"parameter not an integer", "{" DOMAIN ", \"parameters\": {\"substeps\": 2.5}}", "parameters.substeps",
@@ -403,6 +426,27 @@ static void test_fluids(void)
 
 /* Hot and cold solids: a collider's temperature with and without a heat transfer (the default),
  * an insulating one, and the container walls, into the world; a 2D scene has no z walls. */
+/* A scene's view: hidden fluids, opacity, cutaway and size as the file names them, in the world. */
+static void test_view(void)
+{
+    fc_scene s;
+    char err[512];
+    const char *json = "{" DOMAIN ", " FLUIDS2 ", \"view\": {\"colour\": \"fluid\", \"hide\": [\"oil\"], \"opacity\": {\"water\": 0.3},"
+                       " \"cutaway\": {\"axis\": \"z\", \"at\": 0.25, \"keep\": \"above\"}, \"particle_size\": 0.5}}";
+    CHECK(fc_scene_parse_string(&s, json, "view.json", err, sizeof err) == 0, "the view parses: %s", err);
+    CHECK(strcmp(s.view.colour, "fluid") == 0 && s.view.hidden == 2u && s.view.opacity[0] == 0.3 && s.view.opacity[1] == 0.0,
+          "colour, hidden oil and water's opacity: %s %u %g %g", s.view.colour, s.view.hidden, s.view.opacity[0],
+          s.view.opacity[1]);
+    CHECK(s.view.cut_axis == 3 && s.view.cut_at == 0.25 && s.view.cut_keep_above == 1 && s.view.particle_size == 0.5,
+          "cutaway z at 0.25 keeping above, size 0.5: %d %g %d %g", s.view.cut_axis, s.view.cut_at, s.view.cut_keep_above,
+          s.view.particle_size);
+    fc_scene_free(&s);
+    CHECK(fc_scene_parse_string(&s, "{" DOMAIN "}", "plain.json", err, sizeof err) == 0 && s.view.cut_axis == 0 &&
+              !s.view.hidden && !s.view.colour[0] && s.view.particle_size == 0.0,
+          "no view: nothing asked");
+    fc_scene_free(&s);
+}
+
 static void test_thermal_solids(void)
 {
     fc_scene s;
@@ -694,6 +738,7 @@ int main(void)
     test_oversized_file();
     test_minimal_scene();
     test_fluids();
+    test_view();
     test_thermal_solids();
     test_2d_scene();
     test_instantiate_error();

@@ -700,21 +700,108 @@ static int parse_walls(const reader *r, const cJSON *root, fc_scene *s)
     return 0;
 }
 
-/* "view": {"colour": MODE} (optional): how viewers colour the particles when the scene opens. */
+/* A fluid of the scene named by the string item (path for errors) as its index in *index. */
+static int view_fluid(const reader *r, const cJSON *item, const char *path, int *index)
+{
+    char names[FC_MAX_FLUIDS * FC_FLUID_NAME_LEN];
+    if (!cJSON_IsString(item)) return fail_expected(r, path, "the name of one of the scene's fluids", item);
+    *index = fc_fluid_find(r->scene->fluids, r->scene->fluid_count, item->valuestring);
+    if (*index >= 0) return 0;
+    fc_fluid_names(r->scene->fluids, r->scene->fluid_count, names, sizeof names);
+    return fail(r, path, "no fluid named \"%.40s\"; the scene's fluids are %s", item->valuestring, names);
+}
+
+/* view.hide: ["water", ...], fluids not drawn when the scene opens (not every one). */
+static int parse_view_hide(const reader *r, const cJSON *view, fc_view *v)
+{
+    const cJSON *hide = cJSON_GetObjectItemCaseSensitive(view, "hide");
+    if (!hide) return 0;
+    if (!cJSON_IsArray(hide)) return fail_expected(r, "view.hide", "an array of fluid names such as [\"water\"]", hide);
+    int i = 0, f = 0;
+    for (const cJSON *c = hide->child; c; c = c->next, i++) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "view.hide[%d]", i);
+        if (view_fluid(r, c, path, &f)) return -1;
+        v->hidden |= 1u << f;
+    }
+    if (r->scene->fluid_count > 0 && v->hidden == (1u << r->scene->fluid_count) - 1u)
+        return fail(r, "view.hide", "hides every fluid of the scene; leave at least one shown");
+    return 0;
+}
+
+/* view.opacity: {"water": 0.3}, a fluid drawn see-through (FC_VIEW_OPACITY_MIN to 1). */
+static int parse_view_opacity(const reader *r, const cJSON *view, fc_view *v)
+{
+    const cJSON *opacity = cJSON_GetObjectItemCaseSensitive(view, "opacity");
+    if (!opacity) return 0;
+    if (!cJSON_IsObject(opacity)) return fail_expected(r, "view.opacity", "an object such as {\"water\": 0.3}", opacity);
+    for (const cJSON *c = opacity->child; c; c = c->next) {
+        char path[PATH_LEN];
+        int f = 0;
+        child_path(path, "view.opacity", c->string);
+        cJSON key = {.type = cJSON_String, .valuestring = c->string};
+        if (view_fluid(r, &key, path, &f)) return -1;
+        if (is_duplicate(opacity, c)) return fail(r, path, "duplicate key");
+        if (!cJSON_IsNumber(c) || !(c->valuedouble >= FC_VIEW_OPACITY_MIN && c->valuedouble <= 1.0))
+            return fail_expected(r, path, "a number from 0.05 to 1 (1: opaque)", c);
+        v->opacity[f] = c->valuedouble;
+    }
+    return 0;
+}
+
+/* view.cutaway: {"axis": "z", "at": 0.1, "keep": "below"}, a plane across the domain; the
+ * particles beyond it are not drawn. */
+static int parse_view_cutaway(const reader *r, const cJSON *view, fc_view *v)
+{
+    static const char *const keys[] = {"axis", "at", "keep", NULL};
+    static const char *const axes3[] = {"x", "y", "z", NULL}, *const axes2[] = {"x", "y", NULL};
+    static const char *const sides[] = {"below", "above", NULL};
+    const cJSON *cut = cJSON_GetObjectItemCaseSensitive(view, "cutaway");
+    if (!cut) return 0;
+    if (!cJSON_IsObject(cut))
+        return fail_expected(r, "view.cutaway", "an object such as {\"axis\": \"z\", \"at\": 0.1}", cut);
+    if (check_keys(r, cut, "view.cutaway", keys)) return -1;
+    int axis, keep = 0;
+    if (read_choice(r, cut, "axis", "view.cutaway", is_2d(r) ? axes2 : axes3, &axis)) return -1;
+    const cJSON *at_item;
+    if (lookup(r, cut, "at", "view.cutaway", 1, "a position in metres", &at_item)) return -1;
+    if (!cJSON_IsNumber(at_item)) return fail_expected(r, "view.cutaway.at", "a position in metres", at_item);
+    const double at = at_item->valuedouble;
+    const float lo = r->scene->domain_min[axis], hi = r->scene->domain_max[axis];
+    if (!(at > lo && at < hi))
+        return fail(r, "view.cutaway.at", "expected a position inside the domain along %c (%g to %g m), found %g",
+                    "xyz"[axis], lo, hi, at);
+    if (cJSON_GetObjectItemCaseSensitive(cut, "keep") && read_choice(r, cut, "keep", "view.cutaway", sides, &keep))
+        return -1;
+    v->cut_axis = axis + 1;
+    v->cut_at = at;
+    v->cut_keep_above = keep;
+    return 0;
+}
+
+/* "view" (optional): how viewers show the scene when it opens (scenes/README.md): the colour mode,
+ * hidden fluids, see-through fluids, a cutaway and the particles' drawn size. After the domain and
+ * the fluids, which it names. */
 static int parse_view(const reader *r, const cJSON *root, fc_scene *s)
 {
-    static const char *const keys[] = {"colour", NULL};
+    static const char *const keys[] = {"colour", "hide", "opacity", "cutaway", "particle_size", NULL};
     static const char *const modes[] = {"plain", "speed", "density", "temperature", "fluid", NULL};
     const cJSON *view = cJSON_GetObjectItemCaseSensitive(root, "view");
     if (!view) return 0;
     if (!cJSON_IsObject(view)) return fail_expected(r, "view", "an object such as {\"colour\": \"fluid\"}", view);
     if (check_keys(r, view, "view", keys)) return -1;
     const cJSON *colour = cJSON_GetObjectItemCaseSensitive(view, "colour");
-    if (!colour) return 0;
-    if (!cJSON_IsString(colour) || !is_listed(colour->valuestring, modes))
+    if (colour && (!cJSON_IsString(colour) || !is_listed(colour->valuestring, modes)))
         return fail_expected(r, "view.colour", "one of plain, speed, density, temperature, fluid", colour);
-    snprintf(s->view_colour, sizeof s->view_colour, "%s", colour->valuestring);
-    return 0;
+    if (colour) snprintf(s->view.colour, sizeof s->view.colour, "%s", colour->valuestring);
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(view, "particle_size");
+    if (size && (!cJSON_IsNumber(size) || !(size->valuedouble >= FC_VIEW_SIZE_MIN && size->valuedouble <= FC_VIEW_SIZE_MAX)))
+        return fail_expected(r, "view.particle_size", "a number from 0.25 to 4 (times the drawn radius)", size);
+    if (size) s->view.particle_size = size->valuedouble;
+    return parse_view_hide(r, view, &s->view) || parse_view_opacity(r, view, &s->view) ||
+                   parse_view_cutaway(r, view, &s->view)
+               ? -1
+               : 0;
 }
 
 /* The source's base name without its extension: "scenes/dam_break.json" -> "dam_break". */
@@ -737,9 +824,9 @@ static int parse_root(const reader *r, const cJSON *root, fc_scene *s)
     if (check_keys(r, root, "", keys)) return -1;
     if (read_string(r, root, "name", "", 0, s->name, sizeof s->name) ||
         read_string(r, root, "description", "", 0, s->description, sizeof s->description) ||
-        parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_view(r, root, s) || parse_domain(r, root, s) ||
+        parse_dimensions(r, root, s) || parse_solver(r, root, s) || parse_domain(r, root, s) ||
         parse_walls(r, root, s) ||
-        parse_parameters(r, root, s) || parse_fluids(r, root, s))
+        parse_parameters(r, root, s) || parse_fluids(r, root, s) || parse_view(r, root, s))
         return -1;
     if (parse_list(r, root, "fluid", sizeof *s->blocks, parse_block, &items, &s->block_count)) return -1;
     s->blocks = items;
@@ -954,7 +1041,7 @@ int fc_scene_instantiate_progress(const fc_scene *scene, fc_world *w, const fc_b
     memcpy(w->walls, scene->walls, sizeof w->walls);
     w->dimensions = scene->dimensions == 2 ? 2 : 3;
     snprintf(w->name, sizeof w->name, "%s", scene->name);
-    snprintf(w->view_colour, sizeof w->view_colour, "%s", scene->view_colour);
+    w->view = scene->view;
     w->backend = scene->backend == FC_BACKEND_CUDA ? FC_BACKEND_CUDA : FC_BACKEND_CPU;
     int status = fc_world_set_solver(w, scene->solver, msg, sizeof msg);
     if (!status && populate(scene, w, msg, sizeof msg)) status = FC_BUILD_OUT_OF_MEMORY;

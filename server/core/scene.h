@@ -36,7 +36,7 @@ typedef struct fc_scene {
     fc_fluid fluids[FC_MAX_FLUIDS]; /* the file's "fluids", or one made of fluid_values */
     int fluid_count;
     int dimensions;           /* 3, or 2: every vector's z is 0, the domain's z range [0, 0] */
-    char view_colour[16];     /* "view": {"colour"}: the viewer's colour mode when the scene opens; "" = none */
+    fc_view view;             /* "view": how viewers show the scene when it opens */
     float domain_min[3], domain_max[3];
     fc_thermal_contact walls[6]; /* "walls": the container's heated or cooled sides (fc_world.walls) */
     fc_scene_block *blocks;

@@ -12,6 +12,7 @@
 #include "core/grid.h"
 #include "core/params.h"
 #include "core/particles.h"
+#include "core/view.h"
 #include "core/objects.h"
 #include "core/shape.h"
 #include "core/time_step.h"
@@ -69,7 +70,7 @@ typedef struct fc_world {
     uint64_t emitted_total, removed_total;
     uint64_t air_made_total, air_removed_total; /* trapped air made and removed (not in the two above) */
     char name[64];
-    char view_colour[16];         /* the scene's "view": {"colour"} for viewers (state.view); "" = none */
+    fc_view view;                 /* the scene's "view" for viewers (state.view) */
 } fc_world;
 
 /* An empty world with default parameters, one fluid of the defaults (fc_fluid_defaults), the SPH

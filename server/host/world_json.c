@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/budget.h"
 #include "core/params_json.h"
 #include "core/scene.h"
 #include "core/scene_list.h"
@@ -147,15 +148,20 @@ cJSON *fc_json_solvers(void)
     return list;
 }
 
-/* Appends the scene's entry when its file parses (a broken file is left out, not an error);
- * 0, or -1 when out of memory. */
+/* Appends the scene's entry {name, description, particles (estimated at the start), dimensions} when
+ * its file parses (a broken file is left out, not an error); 0, or -1 when out of memory. */
 static int add_scene_entry(cJSON *list, const char *dir, const char *name)
 {
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/%s.json", dir, name);
     fc_scene scene;
     if (fc_scene_parse_file(&scene, path, err, sizeof err) != 0) return 0;
-    int rc = fc_json_attach(list, NULL, named_entry(name, scene.description));
+    fc_scene_estimate size;
+    fc_scene_estimate_size(&scene, &size); /* its fluid particles at the start, from its shapes */
+    cJSON *entry = named_entry(name, scene.description);
+    int rc = fc_json_attach(list, NULL, entry);
+    if (!rc) rc = fc_json_attach(entry, "particles", cJSON_CreateNumber(round(size.fluid))) ||
+                  fc_json_attach(entry, "dimensions", cJSON_CreateNumber(scene.dimensions == 2 ? 2 : 3));
     fc_scene_free(&scene);
     return rc;
 }
@@ -224,12 +230,38 @@ cJSON *fc_json_fluids(const fc_world *w)
     return list;
 }
 
-/* {"colour": MODE} of the scene's "view", or null. */
+/* The scene's "view" as the scene says it (fluids by name, scenes/README.md), or null when it has none. */
 static cJSON *view_json(const fc_world *w)
 {
-    if (!w->view_colour[0]) return cJSON_CreateNull();
+    const fc_view *v = &w->view;
+    int opacities = 0;
+    for (int f = 0; f < w->fluid_count; f++) opacities += v->opacity[f] > 0.0;
+    if (!v->colour[0] && !v->hidden && !opacities && !v->cut_axis && !(v->particle_size > 0.0))
+        return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    if (o && !cJSON_AddStringToObject(o, "colour", w->view_colour)) {
+    int failed = !o;
+    if (!failed && v->colour[0]) failed = fc_json_attach(o, "colour", cJSON_CreateString(v->colour));
+    if (!failed && v->hidden) {
+        cJSON *hide = cJSON_CreateArray();
+        failed = fc_json_attach(o, "hide", hide);
+        for (int f = 0; !failed && f < w->fluid_count; f++)
+            if (v->hidden & (1u << f)) failed = fc_json_attach(hide, NULL, cJSON_CreateString(w->fluids[f].name));
+    }
+    if (!failed && opacities) {
+        cJSON *opacity = cJSON_CreateObject();
+        failed = fc_json_attach(o, "opacity", opacity);
+        for (int f = 0; !failed && f < w->fluid_count; f++)
+            if (v->opacity[f] > 0.0) failed = fc_json_attach(opacity, w->fluids[f].name, cJSON_CreateNumber(v->opacity[f]));
+    }
+    if (!failed && v->cut_axis >= 1 && v->cut_axis <= 3) {
+        static const char *const axes[] = {"x", "y", "z"};
+        cJSON *cut = cJSON_CreateObject();
+        failed = fc_json_attach(o, "cutaway", cut) || fc_json_attach(cut, "axis", cJSON_CreateString(axes[v->cut_axis - 1])) ||
+                 fc_json_attach(cut, "at", cJSON_CreateNumber(v->cut_at)) ||
+                 fc_json_attach(cut, "keep", cJSON_CreateString(v->cut_keep_above ? "above" : "below"));
+    }
+    if (!failed && v->particle_size > 0.0) failed = fc_json_attach(o, "particle_size", cJSON_CreateNumber(v->particle_size));
+    if (failed) {
         cJSON_Delete(o);
         return NULL;
     }

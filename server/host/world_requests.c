@@ -140,6 +140,8 @@ int fc_host_apply_load(fc_world_host *h, const fc_command *cmd, cJSON *applied, 
         h->scene_document = kept;
         pthread_mutex_lock(&h->lock);
         snprintf(h->info.scene, sizeof h->info.scene, "%s", scene);
+        /* a world not named by create_world is called after its scene: the loaded one now */
+        if (!h->spec.name[0]) snprintf(h->info.name, sizeof h->info.name, "%s", h->world.name);
         pthread_mutex_unlock(&h->lock);
     }
     cJSON_AddStringToObject(applied, "scene", h->spec.scene);

@@ -56,6 +56,8 @@ static void check_load_scene_solver(peer *p)
 {
     /* an SPH world (small_tank) loads the PBF dam break: PBF at the scene's 2 ms step */
     expect_solver(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"dam_break_pbf\"}", "pbf", 0.002);
+    /* a world not named by create_world takes the loaded scene's name */
+    CHECK(jstr_is(p->state, "name", "dam_break_pbf"), "the world's name follows the loaded scene: %s", jtext(p->state));
     expect_solver(p, "{\"type\":\"reset\",\"world\":1}", "pbf", 0.002);
     /* a PBF world loads the SPH dam break: SPH at its default 0.5 ms */
     expect_solver(p, "{\"type\":\"load_scene\",\"world\":1,\"scene\":\"dam_break\"}", "sph", 0.0005);

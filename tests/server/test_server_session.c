@@ -145,6 +145,13 @@ static void check_welcome(const cJSON *w)
     check_world_summary(jget(w, "worlds"), "welcome.worlds");
     const cJSON *dam = find_named(jget(w, "scenes"), "name", "dam_break");
     CHECK(dam && jstr(dam, "description") && *jstr(dam, "description"), "welcome.scenes has dam_break with a description");
+    /* the column's volume over the spacing cubed: 0.5 x 0.6 x 0.6 m / (0.02 m)^3 */
+    CHECK(dam && fabs(jnum(dam, "particles") - 0.5 * 0.6 * 0.6 / (0.02 * 0.02 * 0.02)) < 0.05 * 22500 &&
+              jnum(dam, "dimensions") == 3,
+          "welcome.scenes: dam_break starts with about 22,500 particles in 3D: %s", jtext(dam));
+    const cJSON *flat = find_named(jget(w, "scenes"), "name", "dam_break_2d");
+    CHECK(flat && jnum(flat, "dimensions") == 2 && jnum(flat, "particles") > 1000, "welcome.scenes: dam_break_2d is 2D: %s",
+          jtext(flat));
     const cJSON *sph = find_named(jget(w, "solvers"), "name", "sph");
     CHECK(sph && jstr(sph, "description"), "welcome.solvers has sph with a description");
     check_parameters(jget(w, "parameters"));

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { join } from 'node:path';
 import { openViewer, screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
+import { tankBox } from './lib/tank.mjs';
 import { e2eDir } from './lib/paths.mjs';
 import { decodePng } from './lib/png.mjs';
 import { hsv, isWaterLike } from './lib/pixels.mjs';
@@ -53,9 +54,14 @@ test('air: drawn in its colour, hidden and shown again from the toolbar', { time
   assert.ok(await toggle.isVisible(), 'the toolbar offers to hide the air');
   assert.equal(await toggle.innerText(), 'Hide air');
 
-  const shown = await shotUntil(viewer, 'air-shown', (c) => c.air > 5000);
-  console.log(`air shown: ${shown.air} air pixels, ${shown.water} water pixels`);
-  assert.ok(shown.air > 5000 && shown.water > 2000, 'the whole bubble and the water are drawn');
+  // the bubble (r 0.052 m) is 5.3% of the 0.4 × 0.4 m tank's area, the water about 70%: on screen,
+  // shares of the tank's drawn area (the framing leaves the UI out)
+  const tank = await tankBox(viewer);
+  const bubbleShare = (Math.PI * 0.052 ** 2) / (0.4 * 0.4);
+  const airPixels = 0.6 * bubbleShare * tank.area;
+  const shown = await shotUntil(viewer, 'air-shown', (c) => c.air > airPixels);
+  console.log(`air shown: ${shown.air} air pixels, ${shown.water} water pixels; the tank drawn over ${tank.area.toFixed(0)} px²`);
+  assert.ok(shown.air > airPixels && shown.water > 0.3 * tank.area, 'the whole bubble and the water are drawn');
 
   await toggle.click();
   assert.equal(await toggle.innerText(), 'Show air');

@@ -137,9 +137,11 @@ test('space, ., R, F, 1-5 and Esc act; keys typed in a field do not', { timeout:
   assert.equal((await viewer.status()).lastError, null);
 });
 
-test('the screenshot button downloads the canvas as fluidcast-<world>-<time>.png', { timeout: 120000 }, async () => {
+test('the screenshot button downloads the view at full resolution with the legend and the time as fluidcast-<world>-<time>.png', { timeout: 120000 }, async () => {
   await press(' ');
   await viewer.waitStatus((s) => !s.paused && s.frames > 0, 'playing', 10000);
+  await press('2'); // coloured by speed: the legend shows
+  await waitFor(async () => (await viewer.testId('legend-max').innerText()).endsWith(' m/s'), 'the speed legend', 10000);
   const [download] = await Promise.all([
     viewer.page.waitForEvent('download', { timeout: 30000 }),
     viewer.testId('btn-screenshot').click(),
@@ -149,8 +151,13 @@ test('the screenshot button downloads the canvas as fluidcast-<world>-<time>.png
   const path = join(ensureArtifactsDir(), 'extras-download.png');
   await download.saveAs(path);
   const image = decodePng(readFileSync(path));
-  const size = await viewer.testId('viewport').evaluate((c) => [c.width, c.height]);
-  assert.deepEqual([image.width, image.height], size, 'the PNG is the canvas at its drawing-buffer size');
+  const size = await viewer.testId('viewport').evaluate((c) => [c.clientWidth, c.clientHeight].map((v) => Math.floor(v * Math.max(1, devicePixelRatio))));
+  assert.deepEqual([image.width, image.height], size, 'the PNG is the view at full resolution (SwiftShader draws the page at 3/4)');
+  const { texts } = (await viewer.page.evaluate(() => window.fluidcast.extras())).lastScreenshot;
+  console.log(`caption: ${JSON.stringify(texts)}`);
+  assert.ok(texts.some((t) => /^t = \d+\.\d\d s$/.test(t)), 'the picture says the simulated time');
+  assert.ok(texts.includes('speed') && texts.some((t) => t.endsWith(' m/s')), 'the picture has the legend: speed, its range in m/s');
+  await press('1'); // plain again, as the next tests expect
   const water = countWater(image, { x0: 0, y0: 0, x1: image.width, y1: image.height });
   console.log(`screenshot ${name}: ${image.width} x ${image.height}, ${water.water} water-coloured pixels`);
   assert.ok(water.water > 500, `the PNG shows the water (not a blank buffer): ${water.water} pixels`);

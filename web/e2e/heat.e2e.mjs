@@ -7,21 +7,21 @@ import { test } from 'node:test';
 import { join } from 'node:path';
 import { screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
+import { tankBox } from './lib/tank.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { openByTemperature } from './lib/temperature.mjs';
 import { decodePng } from './lib/png.mjs';
 
 const fixture = useServerAndBrowser('heat', { scene: join(repoRoot, 'scenes', 'heat_sources_2d.json'), threads: 1 });
 
-/** Mean brightness (r + g + b) of the pixels that are not the page's dark background, in a band of columns. */
-function bandBrightness(image, from, to) {
+/** Mean brightness (r + g + b) of the pixels of a box {x0, x1, y0, y1} (px) of the image. */
+function boxBrightness(image, box) {
   let sum = 0;
   let count = 0;
-  for (let y = 0; y < image.height; y++) {
-    for (let x = Math.floor(from * image.width); x < Math.floor(to * image.width); x++) {
+  for (let y = Math.max(0, Math.floor(box.y0)); y < Math.min(image.height, Math.floor(box.y1)); y++) {
+    for (let x = Math.max(0, Math.floor(box.x0)); x < Math.min(image.width, Math.floor(box.x1)); x++) {
       const i = 4 * (y * image.width + x);
-      const value = image.data[i] + image.data[i + 1] + image.data[i + 2];
-      sum += value;
+      sum += image.data[i] + image.data[i + 1] + image.data[i + 2];
       count++;
     }
   }
@@ -32,7 +32,14 @@ test('heat: opens coloured by temperature, the legend in °C and K spans the wal
   const viewer = await openByTemperature(fixture, { particles: 3000, seconds: 1.5, what: 'the walls working on the water' });
   const shot = await screenshot(viewer, 'heat-sources-2d', viewer.testId('viewport'));
   const image = decodePng(shot.buffer);
-  const left = bandBrightness(image, 0.2, 0.35), right = bandBrightness(image, 0.65, 0.8);
+  // bands of the tank as drawn (the framing keeps it clear of the panel) by each wall, where the walls have heated and cooled the water, over its height
+  const tank = await tankBox(viewer);
+  const origin = await viewer.testId('viewport').boundingBox();
+  const band = (from, to) => ({
+    x0: tank.left - origin.x + from * tank.width, x1: tank.left - origin.x + to * tank.width,
+    y0: tank.top - origin.y + 0.3 * tank.height, y1: tank.bottom - origin.y,
+  });
+  const left = boxBrightness(image, band(0, 0.08)), right = boxBrightness(image, band(0.92, 1));
   console.log(`brightness by the hot wall ${left.toFixed(1)}, by the cold wall ${right.toFixed(1)}`);
   assert.ok(left > right, `the hot side is drawn brighter (${left.toFixed(1)} against ${right.toFixed(1)})`);
   assert.equal((await viewer.status()).lastError, null, 'no error reported');

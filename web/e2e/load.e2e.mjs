@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openViewer, screenshot, withOnly } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
+import { tankBox } from './lib/tank.mjs';
 import { decodePng } from './lib/png.mjs';
 import { countWater } from './lib/pixels.mjs';
 import { parameterTable } from './lib/server.mjs';
@@ -63,12 +64,14 @@ test('a screenshot shows water-coloured pixels inside the tank', { timeout: 1800
   const image = decodePng(shot.buffer);
   assert.ok(image.width >= 300 && image.height >= 200, `canvas is ${image.width} x ${image.height}`);
 
-  // The tank's region: the canvas without a 10% frame, where the orbit camera framed on the domain
-  // puts the fluid. Water-coloured: cyan to blue, saturated and bright (lib/pixels.mjs), unlike the
-  // background and the tank's faces.
+  // The tank's region: where the camera framed on the domain draws it (its projected corners, in the
+  // part of the view the UI leaves free). Water-coloured: cyan to blue, saturated and bright
+  // (lib/pixels.mjs), unlike the background and the tank's faces.
+  const tank = await tankBox(viewer);
+  const origin = await canvas.boundingBox();
   const rect = {
-    x0: Math.floor(image.width * 0.1), x1: Math.ceil(image.width * 0.9),
-    y0: Math.floor(image.height * 0.1), y1: Math.ceil(image.height * 0.9),
+    x0: Math.max(0, Math.floor(tank.left - origin.x)), x1: Math.min(image.width, Math.ceil(tank.right - origin.x)),
+    y0: Math.max(0, Math.floor(tank.top - origin.y)), y1: Math.min(image.height, Math.ceil(tank.bottom - origin.y)),
   };
   const inside = countWater(image, rect);
   const whole = countWater(image, { x0: 0, y0: 0, x1: image.width, y1: image.height }, inside.background);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openViewer, screenshot } from './lib/browser.mjs';
 import { useServerAndBrowser } from './lib/fixture.mjs';
+import { tankBox } from './lib/tank.mjs';
 import { scenePath } from './lib/paths.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -82,14 +83,19 @@ test('on a phone the view stays free, controls are finger-sized, the sheet opens
 
   const cdp = await viewer.context.newCDPSession(viewer.page);
   const start = await viewer.page.evaluate(() => window.fluidcast.camera());
-  await touchGesture(cdp, [{ x: 120, y: 400 }], [{ x: 260, y: 420 }]);
+  // the gestures on the empty view between the toolbar and the tank (a finger on the tank's sphere would drag it)
+  const tank = await tankBox(viewer);
+  const bar = await viewer.page.locator('#toolbar').boundingBox();
+  const y = Math.round((bar.y + bar.height + tank.top) / 2);
+  assert.ok(tank.top - (bar.y + bar.height) > 40, `room above the tank for the gestures (${JSON.stringify(tank)})`);
+  await touchGesture(cdp, [{ x: 120, y }], [{ x: 260, y: y + 20 }]);
   await viewer.page.waitForTimeout(800); // damping settles
   const orbited = await viewer.page.evaluate(() => window.fluidcast.camera());
   const moved = Math.hypot(...orbited.position.map((x, i) => x - start.position[i]));
   assert.ok(moved > 0.05, `one finger orbits the camera (moved ${moved.toFixed(3)} m)`);
   assert.ok(Math.abs(distance(orbited) - distance(start)) < 0.05 * distance(start), 'orbiting keeps the distance');
 
-  await touchGesture(cdp, [{ x: 150, y: 420 }, { x: 240, y: 420 }], [{ x: 90, y: 420 }, { x: 300, y: 420 }]);
+  await touchGesture(cdp, [{ x: 150, y }, { x: 240, y }], [{ x: 90, y }, { x: 300, y }]);
   await viewer.page.waitForTimeout(800);
   const zoomed = await viewer.page.evaluate(() => window.fluidcast.camera());
   assert.ok(distance(zoomed) < 0.9 * distance(orbited), `two fingers apart zoom in (${distance(orbited).toFixed(2)} -> ${distance(zoomed).toFixed(2)} m)`);

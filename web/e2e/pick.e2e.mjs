@@ -113,8 +113,12 @@ test('a click while placing an emitter places it and picks nothing', { timeout: 
   const before = await viewer.status();
   const picksBefore = await viewer.page.evaluate(() => window.fluidcast.extras().picked);
   await viewer.testId('btn-emitter-mode').click();
+  // on the tank's floor, a quarter of the way in from its front left corner (in front of the fluid's block)
+  const { domain } = await viewer.status();
+  const at = (f, k) => domain.min[k] + f * (domain.max[k] - domain.min[k]);
+  const [x, y] = await viewer.page.evaluate((p) => window.fluidcast.project(p), [at(0.5, 0), domain.min[1], at(0.85, 2)]);
   const box = await viewer.testId('viewport').boundingBox();
-  await viewer.testId('viewport').click({ position: { x: box.width * 0.45, y: box.height * 0.75 } });
+  await viewer.testId('viewport').click({ position: { x: x - box.x, y: y - box.y } });
   await viewer.waitStatus((s) => s.emitters.length === before.emitters.length + 1, 'the placed emitter', 10000);
   assert.deepEqual(await viewer.page.evaluate(() => window.fluidcast.extras().picked), picksBefore, 'no pick while placing');
   assert.ok(!(await viewer.testId('pick-card').isVisible()), 'no card');

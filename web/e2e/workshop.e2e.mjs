@@ -119,9 +119,12 @@ test('placing an emitter ends after one click; Reset view frames the domain', { 
   const before = await presenter.status();
   await presenter.testId('btn-emitter-mode').click();
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'true');
-  const canvas = await presenter.page.locator('#viewport canvas').boundingBox();
   await presenter.testId('btn-reset-view').click(); // the tank where it starts: the click below lands on its back wall or floor
-  await presenter.page.mouse.click(canvas.x + canvas.width * 0.35, canvas.y + canvas.height * 0.45);
+  // on the tank's back wall, a third of the way across and half way up, where the framing draws it
+  const { domain } = await presenter.status();
+  const at = (f, k) => domain.min[k] + f * (domain.max[k] - domain.min[k]);
+  const [x, y] = await presenter.page.evaluate((p) => window.fluidcast.project(p), [at(0.35, 0), at(0.5, 1), domain.min[2]]);
+  await presenter.page.mouse.click(x, y);
   await presenter.waitStatus((s) => s.emitters.length === before.emitters.length + 1, 'the placed emitter', 15000);
   assert.equal(await presenter.testId('btn-emitter-mode').getAttribute('aria-pressed'), 'false', 'placing is off after the click');
   await presenter.page.locator('[data-emitter-id] button.remove').first().click();

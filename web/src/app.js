@@ -1,5 +1,5 @@
 // Wires the viewer together: socket and session, frame receiver, 3D view, panel, toolbar, emitter and collider lists, banners, overlay, toast.
-import { Viewer } from './render/viewer.js';
+import { INSET_SLACK_PX, Viewer } from './render/viewer.js';
 import { ReconnectingSocket } from './net/socket.js';
 import { Session } from './net/session.js';
 import { FrameReceiver } from './net/frame_receiver.js';
@@ -23,7 +23,12 @@ import { TokenPrompt } from './ui/token_prompt.js';
 import { SceneUpload, sceneErrorText } from './ui/scene_upload.js';
 import { Interaction } from './interact/interaction.js';
 import { CameraShare } from './interact/camera_share.js';
+import { freeInsets, projectedExtent } from './render/camera_fit.js';
 import { Extras } from './extras.js';
+import { labelWords } from './ui/parameter_words.js';
+import { ViewControls } from './ui/view_controls.js';
+import { WallPanel } from './ui/wall_panel.js';
+import { defaultSettings, needsFluids, viewSettings } from './render/see_inside.js';
 
 const OVERLAY_INTERVAL_MS = 250;
 const RESTARTED_NOTE = 'The server restarted: every world was rebuilt from its scene (time 0, changes made before are gone).';
@@ -47,6 +52,7 @@ export class App {
     this.shownAttribute = null;
     this.linkAttribute = link.attribute; // ?attribute= of the link: wins over the first scene's colour mode
     this.openedScene = null; // "world:scene" of the newest state: a new one applies its scene's colour mode
+    this.see = defaultSettings(); // "See inside": hidden fluids, opacity, cutaway, size (see_inside.js)
 
     this.viewer = new Viewer(elements.viewport, { renderMode: link.render });
     this.socket = new ReconnectingSocket(socketUrl(location, devServer));
@@ -79,11 +85,12 @@ export class App {
     this.viewer.enableOrbit(); // after the interaction's pointer handlers
     this.cameraShare = new CameraShare(this.viewer, (pose) => this.session.control(messages.camera, [pose]));
     const side = elements.side;
-    const inset = () => this.viewer.setInsetRight(window.innerWidth <= PHONE_WIDTH_PX ? 0 : side.offsetWidth + 20);
-    if (side) {
-      new ResizeObserver(inset).observe(side);
-      window.addEventListener('resize', inset);
-    }
+    const inset = () => this.viewer.setInsets(this.uiInsets());
+    const observer = new ResizeObserver(inset);
+    for (const element of [side, elements.toolbar, elements.overlay, elements.legend]) if (element) observer.observe(element);
+    window.addEventListener('resize', inset);
+    this.measureInsets = inset;
+    this.insetObserver = observer;
     elements.sheetToggle?.addEventListener('click', () => {
       const open = side.classList.toggle('open');
       elements.sheetToggle.setAttribute('aria-expanded', String(open));
@@ -96,6 +103,52 @@ export class App {
   /** Plots, shortcuts, help, screenshot, room link popover, colour scales, picking (extras.js). */
   buildExtras() {
     this.extras = new Extras(this);
+    const plots = document.querySelector('[data-testid="plots-panel"]');
+    if (plots) this.insetObserver.observe(plots);
+    this.measureInsets(); // the toolbar has all its groups now
+  }
+
+  /**
+   * What the UI hides of the view (camera_fit.js freeInsets): the free part is the rectangle clear
+   * of the toolbar's groups (on a phone only its first row), the closed or open plots box, the
+   * overlay, the legend, and the side panel (desktop) or a phone's sheet handle, in which the tank
+   * (3D: as the camera sees it from its framing direction; 2D: face-on) is drawn largest.
+   */
+  uiInsets() {
+    // shown elements (fixed ones have no offsetParent), padded by the slack within which the framing stays
+    const rect = (element) => {
+      if (!element || element.hidden || element.getClientRects().length === 0) return null;
+      const r = element.getBoundingClientRect();
+      return { left: r.left - INSET_SLACK_PX, top: r.top - INSET_SLACK_PX, right: r.right + INSET_SLACK_PX, bottom: r.bottom + INSET_SLACK_PX };
+    };
+    const { toolbar, side, overlay, legend, sheetToggle } = this.elements;
+    const phone = window.innerWidth <= PHONE_WIDTH_PX;
+    const groups = [...(toolbar?.querySelectorAll(':scope > .group, :scope > #watch-note') ?? [])]
+      .filter((g) => !(phone && g.classList.contains('more'))).map(rect).filter(Boolean);
+    // the toolbar's rows and the plots box under them as one block along the top
+    const plots = rect(document.querySelector('[data-testid="plots-panel"]'));
+    const top = [...groups, plots].filter(Boolean);
+    const block = top.length ? {
+      left: Math.min(...top.map((r) => r.left)), top: Math.min(...top.map((r) => r.top)),
+      right: Math.max(...top.map((r) => r.right)), bottom: Math.max(...top.map((r) => r.bottom)),
+    } : null;
+    const domain = this.session.state?.domain;
+    let fits;
+    if (domain) {
+      const flat = (this.session.state?.dimensions ?? 3) === 2;
+      const extent = flat
+        ? { across: domain.max[0] - domain.min[0], upward: domain.max[1] - domain.min[1] }
+        : projectedExtent(domain.min, domain.max);
+      fits = (w, h) => Math.min(w / extent.across, h / extent.upward);
+    }
+    const insets = freeInsets(window.innerWidth, window.innerHeight, [
+      block, rect(overlay), rect(legend), phone ? rect(sheetToggle) : rect(side),
+    ], fits);
+    // a phone's open menu and open sheet are transient: the view keeps its framing under them
+    const previous = this.viewer.insets;
+    if (phone && toolbar?.classList.contains('menu-open')) return previous;
+    if (phone && side?.classList.contains('open')) return previous;
+    return insets;
   }
 
   buildUi() {
@@ -109,6 +162,7 @@ export class App {
       reset: () => this.rebuild('Resetting to the scene', messages.reset, []),
       applySuggested: (values, canRewind) => this.applySuggested(values, canRewind),
     });
+    this.viewControls = new ViewControls(this.elements.viewControls, { onChange: () => this.applySeeInside() });
     this.panel = new ParameterPanel(this.elements.panel, {
       onSet: (name, value, revert) => session.control(messages.set, [{ [name]: value }], {
         showsError: true,
@@ -134,7 +188,13 @@ export class App {
       setSolver: (solver) => session.control(messages.setSolver, [solver], {
         onError: () => this.refreshControls(),
         // the new solver's own step replaced one far from it: say so (PROTOCOL.md set_solver)
-        onAck: (ack) => { if (ack.applied?.note) this.toast.show({ code: 'note', field: null, message: ack.applied.note }); },
+        onAck: (ack) => {
+          if (!ack.applied?.note) return;
+          // an information (green), in the panel's words: "Time step 0.002 s became 0.0005 s, …"
+          const words = labelWords(session.welcome?.parameters);
+          const note = words(ack.applied.note);
+          this.toast.show({ code: 'info', field: null, message: note.charAt(0).toUpperCase() + note.slice(1) });
+        },
       }),
       selectWorld: (world) => session.subscribe(world),
       toggleHidden: () => session.control(messages.setWorldHidden, [!this.currentSummary()?.hidden]),
@@ -163,6 +223,11 @@ export class App {
       }),
       remove: (id) => session.control(messages.emitterRemove, [id]),
     });
+    this.wallPanel = new WallPanel(this.elements.walls, {
+      update: (walls) => session.control(messages.wallsUpdate, [walls], {
+        showsError: true, onError: (error) => this.toast.show(error), onAck: (ack) => this.showNote(ack),
+      }),
+    });
     this.colliderList = new ColliderList(this.elements.colliders, {
       add: (shape) => {
         const domain = session.state?.domain;
@@ -170,8 +235,17 @@ export class App {
       },
       update: (id, changes) => session.control(messages.colliderUpdate, [id, changes], {
         showsError: true,
+        onAck: (ack) => this.showNote(ack),
         onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message).replace(/^changes\./, '')}`),
       }),
+      rotate: (id, rotation) => {
+        const collider = session.state?.colliders?.find((c) => c.id === id);
+        if (!collider) return;
+        session.control(messages.colliderMove, [id, collider.position, [0, 0, 0], rotation], {
+          showsError: true,
+          onError: (error) => this.colliderList.showError(id, `Collider #${id}: ${String(error.message)}`),
+        });
+      },
       remove: (id) => session.control(messages.colliderRemove, [id]),
     });
   }
@@ -196,6 +270,15 @@ export class App {
       },
     });
     if (id === null) this.busy.finish(token);
+  }
+
+  /** A notice the server adds to an ack (a heat setting while heat conduction is off, say), as an
+   *  information in the panel's words; nothing without one. */
+  showNote(ack) {
+    const note = [ack?.applied?.note, ack?.applied?.notice, ack?.note, ack?.notice].find((n) => typeof n === 'string' && n);
+    if (!note) return;
+    const words = labelWords(this.session.welcome?.parameters)(note);
+    this.toast.show({ code: 'info', field: null, message: words.charAt(0).toUpperCase() + words.slice(1) });
   }
 
   /** A rewind's ack: the objects or walls it took back, if any, in the toast. */
@@ -242,6 +325,8 @@ export class App {
     if (opened === this.openedScene) return;
     const first = this.openedScene === null;
     this.openedScene = opened;
+    if (!first) this.extras?.plots.clear(); // another scene: its own plots, from its start
+    this.see = viewSettings(state.view, state.fluids ?? [], state.domain ?? null); // the scene's own way in
     const attribute = sceneAttribute(state.view);
     if (attribute === undefined || (first && this.linkAttribute)) return;
     if (attribute !== this.session.options.attribute) this.chooseAttribute(attribute);
@@ -260,6 +345,7 @@ export class App {
         this.toast.show({ code: 'server_restarted', field: null, message: RESTARTED_NOTE });
       }
       this.panel.build(welcome.parameters, welcome.role);
+      this.elements.side?.classList.toggle('watching', welcome.role !== 'control'); // a compact panel (style.css)
       this.banner.setParameters(welcome.parameters);
       if (session.state) this.panel.setValues({ ...session.state.values, ...fluidValues(session.state.fluids) });
       this.refreshControls();
@@ -306,6 +392,12 @@ export class App {
 
   applyState(state) {
     this.openScene(state);
+    const domainKey = JSON.stringify([state.domain, state.dimensions]);
+    if (domainKey !== this.domainKey) { // another tank: the free part that shows it largest
+      this.domainKey = domainKey;
+      this.viewer.insets = this.uiInsets();
+      this.viewer.resize();
+    }
     this.viewer.setDomain(state.domain, state.dimensions ?? 3);
     const spacing = state.values.particle_spacing;
     if (spacing > 0) {
@@ -313,14 +405,16 @@ export class App {
       this.viewer.objects.markerSize = spacing * 3;
     }
     this.viewer.objects.sync(state.colliders, state.emitters);
+    this.viewer.container.setWallHeat(state.walls);
     this.panel.setDimensions(state.dimensions);
     this.panel.setFluids(state.fluids);
     this.panel.setValues({ ...state.values, ...fluidValues(state.fluids) });
     this.viewer.particles.setFluids(state.fluids);
     this.legend.setFluids(state.fluids);
-    this.setAirHidden(this.airHidden); // the fluids may have changed
+    this.viewControls.show(this.see, { fluids: state.fluids ?? [], domain: state.domain, dimensions: state.dimensions ?? 3 });
+    this.applySeeInside();
     if (state.solver !== this.panel.solver) this.panel.showSolver(state.solver);
-    this.emitterList.update(state.emitters, this.session.canControl);
+    this.emitterList.update(state.emitters, this.session.canControl, state.fluids ?? []);
     this.banner.show(state.unstable ?? null, this.session.canControl);
     if (state.camera_broadcast === false) this.cameraShare.received({ active: false });
     this.refreshControls();
@@ -332,12 +426,35 @@ export class App {
     return Array.isArray(fluids) ? fluids.flatMap((f, i) => (f?.kind === 'air' ? [i] : [])) : [];
   }
 
-  /** Hides the air (this viewer only): its fluid indices ride along in the frames to be left out. */
+  /** Whether every fluid of kind air is hidden (the toolbar's Hide air / Show air). */
+  get airHidden() {
+    const air = this.airFluids();
+    return air.length > 0 && air.every((f) => this.see.hidden.has(f));
+  }
+
+  /** Hides or shows the air (this viewer only), as the See inside folder's boxes do. */
   setAirHidden(hidden) {
-    this.airHidden = Boolean(hidden);
-    const indices = this.airHidden ? this.airFluids() : [];
-    this.viewer.particles.setHiddenFluids(indices);
-    const withFluid = indices.length > 0;
+    for (const f of this.airFluids()) {
+      if (hidden) this.see.hidden.add(f);
+      else this.see.hidden.delete(f);
+    }
+    if (this.see.hidden.size >= (this.session.state?.fluids?.length ?? 1)) this.see.hidden.clear(); // never nothing at all
+    this.viewControls.refresh();
+    this.applySeeInside();
+  }
+
+  /**
+   * Draws the particles as "See inside" says (this viewer only): hidden and see-through fluids
+   * need each particle's fluid, which then rides along in the frames (withFluid).
+   */
+  applySeeInside() {
+    const { see } = this;
+    const particles = this.viewer.particles;
+    particles.setHiddenFluids([...see.hidden]);
+    particles.setOpacity(see.opacity);
+    particles.setCut(see.cut);
+    particles.setSize(see.size);
+    const withFluid = needsFluids(see, this.session.state?.fluids?.length ?? 1);
     if (withFluid !== Boolean(this.session.options.withFluid)) this.session.setOptions({ withFluid });
     this.refreshControls();
   }
@@ -355,6 +472,7 @@ export class App {
       scenes: session.welcome?.scenes ?? [],
       scene: session.state?.scene ?? null,
       name: session.state?.name ?? null,
+      backend: session.state?.backend ?? null,
       solvers: session.welcome?.solvers ?? [],
       solver: session.state?.solver ?? null,
       paused: session.state ? session.state.paused : null,
@@ -370,8 +488,9 @@ export class App {
       airHidden: Boolean(this.airHidden),
     });
     if (session.state) {
-      this.emitterList.update(session.state.emitters, canControl);
-      this.colliderList.update(session.state.colliders, canControl);
+      this.emitterList.update(session.state.emitters, canControl, session.state.fluids ?? []);
+      this.colliderList.update(session.state.colliders, canControl, session.state.dimensions ?? 3);
+      this.wallPanel.show(session.state.walls ?? {}, session.state.dimensions ?? 3, canControl, this.openedScene);
     }
   }
 

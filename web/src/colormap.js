@@ -80,8 +80,10 @@ export function cssGradient(name) {
 export function legendLabels(name, lo, hi) {
   const unit = ATTRIBUTE_UNITS[name] ? ` ${ATTRIBUTE_UNITS[name]}` : '';
   const format = (x) => String(Number(x.toPrecision(5)));
-  if (name === 'temperature') { // kelvin as the server sends it, and degrees Celsius for people
-    const both = (k) => `${format(k - 273.15)} °C (${format(k)} K)`;
+  if (name === 'temperature') { // degrees Celsius for people, and kelvin as the server sends it, to 0.1 K
+    // to 0.1, halves up (287.65 K reads 287.7 K, as 14.5 °C suggests), never "-0.0"
+    const tenth = (x) => (Math.round(x * 10 + 1e-6) / 10 || 0).toFixed(1);
+    const both = (k) => `${tenth(k - 273.15)} °C (${tenth(k)} K)`;
     return { min: both(lo), max: both(hi) };
   }
   return { min: `${format(lo)}${unit}`, max: `${format(hi)}${unit}` };

@@ -11,18 +11,28 @@ export function byteValue(a, lo, hi) {
   return lo + (a * (hi - lo)) / 255;
 }
 
+/** The narrowest auto range of an attribute, in its unit: a temperature range is at least 1 K wide,
+ *  so that a nearly uniform temperature is not painted over the whole map. */
+export const MIN_AUTO_SPAN = { temperature: 1 };
+
 /**
  * The auto range of a section: the values of its smallest and largest byte; when every particle
  * has the same byte, one quantization step either side (within [lo, hi]) so the range is not empty.
+ * A range narrower than minSpan is widened to minSpan about its middle.
  */
-export function autoRange(bytes, lo, hi) {
+export function autoRange(bytes, lo, hi, minSpan = 0) {
   if (!bytes) return { min: lo, max: hi };
   let { min, max } = bytes;
   if (min === max) {
     min = Math.max(0, min - 1);
     max = Math.min(255, max + 1);
   }
-  return { min: byteValue(min, lo, hi), max: byteValue(max, lo, hi) };
+  const range = { min: byteValue(min, lo, hi), max: byteValue(max, lo, hi) };
+  if (range.max - range.min < minSpan) {
+    const middle = (range.min + range.max) / 2;
+    return { min: middle - minSpan / 2, max: middle + minSpan / 2 };
+  }
+  return range;
 }
 
 /**
@@ -110,7 +120,7 @@ export class ColourScales {
     const shown = this.shown;
     if (!shown) return null;
     const user = this.user.get(shown.name);
-    const range = user ?? autoRange(shown.bytes, shown.lo, shown.hi);
+    const range = user ?? autoRange(shown.bytes, shown.lo, shown.hi, MIN_AUTO_SPAN[shown.name] ?? 0);
     Object.assign(shown, range, { auto: !user });
     if (previous && previous.min === range.min && previous.max === range.max && previous.auto === shown.auto && previous.texels) {
       shown.texels = previous.texels;

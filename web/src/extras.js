@@ -117,8 +117,15 @@ export class Extras {
 
   screenshot() {
     const name = screenshotName(this.app.session.world, new Date());
-    const bytes = saveScreenshot(this.app.viewer, name);
-    this.lastScreenshot = { name, bytes };
+    const { session, newestFrame, legend } = this.app;
+    const state = session.state;
+    const caption = {
+      title: state ? `${state.name ?? `world ${session.world}`}${state.scene && state.scene !== state.name ? ` (${state.scene})` : ''}` : '',
+      time: newestFrame ? newestFrame.time : null,
+      legend: legend.captionView(),
+    };
+    const saved = saveScreenshot(this.app.viewer, name, caption);
+    this.lastScreenshot = { name, bytes: saved.bytes, width: saved.width, height: saved.height, texts: saved.texts };
   }
 
   /** The toolbar's Room link button: the popover with the QR code; the link is copied. */

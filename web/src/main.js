@@ -12,6 +12,8 @@ const app = new App({
   viewport: byId('viewport'),
   toolbar: byId('toolbar'),
   panel: byId('panel'),
+  viewControls: byId('view-controls'),
+  walls: byId('walls'),
   side: byId('side'),
   sheetToggle: byId('sheet-toggle'),
   emitters: byId('emitters'),

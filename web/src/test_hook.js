@@ -40,6 +40,13 @@ export function installTestHook(app, target = window) {
         fluids: state && Array.isArray(state.fluids) ? structuredClone(state.fluids) : [],
         emitters: state ? structuredClone(state.emitters) : [],
         colliders: state ? structuredClone(state.colliders) : [],
+        walls: state ? structuredClone(state.walls ?? {}) : {},
+        domain: state ? structuredClone(state.domain) : null,
+        view: state ? structuredClone(state.view ?? null) : null,
+        name: state ? state.name ?? null : null,
+        // "See inside" as this viewer draws it: hidden fluid indices, opacities, cutaway, size
+        see: { hidden: [...app.see.hidden].sort(), opacity: [...app.see.opacity], cut: app.see.cut ? { ...app.see.cut } : null, size: app.see.size },
+        insets: { ...app.viewer.insets },
       };
     },
     /** The first n particles of the newest frame, in id order, in metres. */
@@ -50,6 +57,29 @@ export function installTestHook(app, target = window) {
       const result = new Array(count);
       for (let i = 0; i < count; i++) result[i] = dequantize(frame, i);
       return result;
+    },
+    /** How many particles of each fluid the newest frame has (its fluid section: colour by fluid); null without one. */
+    fluidCounts() {
+      const section = app.newestFrame?.attributes?.fluid;
+      if (!section) return null;
+      const counts = [];
+      for (const f of section.values.subarray(0, app.newestFrame.count)) counts[f] = (counts[f] ?? 0) + 1;
+      return Array.from(counts, (c) => c ?? 0);
+    },
+    /** The mean of attribute `name` (decoded from its byte and range) over the newest frame's particles inside the box {min, max} (m); {mean, count}, or null when the frame has no such section. */
+    meanAttribute(name, box) {
+      const frame = app.newestFrame;
+      const section = frame?.attributes?.[name];
+      if (!section) return null;
+      let sum = 0;
+      let count = 0;
+      for (let i = 0; i < frame.count; i++) {
+        const p = dequantize(frame, i);
+        if (p.some((x, k) => x < box.min[k] || x > box.max[k])) continue;
+        sum += section.lo + (section.values[i] / 255) * (section.hi - section.lo);
+        count++;
+      }
+      return { mean: count ? sum / count : null, count };
     },
     /** The camera's position and orbit target, in metres. */
     camera() {

@@ -49,8 +49,11 @@ describe('colour maps', () => {
   it('labels the legend with the section range and unit', () => {
     expect(legendLabels('speed', 0, 5)).toEqual({ min: '0 m/s', max: '5 m/s' });
     expect(legendLabels('density', 800, 1200)).toEqual({ min: '800 kg/m³', max: '1200 kg/m³' });
-    expect(legendLabels('temperature', 273.15, 373.15)).toEqual({ min: '0 °C (273.15 K)', max: '100 °C (373.15 K)' });
-    expect(legendLabels('temperature', 100, 500).min).toBe('-173.15 °C (100 K)');
+    expect(legendLabels('temperature', 273.15, 373.15)).toEqual({ min: '0.0 °C (273.2 K)', max: '100.0 °C (373.2 K)' });
+    expect(legendLabels('temperature', 100, 500).min).toBe('-173.1 °C (100.0 K)');
+    // the example: one decimal each, halves up in both units
+    expect(legendLabels('temperature', 287.65, 300).min).toBe('14.5 °C (287.7 K)');
+    expect(legendLabels('temperature', 273.15 - 0.01, 300).min).toBe('0.0 °C (273.1 K)'); // not "-0.0"
     expect(cssGradient('density')).toBe('linear-gradient(to right, #3b4cc0 0%, #dddddd 50%, #b40426 100%)');
   });
 

@@ -1,6 +1,6 @@
 // Colour scales: the auto range from a frame's bytes, user ranges (checked), the rescaled colour map and when it is rebuilt.
 import { describe, it, expect } from 'vitest';
-import { ColourScales, autoRange, byteRange, byteValue, checkUserRange, scaledTexels } from '../src/colour_scale.js';
+import { ColourScales, MIN_AUTO_SPAN, autoRange, byteRange, byteValue, checkUserRange, scaledTexels } from '../src/colour_scale.js';
 import { colorAt, colormapTexels } from '../src/colormap.js';
 
 const section = (bytes, lo = 0, hi = 5) => ({ values: Uint8Array.from(bytes), lo, hi });
@@ -113,5 +113,25 @@ describe('ColourScales with the decode worker\'s byte range', () => {
     const scales = new ColourScales({ now: () => 0 });
     scales.observe('speed', { values: Uint8Array.from([0, 255]), lo: 0, hi: 5, bytes: { min: 51, max: 102 } }, 2);
     expect(scales.view({ name: 'speed', lo: 0, hi: 5 })).toMatchObject({ min: byteValue(51, 0, 5), max: byteValue(102, 0, 5) });
+  });
+});
+
+describe('the auto range of temperatures', () => {
+  it('is never narrower than 1 K: a nearly uniform temperature is widened about its middle', () => {
+    // section 273-373 K: one byte is 0.39 K; every particle at one byte gives two steps, 0.78 K
+    const r = autoRange({ min: 60, max: 60 }, 273, 373, MIN_AUTO_SPAN.temperature);
+    expect(r.max - r.min).toBeCloseTo(1, 12);
+    expect((r.min + r.max) / 2).toBeCloseTo(byteValue(60, 273, 373), 12);
+    const wide = autoRange({ min: 10, max: 200 }, 273, 373, 1);
+    expect(wide).toEqual({ min: byteValue(10, 273, 373), max: byteValue(200, 273, 373) });
+  });
+
+  it('is applied by the scales of temperature only', () => {
+    const scales = new ColourScales();
+    const values = new Uint8Array([60, 60, 61]);
+    scales.observe('temperature', { values, lo: 273, hi: 373, bytes: { min: 60, max: 61 } }, 3, 0);
+    const t = scales.view({ name: 'temperature', lo: 273, hi: 373 });
+    expect(t.max - t.min).toBeGreaterThanOrEqual(1 - 1e-9);
+    expect(MIN_AUTO_SPAN.speed).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Log slider scales and the risky part of a range: which ranges are logarithmic, position <-> value, the acoustic and CFL limits.
 import { describe, it, expect } from 'vitest';
 import { SLIDER_POSITIONS, logScale, positionOf, roundSignificant, trackShare, valueAt } from '../src/ui/slider_scale.js';
-import { riskyFrom, smoothingRadius } from '../src/ui/stable_region.js';
+import { adaptiveOffWarning, riskyFrom, smoothingRadius } from '../src/ui/stable_region.js';
 
 const TIME_STEP = { min: 1e-6, max: 0.02, defaultValue: 5e-4, integer: false };
 
@@ -75,8 +75,8 @@ describe('riskyFrom', () => {
     expect(riskyFrom('speed_of_sound', linear, 'sph')).toBeNull();
   });
 
-  it('marks cfl_number above 0.4 for any solver, and nothing acoustic for PBF or an adaptive step', () => {
-    expect(riskyFrom('cfl_number', sph, 'pbf').from).toBe(0.4);
+  it('marks cfl_number above its default 0.4 for any solver, and nothing acoustic for PBF or an adaptive step', () => {
+    expect(riskyFrom('cfl_number', sph, 'pbf').from).toBeGreaterThan(0.4);
     expect(riskyFrom('time_step', sph, 'pbf')).toBeNull();
     expect(riskyFrom('time_step', { ...sph, adaptive_time_step: true }, 'sph')).toBeNull();
     expect(riskyFrom('gravity_y', sph, 'sph')).toBeNull();
@@ -85,5 +85,22 @@ describe('riskyFrom', () => {
   it('takes h from smoothing_ratio x particle_spacing when the table has no smoothing_radius', () => {
     expect(smoothingRadius({ smoothing_ratio: 2, particle_spacing: 0.02 })).toBeCloseTo(0.04, 12);
     expect(smoothingRadius({})).toBeNull();
+  });
+});
+
+describe('adaptiveOffWarning', () => {
+  const values = { time_step: 0.002, speed_of_sound: 20, smoothing_radius: 0.04, adaptive_time_step: true, equation_of_state: 'tait' };
+  const labels = { time_step: 'Time step', adaptive_time_step: 'Adaptive time step' };
+
+  it('warns when the maximum step is above 0.4 h / c, in the panel\'s words', () => {
+    const text = adaptiveOffWarning(values, 'sph', labels);
+    expect(text).toMatch(/^Time step 0.002 s is above the acoustic limit 0.0008 s/); // 0.4 · 0.04 / 20
+    expect(text).toMatch(/Adaptive time step off/);
+    expect(text).not.toMatch(/time_step/);
+  });
+
+  it('says nothing at or below the limit, or for PBF', () => {
+    expect(adaptiveOffWarning({ ...values, time_step: 0.0008 }, 'sph', labels)).toBeNull();
+    expect(adaptiveOffWarning(values, 'pbf', labels)).toBeNull();
   });
 });

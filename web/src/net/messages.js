@@ -130,8 +130,10 @@ export function emitterUpdate(world, id, changes) {
 
 export const emitterRemove = (world, id) => ({ type: 'emitter_remove', world, emitter: id });
 
-/** velocity components are clamped to the protocol's ±1000 m/s. */
-export function colliderMove(world, id, position, velocity = [0, 0, 0]) {
+/** velocity components are clamped to the protocol's ±1000 m/s; rotation (a box's, degrees about x, y, z) is sent when given. */
+export function colliderMove(world, id, position, velocity = [0, 0, 0], rotation = null) {
   const v = vector(velocity).map((x) => Math.max(-1000, Math.min(1000, x)));
-  return { type: 'collider_move', world, collider: id, position: vector(position), velocity: v };
+  const message = { type: 'collider_move', world, collider: id, position: vector(position), velocity: v };
+  if (rotation) message.rotation = vector(rotation);
+  return message;
 }

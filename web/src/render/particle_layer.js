@@ -1,11 +1,12 @@
 // The particles: one instanced quad per particle, positions and the chosen attribute uploaded straight from the decoder's arrays.
 import {
   BufferAttribute, BufferGeometry, Color, DataTexture, DynamicDrawUsage, InstancedBufferAttribute, InstancedBufferGeometry,
-  Mesh, NearestFilter, Points, RGBAFormat, SRGBColorSpace, ShaderMaterial, Vector2, Vector3, WebGLRenderTarget,
+  Mesh, NearestFilter, Points, RGBAFormat, SRGBColorSpace, ShaderMaterial, Vector2, Vector3, Vector4, WebGLRenderTarget,
 } from 'three';
 import { particleFragmentShader, particleVertexShader } from './particle_shader.js';
 import { boundsTransform } from './bounds_transform.js';
 import { COLORMAPS, WATER_BLUE, colormapTexels, fluidPalette } from '../colormap.js';
+import { clipPlane, opacityTable } from './see_inside.js';
 
 const GROWTH = 1.5;
 const MIN_CAPACITY = 4096;
@@ -45,16 +46,37 @@ export class ParticleLayer {
         viewport: { value: new Vector2(1, 1) },
         maxPointSize: { value: maxPointSize },
         hiddenFluids: { value: 0 },
+        fluidsLoaded: { value: false },
+        fluidOpacity: { value: opacityTable([]) },
+        useClip: { value: false },
+        clipPlane: { value: new Vector4(0, 0, 0, 0) },
       },
+    });
+    // The see-through fluids (fluidOpacity < 1): a second mesh over the same geometry and uniforms,
+    // blended after the opaque ones without writing depth (not sorted: fluids of one colour blend alike).
+    this.translucentMaterial = new ShaderMaterial({
+      defines: { ...this.material.defines, TRANSLUCENT: '' },
+      vertexShader: particleVertexShader,
+      fragmentShader: particleFragmentShader,
+      uniforms: this.material.uniforms,
+      transparent: true,
+      depthWrite: false,
     });
     this.textures = Object.fromEntries(Object.keys(COLORMAPS).map((name) => [name, colormapTexture(name)]));
     this.capacity = 0;
     this.count = 0;
     this.hiddenMask = 0; // bit f: fluid f hidden (setHiddenFluids)
     this.fluidsLoaded = false; // the last frame carried each particle's fluid (uploaded to particleFluid)
-    this.mesh = mode === 'points' ? new Points(this.createGeometry(0), this.material) : new Mesh(this.createGeometry(0), this.material);
+    const Kind = mode === 'points' ? Points : Mesh;
+    this.mesh = new Kind(this.createGeometry(0), this.material);
     this.mesh.frustumCulled = false; // normalized attributes give three.js no usable bounding sphere
     this.mesh.visible = false;
+    this.translucent = new Kind(this.mesh.geometry, this.translucentMaterial);
+    this.translucent.frustumCulled = false;
+    this.translucent.visible = false; // only while some fluid is see-through
+    this.mesh.add(this.translucent); // the child shares the bounds' model matrix
+    this.baseRadius = 0.01;
+    this.sizeFactor = 1;
     this.uploadTarget = new WebGLRenderTarget(1, 1);
   }
 
@@ -99,6 +121,7 @@ export class ParticleLayer {
     const capacity = Math.max(count, Math.ceil(this.capacity * GROWTH), MIN_CAPACITY);
     this.mesh.geometry.dispose();
     this.mesh.geometry = this.createGeometry(capacity);
+    this.translucent.geometry = this.mesh.geometry;
     this.capacity = capacity;
   }
 
@@ -125,11 +148,40 @@ export class ParticleLayer {
    *  to wait for, and showing every fluid again needs no fluids at all. */
   applyHiddenFluids() {
     this.material.uniforms.hiddenFluids.value = this.fluidsLoaded ? this.hiddenMask : 0;
+    this.material.uniforms.fluidsLoaded.value = this.fluidsLoaded;
+  }
+
+  /** Each fluid's opacity (index: fluid; 1 or missing: opaque); below 1 the fluid is drawn see-through. */
+  setOpacity(opacity) {
+    const table = opacityTable(opacity);
+    this.material.uniforms.fluidOpacity.value = table;
+    this.translucent.visible = table.some((v) => v < 1);
+  }
+
+  /** The cutaway ({axis, at, keep}, see_inside.js) or null: particles beyond the plane are not drawn. */
+  setCut(cut) {
+    const plane = clipPlane(cut);
+    const uniforms = this.material.uniforms;
+    uniforms.useClip.value = Boolean(plane);
+    if (plane) uniforms.clipPlane.value.set(...plane.normal, plane.constant);
+    this.cutPlane = plane;
   }
 
   /** Sphere radius in metres (from the world's particle spacing). */
   setRadius(radius) {
-    if (radius > 0) this.material.uniforms.radius.value = radius;
+    if (radius > 0) this.baseRadius = radius;
+    this.material.uniforms.radius.value = this.baseRadius * this.sizeFactor;
+  }
+
+  /** The drawn size, times the radius from the spacing (the view's particle size). */
+  setSize(factor) {
+    if (factor > 0) this.sizeFactor = factor;
+    this.setRadius(0);
+  }
+
+  /** The radius drawn now, m. */
+  drawnRadius() {
+    return this.material.uniforms.radius.value;
   }
 
   /**

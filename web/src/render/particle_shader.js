@@ -1,6 +1,7 @@
 // GLSL of the particle impostors: camera-facing quads (or point sprites) that ray-cast a sphere, shade it like water and write its depth.
 // Under an orthographic camera (a 2D world seen face-on; three.js sets isOrthographic) the rays are parallel to the view axis.
 
+// TRANSLUCENT (defined for the second mesh): draws only the see-through fluids, the first only the opaque ones.
 // POINTS (defined for the point-sprite mode): one vertex per particle, its position in `position`;
 // otherwise an instanced quad whose corner is `position` and whose particle is `particlePosition`.
 export const particleVertexShader = /* glsl */ `
@@ -17,23 +18,41 @@ attribute float particleFluid;     // normalized uint8: the particle's fluid ind
 
 uniform float radius;              // sphere radius, metres (world units)
 uniform float hiddenFluids;        // bit f set: fluid f is not drawn (0: every fluid drawn)
+uniform bool fluidsLoaded;         // particleFluid holds each particle's fluid (else all count as fluid 0)
+uniform float fluidOpacity[16];    // per fluid, 1 = opaque; opaque and see-through fluids are drawn by two meshes
+uniform bool useClip;              // the cutaway: a particle whose centre has dot(n, p) + w < 0 is not drawn
+uniform vec4 clipPlane;            // world space normal n (xyz) and constant w
 
 varying vec3 vCentre;              // view space
 varying vec3 vPoint;               // view space point on the quad (quads only)
 varying float vValue;
+varying float vOpacity;
+
+void notDrawn() {
+  gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume
+#ifdef POINTS
+  gl_PointSize = 0.0;
+#endif
+}
 
 void main() {
-  if (hiddenFluids > 0.0) {
-    float fluid = floor(particleFluid * 255.0 + 0.5);
-    if (fluid < 24.0 && mod(floor(hiddenFluids / exp2(fluid)), 2.0) > 0.5) {
-      gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: not drawn
-#ifdef POINTS
-      gl_PointSize = 0.0;
-#endif
-      return;
-    }
+  float fluid = fluidsLoaded ? floor(particleFluid * 255.0 + 0.5) : 0.0;
+  if (hiddenFluids > 0.0 && fluid < 24.0 && mod(floor(hiddenFluids / exp2(fluid)), 2.0) > 0.5) {
+    notDrawn();
+    return;
   }
-  vec4 centre = viewMatrix * (modelMatrix * vec4(particlePosition, 1.0));
+  vOpacity = fluid < 16.0 ? fluidOpacity[int(min(fluid, 15.0))] : 1.0;
+#ifdef TRANSLUCENT
+  if (vOpacity > 0.999) { notDrawn(); return; }
+#else
+  if (vOpacity <= 0.999) { notDrawn(); return; }
+#endif
+  vec4 world = modelMatrix * vec4(particlePosition, 1.0);
+  if (useClip && dot(clipPlane.xyz, world.xyz) + clipPlane.w < 0.0) {
+    notDrawn();
+    return;
+  }
+  vec4 centre = viewMatrix * world;
   // Under perspective a sphere off the view axis covers an ellipse stretched by 1 / cos(angle)
   // on the plane through its centre, and a near one a little more: grow the quad to fit.
   float distance = length(centre.xyz);
@@ -74,6 +93,7 @@ uniform float flatten;             // 1: true sphere normals; less: flatter, smo
 varying vec3 vCentre;
 varying vec3 vPoint;
 varying float vValue;
+varying float vOpacity;
 
 void main() {
 #ifdef POINTS
@@ -125,7 +145,7 @@ void main() {
   vec3 color = albedo * (0.45 * ambient + 0.65 * wrap);
   color = mix(color, skyColor, 0.35 * fresnel);
   color += vec3(0.45) * specular;
-  gl_FragColor = vec4(color, 1.0);
+  gl_FragColor = vec4(color, vOpacity);
   #include <colorspace_fragment>
 }
 `;

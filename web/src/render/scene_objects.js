@@ -4,9 +4,11 @@ import {
   Quaternion, SphereGeometry, Vector3,
 } from 'three';
 import { colliderRotation } from '../util/pose.js';
+import { heatTint } from './heat_tint.js';
 
 const UP = new Vector3(0, 1, 0);
-const COLLIDER_MATERIAL = new MeshStandardMaterial({ color: '#d9a05b', roughness: 0.45, metalness: 0.1 });
+const COLLIDER_COLOUR = '#d9a05b';
+const colliderMaterial = () => new MeshStandardMaterial({ color: COLLIDER_COLOUR, roughness: 0.45, metalness: 0.1 });
 // Emitter markers are drawn over the fluid (no depth test) so that they can always be seen and grabbed.
 const EMITTER_MATERIAL = new MeshStandardMaterial({ color: '#ff6b5e', roughness: 0.5, emissive: '#7a1d14', depthTest: false, transparent: true, opacity: 0.9 });
 const EMITTER_DISC_MATERIAL = new MeshBasicMaterial({ color: '#ffb0a8', transparent: true, opacity: 0.5, side: DoubleSide, depthWrite: false, depthTest: false });
@@ -15,7 +17,7 @@ function colliderMesh(collider) {
   const geometry = collider.shape === 'sphere'
     ? new SphereGeometry(collider.radius, 32, 16)
     : new BoxGeometry(...collider.half_extents.map((h) => 2 * h));
-  return new Mesh(geometry, COLLIDER_MATERIAL);
+  return new Mesh(geometry, colliderMaterial()); // its own material: tinted by its temperature
 }
 
 function emitterMarker(emitter, size) {
@@ -42,7 +44,11 @@ export class SceneObjects {
 
   sync(colliders = [], emitters = []) {
     this.syncKind(this.colliders, colliders, 'collider', (c) => `${c.shape}:${c.radius}:${c.half_extents}`, colliderMesh);
-    for (const collider of colliders) this.colliders.get(collider.id).mesh.rotation.copy(colliderRotation(collider));
+    for (const collider of colliders) {
+      const { mesh } = this.colliders.get(collider.id);
+      mesh.rotation.copy(colliderRotation(collider));
+      mesh.material.color.set(heatTint(COLLIDER_COLOUR, collider.temperature, collider.heat_transfer));
+    }
     this.syncKind(this.emitters, emitters, 'emitter', (e) => `${e.radius}:${this.markerSize}`, (e) => emitterMarker(e, this.markerSize));
     for (const emitter of emitters) {
       const object = this.emitters.get(emitter.id).mesh;
@@ -77,6 +83,7 @@ export class SceneObjects {
   remove(entry) {
     this.group.remove(entry.mesh);
     entry.mesh.traverse((child) => child.geometry && child.geometry.dispose());
+    if (entry.mesh.isMesh && entry.mesh.material !== EMITTER_MATERIAL) entry.mesh.material.dispose();
   }
 
   /** Meshes the pointer can grab. */

@@ -8,10 +8,11 @@ import { ContainerView } from './container_view.js';
 import { SceneObjects } from './scene_objects.js';
 import { RateMeter } from '../util/rate_meter.js';
 import { GpuFence } from './gpu_fence.js';
-import { frameBox, stopOrbitMotion } from './camera_fit.js';
+import { frameBox, stopOrbitMotion, viewOffset } from './camera_fit.js';
 import { isSoftwareRenderer, maxPointSize, particleMode, probeRendererName } from './renderer_info.js';
 
 const SOFTWARE_FPS = 5;
+export const INSET_SLACK_PX = 16; // insets changing by less keep the framing
 
 export class Viewer {
   /** renderMode: 'points' | 'quads' | null (null: chosen from the GPU, see renderer_info.js). */
@@ -50,7 +51,8 @@ export class Viewer {
     this.objects = new SceneObjects();
     this.scene.add(this.particles.mesh, this.objects.group, this.container.group);
 
-    this.insetRight = 0; // pixels on the right hidden by the side panel: the view centres in the rest
+    this.insets = { top: 0, right: 0, bottom: 0, left: 0 }; // pixels the UI hides along each edge: the view centres in the rest
+    this.autoFramed = false; // the camera is where framing put it (no orbit since): a new layout frames again
     this.domain = null;
     this.fps = new RateMeter(3000); // long enough to show the 1-5 fps of a software renderer
     this.fence = new GpuFence(gl);
@@ -64,6 +66,7 @@ export class Viewer {
     this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
     this.controls.enableRotate = this.dimensions !== 2;
+    this.controls.addEventListener('start', () => { this.autoFramed = false; });
   }
 
   /** 2 shows the world face-on through the orthographic camera (no orbiting), 3 through the perspective one. */
@@ -85,28 +88,41 @@ export class Viewer {
     this.renderer.setSize(width, height, false);
     const buffer = this.renderer.getDrawingBufferSize(new Vector2());
     this.particles.setViewport(buffer.x, buffer.y);
-    // Shift the projection centre left by half the hidden strip: a virtual image of width
-    // width + inset whose right part is the canvas.
-    const inset = Math.min(this.insetRight, width / 2);
-    const aspect = (width + inset) / height;
+    // Shift the projection centre into the middle of the free part: a virtual image larger than the
+    // canvas, the canvas a window of it (camera_fit.js viewOffset).
+    const offset = this.offset();
+    const aspect = offset.fullWidth / offset.fullHeight;
     this.perspective.aspect = aspect;
     const o = this.orthographic;
     o.top = this.orthoHalfHeight;
     o.bottom = -this.orthoHalfHeight;
     o.right = this.orthoHalfHeight * aspect;
     o.left = -o.right;
+    const shifted = offset.fullWidth !== width || offset.fullHeight !== height;
     for (const camera of [this.perspective, this.orthographic]) {
-      if (inset > 0) camera.setViewOffset(width + inset, height, inset, 0, width, height);
+      if (shifted) camera.setViewOffset(offset.fullWidth, offset.fullHeight, offset.x, offset.y, width, height);
       else camera.clearViewOffset();
       camera.updateProjectionMatrix();
     }
   }
 
-  /** Keeps the domain centred in the part of the view that the side panel leaves free. */
-  setInsetRight(pixels) {
-    if (pixels === this.insetRight) return;
-    this.insetRight = pixels;
+  /** The canvas as a window of the virtual image centred on the free part (camera_fit.js viewOffset). */
+  offset() {
+    const width = Math.max(1, this.host.clientWidth);
+    const height = Math.max(1, this.host.clientHeight);
+    return viewOffset(width, height, this.insets);
+  }
+
+  /** The pixels the UI hides along each edge ({top, right, bottom, left}): the view centres in the
+   *  rest, and a camera framing put there frames again. */
+  setInsets(insets) {
+    const next = { top: 0, right: 0, bottom: 0, left: 0, ...insets };
+    // the overlay's width follows its text: smaller changes than this keep the framing (the UI's
+    // rects are padded by as much, app.js uiInsets), so that the camera does not jitter
+    if (['top', 'right', 'bottom', 'left'].every((k) => Math.abs(next[k] - this.insets[k]) < INSET_SLACK_PX)) return;
+    this.insets = next;
     this.resize();
+    if (this.autoFramed) this.frameDomain();
   }
 
   /** Shows the domain of a world of `dimensions` (2 or 3); frames the camera on it the first time
@@ -123,6 +139,7 @@ export class Viewer {
   frameDomain() {
     const domain = this.domain;
     if (!domain) return;
+    this.autoFramed = true;
     if (this.dimensions === 2) {
       this.frameFaceOn(domain);
       return;
@@ -136,15 +153,15 @@ export class Viewer {
   }
 
   /** 2D: the orthographic camera on the z axis through the domain's centre, looking down -z, the
-   *  whole rectangle in the part of the view the side panel leaves free, with 5 % to spare. */
+   *  whole rectangle in the part of the view the UI leaves free, with 5 % to spare. */
   frameFaceOn(domain) {
     stopOrbitMotion(this.controls);
-    const width = Math.max(1, this.host.clientWidth);
-    const height = Math.max(1, this.host.clientHeight);
-    const freeAspect = (width - Math.min(this.insetRight, width / 2)) / height;
+    const offset = this.offset();
+    const freeAspect = offset.freeWidth / offset.freeHeight;
     const sizeX = domain.max[0] - domain.min[0];
     const sizeY = domain.max[1] - domain.min[1];
-    this.orthoHalfHeight = Math.max(sizeY / 2, sizeX / 2 / freeAspect, 1e-3) * 1.05;
+    // the free part is freeHeight of the virtual image's fullHeight: the half height covers it all
+    this.orthoHalfHeight = Math.max(sizeY / 2, sizeX / 2 / freeAspect, 1e-3) * 1.05 * (offset.fullHeight / offset.freeHeight);
     const centre = new Vector3((domain.min[0] + domain.max[0]) / 2, (domain.min[1] + domain.max[1]) / 2, 0);
     const distance = 4 * Math.max(sizeX, sizeY, 1e-3);
     const camera = this.orthographic;

@@ -1,9 +1,25 @@
-// The collider list: the world's movable spheres and boxes with a temperature field (collider_update) and a remove button, and buttons to add a sphere or a box.
+// The collider list: the world's movable spheres and boxes with a temperature field (collider_update), a box's rotation (collider_move), a remove button, and buttons to add a sphere or a box.
 import { el } from '../util/dom.js';
 import { checkNumber } from './field_check.js';
 import { dropMissingRows, showRowError } from './keyed_rows.js';
 
 const TEMPERATURE = { label: 'temperature', unit: 'K', min: 1, max: 5000 };
+const ROTATION = { min: -3600, max: 3600, unit: '°' };
+
+/**
+ * A box's new orientation from its rotation fields (degrees about x, y, z; a 2D world turns about z
+ * only): {rotation} or {error} naming the field.
+ */
+export function rotationChange(texts, id) {
+  const rotation = [];
+  for (let k = 0; k < 3; k++) {
+    const text = String(texts[k] ?? '').trim();
+    const checked = checkNumber(text === '' ? '0' : text, { label: `Collider #${id} rotation about ${'xyz'[k]}`, min: ROTATION.min, max: ROTATION.max, unit: ROTATION.unit });
+    if (checked.error) return { error: checked.error };
+    rotation.push(checked.value);
+  }
+  return { rotation };
+}
 
 /** A collider that fits the domain: over the floor, a tenth of its smallest extent in size; spheres left of the middle, boxes right. */
 export function defaultCollider(domain, shape) {
@@ -39,7 +55,7 @@ export function temperatureChange(text) {
 }
 
 export class ColliderList {
-  /** actions: add(shape), update(id, changes), remove(id) */
+  /** actions: add(shape), update(id, changes), rotate(id, rotation), remove(id) */
   constructor(element, actions) {
     this.element = element;
     this.items = el('div', { className: 'items' });
@@ -52,7 +68,7 @@ export class ColliderList {
     this.items.append(this.empty);
   }
 
-  update(colliders = [], canControl) {
+  update(colliders = [], canControl, dimensions = 3) {
     this.addSphere.disabled = !canControl;
     this.addBox.disabled = !canControl;
     const seen = new Set();
@@ -60,6 +76,7 @@ export class ColliderList {
       seen.add(collider.id);
       if (!this.rows.has(collider.id)) this.addRow(collider.id);
       const row = this.rows.get(collider.id);
+      this.showRotation(row, collider, canControl, dimensions);
       row.text.textContent = `#${collider.id} ${describe(collider)}`;
       row.shown = shownTemperature(collider);
       if (document.activeElement !== row.input) row.input.value = row.shown;
@@ -69,6 +86,18 @@ export class ColliderList {
     dropMissingRows(this.rows, seen);
     this.empty.hidden = this.rows.size > 0;
     this.empty.textContent = canControl ? 'None. Drag a collider to move it.' : 'None.';
+  }
+
+  /** A box's rotation fields (degrees; in 2D only about z), kept while one is being typed in. */
+  showRotation(row, collider, canControl, dimensions) {
+    row.rotation.hidden = collider.shape !== 'box';
+    if (collider.shape !== 'box') return;
+    const angles = collider.rotation ?? [0, 0, 0];
+    row.angles.forEach((input, k) => {
+      input.closest('label').hidden = dimensions === 2 && k < 2;
+      if (document.activeElement !== input) input.value = String(Number((angles[k] ?? 0).toFixed(1)));
+      input.disabled = !canControl;
+    });
   }
 
   /** Shows an error under the collider's row (the field's own check, or the server's refusal). */
@@ -93,13 +122,30 @@ export class ColliderList {
         this.actions.update(id, asked.changes);
       },
     });
+    const angles = [0, 1, 2].map((k) => el('input', {
+      type: 'text', inputmode: 'decimal', 'data-field': `rotation-${'xyz'[k]}`,
+      title: `Turn the box about ${'xyz'[k]} (degrees; applied about x, then y, then z)`,
+      onchange: () => {
+        const asked = rotationChange(angles.map((a) => a.value), id);
+        if (asked.error) {
+          this.showError(id, asked.error);
+          return;
+        }
+        this.rows.get(id).error.hidden = true;
+        this.actions.rotate(id, asked.rotation);
+      },
+    }));
+    const rotation = el('div', { className: 'rotation', hidden: true }, [
+      el('span', { text: 'turned (°)' }),
+      ...angles.map((input, k) => el('label', {}, [el('span', { text: 'xyz'[k] }), input])),
+    ]);
     const text = el('span', {});
     const remove = el('button', { type: 'button', className: 'remove', text: '✕', title: 'Remove this collider', onclick: () => this.actions.remove(id) });
     const error = el('div', { className: 'field-error', testid: `collider-error-${id}`, role: 'alert', hidden: true });
     const row = el('div', { className: 'collider', 'data-collider-id': String(id) }, [
-      text, el('label', {}, [el('span', { text: 'temp.' }), input, el('small', { text: TEMPERATURE.unit })]), remove, error,
+      text, el('label', {}, [el('span', { text: 'temp.' }), input, el('small', { text: TEMPERATURE.unit })]), remove, rotation, error,
     ]);
     this.items.append(row);
-    this.rows.set(id, { row, text, input, remove, error, shown: '', timer: null });
+    this.rows.set(id, { row, text, input, remove, error, rotation, angles, shown: '', timer: null });
   }
 }

@@ -1,5 +1,5 @@
-// The emitter list: rate, speed, radius and temperature of each emitter as number fields (emitter_update, checked first) and a remove button.
-import { el } from '../util/dom.js';
+// The emitter list: rate, speed, radius and temperature of each emitter as number fields (emitter_update, checked first), the fluid it emits, and a remove button.
+import { el, setOptions } from '../util/dom.js';
 import { checkNumber } from './field_check.js';
 import { dropMissingRows, showRowError } from './keyed_rows.js';
 
@@ -22,13 +22,17 @@ export class EmitterList {
     element.replaceChildren(el('div', { className: 'title', text: 'Emitters' }), this.empty);
   }
 
-  update(emitters = [], canControl) {
+  /** fluids: state.fluids, the choices of each emitter's fluid picker. */
+  update(emitters = [], canControl, fluids = []) {
     this.canControl = canControl;
+    const choices = fluids.map((f, i) => ({ value: i, label: String(f?.name ?? `fluid ${i}`) }));
     const seen = new Set();
     for (const emitter of emitters) {
       seen.add(emitter.id);
       if (!this.rows.has(emitter.id)) this.addRow(emitter.id);
-      const { inputs, remove, shown } = this.rows.get(emitter.id);
+      const { inputs, remove, shown, fluid } = this.rows.get(emitter.id);
+      setOptions(fluid, choices.length ? choices : [{ value: 0, label: 'fluid 0' }], document.activeElement === fluid ? undefined : emitter.fluid ?? 0);
+      fluid.disabled = !canControl || choices.length < 2;
       for (const field of FIELDS) {
         const input = inputs[field.name];
         shown[field.name] = Number.isFinite(emitter[field.name]) ? String(Number(emitter[field.name].toPrecision(4))) : '';
@@ -68,10 +72,16 @@ export class EmitterList {
       inputs[field.name] = input;
       return el('label', {}, [el('span', { text: `${field.label}` }), input, el('small', { text: field.unit })]);
     });
+    const fluid = el('select', {
+      'data-field': 'fluid', title: 'The fluid it emits (its particles keep the emitter’s temperature)',
+      onchange: () => this.actions.update(id, { fluid: Number(fluid.value) }),
+    });
     const remove = el('button', { type: 'button', text: '✕', title: 'Remove this emitter', className: 'remove', onclick: () => this.actions.remove(id) });
     const error = el('div', { className: 'field-error', testid: `emitter-error-${id}`, role: 'alert', hidden: true });
-    const row = el('div', { className: 'emitter', 'data-emitter-id': String(id) }, [el('b', { text: `#${id}` }), ...cells, remove, error]);
+    const row = el('div', { className: 'emitter', 'data-emitter-id': String(id) }, [
+      el('b', { text: `#${id}` }), ...cells, remove, el('label', { className: 'fluid' }, [el('span', { text: 'fluid' }), fluid]), error,
+    ]);
     this.element.append(row);
-    this.rows.set(id, { row, inputs, remove, shown, error, timer: null });
+    this.rows.set(id, { row, inputs, remove, shown, error, fluid, timer: null });
   }
 }

@@ -61,6 +61,16 @@ export class Legend {
     if (force || active !== this.inputMax) this.inputMax.value = String(Number(view.max.toPrecision(5)));
   }
 
+  /** What the legend shows now, for a screenshot's caption: {name, min, max} (labels) or {name,
+   *  swatches: [{name, colour}]}; null while it is hidden. */
+  captionView() {
+    if (this.element.hidden || !this.view) return null;
+    if (!this.swatches.hidden) {
+      return { name: this.view.name, swatches: [...this.swatches.children].map((sw) => ({ name: sw.textContent, colour: sw.querySelector('i')?.style.background || '#888' })) };
+    }
+    return { name: this.view.name, min: this.min.textContent, max: this.max.textContent };
+  }
+
   /** shown: {name, lo, hi} of the attribute drawn (the frame's section), or null for plain water. */
   update(shown) {
     const view = this.scales ? this.scales.view(shown) : shown && { ...shown, min: shown.lo, max: shown.hi, auto: null };

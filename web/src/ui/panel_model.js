@@ -174,3 +174,26 @@ export function restartValues(model, panelValues, solver, touched = new Set()) {
   const names = Object.keys(values).slice(0, 64);
   return Object.fromEntries(names.map((n) => [n, values[n]]));
 }
+
+/**
+ * The terms a choice turns on ("none": off), and the parameters that only matter while it is on:
+ * {choice (the enum's name), label, members(name) (a parameter of the term, by its name without a
+ * fluid)}. The panel puts each term's own parameters in a folder titled with the choice, collapsed
+ * while it is "none", and hides the fluids' parameters of a term that is off.
+ */
+export const TERMS = [
+  { choice: 'tension', label: 'Tension', members: (n) => n.startsWith('tension_') || ['surface_tension', 'interface_tension', 'polarity'].includes(n) },
+  { choice: 'air', label: 'Trapped air', members: (n) => n.startsWith('air_') || n === 'max_air_particles' },
+  { choice: 'heat_conduction', label: 'Heat', members: (n) => n.startsWith('heat_') || ['thermal_diffusivity', 'specific_heat', 'thermal_expansion'].includes(n) },
+];
+
+/** The term an entry's parameter belongs to (its choice or one of its members), or null. */
+export function termOf(entry) {
+  const name = entry.fluid ? entry.name.slice(entry.fluid.length + 1) : entry.name;
+  return TERMS.find((t) => t.choice === name || t.members(name)) ?? null;
+}
+
+/** Whether a term is on in values (its choice is not "none"; unknown counts as on). */
+export function termOn(term, values) {
+  return values[term.choice] !== 'none';
+}

@@ -1,9 +1,9 @@
 // The lil-gui parameter panel built from the welcome's table: live values are sent with `set`, build-time ones wait for a restart; bad input shows the field's error; wide ranges slide logarithmically, risky parts are marked.
 import GUI from 'lil-gui';
-import { INIT_NOTE, panelModel, readBySolver, restartValues, valueToSend } from './panel_model.js';
+import { INIT_NOTE, TERMS, humanName, panelModel, readBySolver, restartValues, termOf, termOn, valueToSend } from './panel_model.js';
 import { el } from '../util/dom.js';
 import { LogSlider, paintRisky } from './log_slider.js';
-import { riskyFrom } from './stable_region.js';
+import { adaptiveOffWarning, riskyFrom } from './stable_region.js';
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ERROR_SHOW_MS = 8000;
@@ -68,9 +68,19 @@ export class ParameterPanel {
       folder.domElement.dataset.testid = `group-fluid-${fluid.name}`;
       return [String(fluid.name), folder];
     }));
+    // a folder per term (tension, trapped air, heat) in the live group, for its choice and its own parameters
+    this.termFolders = new Map();
+    for (const term of TERMS) {
+      if (!this.model.some((e) => !e.fluid && e.group === 'live' && e.name === term.choice)) continue;
+      const folder = live.addFolder(term.label);
+      folder.domElement.dataset.testid = `group-term-${term.choice}`;
+      this.termFolders.set(term.choice, { folder, term });
+    }
     for (const entry of this.model) {
       this.values[entry.name] = entry.name in this.stateValues ? this.stateValues[entry.name] : entry.defaultValue;
-      const folder = entry.fluid ? fluidFolders.get(entry.fluid) : entry.group === 'init' ? init : live;
+      const term = termOf(entry);
+      const termFolder = !entry.fluid && entry.group === 'live' && term ? this.termFolders.get(term.choice)?.folder : null;
+      const folder = termFolder ?? (entry.fluid ? fluidFolders.get(entry.fluid) : entry.group === 'init' ? init : live);
       const controller = this.addController(folder, entry);
       controller.domElement.dataset.testid = `param-${entry.name}`;
       controller.domElement.title = entry.tooltip;
@@ -84,14 +94,41 @@ export class ParameterPanel {
       if (entry.kind === 'number') this.checkTyping(entry, controller);
     }
     this.showSolver(this.solver);
+    if (role !== 'control') { // watchers: a compact panel, the values one click away, nothing to edit at build
+      init.hide();
+      this.gui.close();
+    }
     this.onPendingChange(0);
   }
 
-  /** Shows only the parameters that the world's solver reads (all while it is unknown). */
+  /** Shows only the parameters that the world's solver reads (all while it is unknown), and of the
+   *  terms only those that are on. */
   showSolver(solver) {
     this.solver = solver;
-    for (const { controller, entry } of this.controllers.values()) controller.show(readBySolver(entry, solver));
+    this.showTerms();
     this.markRisky();
+  }
+
+  /**
+   * A term whose choice is "none" (tension, trapped air, heat): its folder collapsed and titled
+   * "Tension: none", its fluids' parameters hidden; one that is on: its folder open. Folders are
+   * opened or closed only when the choice changes, so a person's own opening stays.
+   */
+  showTerms() {
+    for (const { controller, entry } of this.controllers.values()) {
+      const term = termOf(entry);
+      const hiddenByTerm = entry.fluid && term && !termOn(term, this.values);
+      controller.show(readBySolver(entry, this.solver) && !hiddenByTerm);
+    }
+    for (const { folder, term } of this.termFolders?.values() ?? []) {
+      const on = termOn(term, this.values);
+      folder.title(on ? `${term.label}: ${this.values[term.choice]}` : `${term.label}: none`);
+      if (folder.domElement.dataset.on !== String(on)) {
+        if (on) folder.open();
+        else folder.close();
+        folder.domElement.dataset.on = String(on);
+      }
+    }
   }
 
   addController(parent, entry) {
@@ -174,6 +211,16 @@ export class ParameterPanel {
       return;
     }
     this.onSet(entry.name, checked.value, () => this.revert(entry.name));
+    if (entry.name === 'adaptive_time_step' && checked.value === false) this.warnFixedStep();
+  }
+
+  /** Adaptive time step turned off: a warning under it when the fixed step is above the acoustic limit (it is sent all the same). */
+  warnFixedStep() {
+    const labels = Object.fromEntries((this.parameters ?? []).map((p) => [p.name, humanName(p)]));
+    const warning = adaptiveOffWarning(this.values, this.solver, labels);
+    if (!warning) return;
+    this.showError('adaptive_time_step', `⚠ ${warning}`);
+    this.controllers.get('adaptive_time_step')?.error.classList.add('field-warning');
   }
 
   /** The server refused a value: its message under the field, in the panel's words (the label, not values.NAME). */
@@ -201,6 +248,7 @@ export class ParameterPanel {
     if (!item) return;
     clearTimeout(item.timer);
     item.error.hidden = true;
+    item.error.classList.remove('field-warning');
     item.controller.domElement.classList.remove('has-error');
   }
 
@@ -234,6 +282,7 @@ export class ParameterPanel {
         this.display(item);
       }
     }
+    this.showTerms();
     this.markRisky();
   }
 

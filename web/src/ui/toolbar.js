@@ -1,5 +1,6 @@
 // The toolbar: play / pause / step, restart / reset, world, scene and solver pickers, colour and max-fps choice, emitters, room and camera; on a phone all but play / pause / step sit in its menu.
 import { el, setOptions } from '../util/dom.js';
+import { sceneLabel, sceneTitle } from './scene_words.js';
 import { ATTRIBUTES } from '../links.js';
 
 export const MAX_FPS_CHOICES = [10, 15, 30, 60, 120];
@@ -107,9 +108,16 @@ export class Toolbar {
     this.follow.setAttribute('aria-pressed', String(Boolean(v.following)));
     setOptions(this.world, v.worlds.map((w) => ({ value: w.id, label: worldLabel(w, v) })), v.world);
     if (document.activeElement !== this.scene) {
-      const scenes = v.scenes.map((s) => ({ value: s.name, label: s.name }));
+      const scenes = v.scenes.map((s) => ({ value: s.name, label: sceneLabel(s, v.backend) }));
       if (v.scene && !scenes.some((s) => s.value === v.scene)) scenes.unshift({ value: v.scene, label: v.scene });
       setOptions(this.scene, scenes, v.scene);
+      // each option's tooltip is its scene's description; the picker's the chosen one's
+      [...this.scene.options].forEach((option) => {
+        const entry = v.scenes.find((s) => s.name === option.value);
+        option.title = entry ? sceneTitle(entry, v.backend) : '';
+      });
+      const chosen = v.scenes.find((s) => s.name === v.scene);
+      this.scene.title = chosen ? sceneTitle(chosen, v.backend) : 'Load a shipped scene';
     }
     if (document.activeElement !== this.solver) {
       setOptions(this.solver, (v.solvers ?? []).map((s) => ({ value: s.name, label: s.name })), v.solver);
