@@ -146,7 +146,7 @@ static int ballistic_step_on_cuda(fc_world *w, double dt)
     float g[3];
     fc_collision c;
     fc_world_gravity(w, g);
-    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1); /* as fc_collide_particles */
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 1); /* as fc_collide_particles */
     fc_device_store *device = fc_cuda_store_device(w);
     if (!device) return FC_STEP_FAILED;
     const int failed = fc_device_store_fall(device, g, (float)dt, &c, err, sizeof err);
