@@ -291,7 +291,7 @@ int main(int argc, char **argv)
 {
     const int quick = check_short_run(argc, argv);
     test_walls_keep_particles_apart();
-    test_oil_water(quick ? 1.0 : 30.0, !quick);
-    test_three_fluids(quick ? 1.0 : 10.0);
+    test_oil_water(quick ? 0.3 : 30.0, !quick);
+    test_three_fluids(quick ? 0.3 : 10.0);
     return check_summary("test_walls");
 }
