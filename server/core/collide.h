@@ -12,10 +12,11 @@
 
 /* How the container walls treat a particle that crossed them (at particle_radius from the wall). */
 typedef enum {
-    FC_WALLS_CLAMP, /* onto the wall plane: exactly inside (SPH, fc_collide_particles) */
+    FC_WALLS_CLAMP, /* onto the wall plane: exactly inside; lands particles on one point (seed 002),
+                     * so no solver uses it */
     FC_WALLS_SOFT   /* back to within min(particle_margin, particle_radius) of the wall plane, by a
                      * monotonic map of the depth crossed, so that particles that crossed by
-                     * different depths stay apart (position based solvers, see colliders.c) */
+                     * different depths stay apart (every solver, fc_collide_particles) */
 } fc_wall_mode;
 
 /* The collision response of one particle against the world's colliders and container (seed 001

@@ -122,7 +122,7 @@ void fc_collide_particles(fc_world *w)
     float *px = p->field[FC_PX], *py = p->field[FC_PY], *pz = p->field[FC_PZ];
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     fc_collision c;
-    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 1);
     const long n = (long)p->count;
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {

@@ -3,7 +3,7 @@
 
 /* The scratch columns WCSPH uses. */
 enum { RP_OVER_RHO, R_OVER_RHO, AX, AY, AZ, HEAT_RATE, NORMAL_S, NORMAL_I = NORMAL_S + 4, LIST_X = NORMAL_I + 4, LIST_Y,
-       LIST_Z };
+       LIST_Z, SHIFT_X, SHIFT_Y, SHIFT_Z };
 
 /* Density (fc_sph_density_ratio over the fluid and boundary neighbours) and pressure
  * (fc_wcsph_pressure about the rest density at the particle's temperature, fc_heat_rest_density) of
@@ -45,7 +45,8 @@ __global__ void fc_k_sph_density(size_t n, fc_cuda_lists lists, const uint8_t *_
 /* Every particle's acceleration (fc_wcsph_acceleration) from the pair terms of sph_terms.h, summed
  * over its fluid and boundary neighbours as solvers/sph.c sums them over its lists (the artificial
  * viscosity with rho_j from FC_DENSITY), and with heat conduction its dT/dt (fc_heat_pair,
- * fc_heat_rate) in the same pass; with tension its force (fc_cuda_tension_of) from the normals. */
+ * fc_heat_rate) in the same pass; with tension its force (fc_cuda_tension_of) from the normals; the
+ * contact's shift (fc_contact_pair) into sx, sy, sz. */
 __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const float *__restrict__ vx,
                                        const float *__restrict__ vy, const float *__restrict__ vz,
                                        const float *__restrict__ rho,
@@ -53,7 +54,8 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
                                        fc_sph_kernel k, fc_cuda_sph_setup setup,
                                        const float *__restrict__ rp_over_rho, const float *__restrict__ r_over_rho,
                                        float *__restrict__ ax, float *__restrict__ ay, float *__restrict__ az,
-                                       float *__restrict__ heat_rate, fc_cuda_normals normals)
+                                       float *__restrict__ heat_rate, fc_cuda_normals normals,
+                                       float *__restrict__ sx, float *__restrict__ sy, float *__restrict__ sz)
 {
     const fc_wcsph_forces *t = &setup.forces;
     const fc_heat_terms *ht = &setup.common.heat;
@@ -64,6 +66,7 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         const float r_over_rho_i = r_over_rho[i], p_i = rp_over_rho[i] / r_over_rho_i;
         float pressure[3] = {0.0f, 0.0f, 0.0f}, velocity[3] = {0.0f, 0.0f, 0.0f}, mixed[3] = {0.0f, 0.0f, 0.0f};
         float wall[3] = {0.0f, 0.0f, 0.0f}, conducted = 0.0f, artificial[3] = {0.0f, 0.0f, 0.0f};
+        float shift[3] = {0.0f, 0.0f, 0.0f};
         const int damps = t->artificial > 0.0f;
         const float rho_i = damps ? rho[i] : 0.0f;
         const float ti = ht->conduction ? temperature[i] : 0.0f, ki = ht->conductivity[f];
@@ -75,6 +78,8 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
             pressure[0] += pair * dx, pressure[1] += pair * dy, pressure[2] += pair * dz;
             const float visc = fc_viscosity_pair(r_over_rho[j], q);
             velocity[0] += visc * (vx[j] - vxi), velocity[1] += visc * (vy[j] - vyi), velocity[2] += visc * (vz[j] - vzi);
+            const float apart = fc_contact_pair(t, dx * dx + dy * dy + dz * dz, inv_r);
+            shift[0] += apart * dx, shift[1] += apart * dy, shift[2] += apart * dz;
             if (t->mixed) { /* M_j = mu_j r_j / rho_j */
                 const float m = fc_viscosity_weight(t->mu[fluid[j]], r_over_rho[j]);
                 mixed[0] += fc_viscosity_mixed_pair(q, m * vx[j], m, vxi);
@@ -105,15 +110,18 @@ __global__ void fc_k_sph_accelerations(size_t n, fc_cuda_lists lists, const floa
         if (setup.common.tension.on)
             fc_cuda_tension_of(lists, setup.common.tension, x, y, z, r_over_rho, 0.0f, normals, i, f, a);
         ax[i] = a[0], ay[i] = a[1], az[i] = a[2];
+        sx[i] = shift[0], sy[i] = shift[1], sz[i] = shift[2];
         if (ht->conduction) heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], conducted);
     }
 }
 
-/* Semi-implicit Euler (v += a dt, x += v dt), forward Euler of the temperature with conduction
+/* Semi-implicit Euler (v += a dt, x += v dt) and the contact's shift, forward Euler of the temperature with conduction
  * (heat_rate NULL without), and the collision response (fc_collide_point), as solvers/sph.c's
  * integrate and fc_collide_particles. */
 __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__ ax, const float *__restrict__ ay,
-                                   const float *__restrict__ az, const float *__restrict__ heat_rate,
+                                   const float *__restrict__ az, const float *__restrict__ sx,
+                                   const float *__restrict__ sy, const float *__restrict__ sz,
+                                   const float *__restrict__ heat_rate,
                                    const uint8_t *__restrict__ fluid, fc_heat_terms ht,
                                    float *__restrict__ x, float *__restrict__ y, float *__restrict__ z,
                                    float *__restrict__ vx, float *__restrict__ vy, float *__restrict__ vz,
@@ -123,6 +131,7 @@ __global__ void fc_k_sph_integrate(size_t n, float dt, const float *__restrict__
         const float a[3] = {ax[i], ay[i], az[i]};
         float v[3] = {vx[i], vy[i], vz[i]}, p[3] = {x[i], y[i], z[i]};
         fc_wcsph_integrate(a, dt, v, p);
+        p[0] += sx[i], p[1] += sy[i], p[2] += sz[i];
         const float moved[3] = {p[0], p[1], p[2]};
         fc_collide_point(&c, p, v);
         x[i] = p[0], y[i] = p[1], z[i] = p[2];
@@ -176,7 +185,8 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
         FC_LAUNCH(fc_k_sph_accelerations, blocks, FC_CUDA_BLOCK, s->store->stream, n, lists, fc_cuda_column(s, FC_VX),
                   fc_cuda_column(s, FC_VY), fc_cuda_column(s, FC_VZ), fc_cuda_column(s, FC_DENSITY),
                   fc_cuda_fluid_column(s), fc_cuda_column(s, FC_TEMPERATURE), k, *setup, s->d_f[RP_OVER_RHO], s->d_f[R_OVER_RHO], s->d_f[AX],
-                  s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE], normals);
+                  s->d_f[AY], s->d_f[AZ], s->d_f[HEAT_RATE], normals, s->d_f[SHIFT_X], s->d_f[SHIFT_Y],
+                  s->d_f[SHIFT_Z]);
     }
     FC_CU(cudaGetLastError());
     s->d_list_at[0] = s->d_list_at[1] = s->d_list_at[2] = NULL;
@@ -188,6 +198,7 @@ extern "C" int fc_cuda_sph_step(fc_cuda_family *s, const fc_cuda_sph_setup *setu
         }
     }
     FC_LAUNCH(fc_k_sph_integrate, blocks, FC_CUDA_BLOCK, s->store->stream, n, dt, s->d_f[AX], s->d_f[AY], s->d_f[AZ],
+              s->d_f[SHIFT_X], s->d_f[SHIFT_Y], s->d_f[SHIFT_Z],
               setup->common.heat.conduction ? s->d_f[HEAT_RATE] : NULL, fc_cuda_fluid_column(s), setup->common.heat,
               fc_cuda_column(s, FC_PX),
               fc_cuda_column(s, FC_PY), fc_cuda_column(s, FC_PZ), fc_cuda_column(s, FC_VX), fc_cuda_column(s, FC_VY),

@@ -166,6 +166,11 @@ __global__ void fc_k_tension_normals(size_t n, fc_cuda_lists lists, fc_tension_t
             fc_tension_normal_pair(&t, weights ? weights[j] : weight, t.colour[fluid[j]] - ci, t.liquid[fluid[j]], r2, x_ij,
                                    gs, gi, &li);
         });
+        lists.solid(i, [&](uint32_t b) {
+            const float x_ib[3] = {x[i] - lists.bx[b], y[i] - lists.by[b], z[i] - lists.bz[b]};
+            const float r2 = x_ib[0] * x_ib[0] + x_ib[1] * x_ib[1] + x_ib[2] * x_ib[2];
+            fc_tension_boundary_pair(&t, lists.bvolume[b], ci, r2, x_ib, gs, gi, &li);
+        });
         float normal[4], interface[4];
         fc_tension_normal(&t, gs, normal);
         fc_tension_interface(&t, gi, li, interface);

@@ -34,7 +34,7 @@ typedef struct fc_cuda_setup {
     int air;                /* trapped air is on: a step keeps the positions its lists were found at */
 } fc_cuda_setup;
 
-/* WCSPH's: the equation of state and the force constants (sph_terms.h), collision FC_WALLS_CLAMP. */
+/* WCSPH's: the equation of state and the force constants (sph_terms.h), collision FC_WALLS_SOFT. */
 typedef struct fc_cuda_sph_setup {
     fc_cuda_setup common;
     fc_wcsph_eos eos;

@@ -503,7 +503,10 @@ static void compute_vorticity_density_xsph(fc_world *w, pbf_state *st, const pbf
             st->ux[i] = du[0], st->uy[i] = du[1], st->uz[i] = du[2];
             if (conduction)
                 st->heat_rate[i] = fc_heat_rate(heat, of[i], volume_over_mass[of[i]], fc_fv_sum(conducted));
-            if (tense) fc_sph_tension_normals(tension, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
+            if (tense) {
+                fc_sph_tension_boundary(tension, &st->nh, (size_t)i, at.x, at.y, at.z, ci, gs, gi, &li);
+                fc_sph_tension_normals(tension, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
+            }
         }
 }
 

@@ -43,6 +43,7 @@ typedef struct sph_state {
     fc_record4 *normal_s, *normal_i; /* (n^, |grad c^s|) (fc_tension_normal) and (grad c^i, lap c^i)
                                         (fc_tension_interface), with tension */
     float *ax, *ay, *az;           /* acceleration, m/s^2 */
+    float *sx, *sy, *sz;           /* the contact's shift (fc_contact_pair), m, with tension */
     float *heat_rate;              /* dT/dt, K/s, with heat conduction */
     float *fluid_d3, *solid_d3;    /* the sums of fc_sph_density_ratio, found with the neighbours */
     double max_acceleration;       /* the largest |a| of the last step, for the force condition */
@@ -59,7 +60,8 @@ static int sph_reserve(sph_state *st, size_t n)
     if (n + 1 <= st->capacity) return 0;
     size_t cap = n + n / 2 + 1024;
     void **const floats[] = {(void **)&st->ax,       (void **)&st->ay,       (void **)&st->az,
-                             (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate};
+                             (void **)&st->fluid_d3, (void **)&st->solid_d3, (void **)&st->heat_rate,
+                             (void **)&st->sx,       (void **)&st->sy,       (void **)&st->sz};
     void **const records[] = {(void **)&st->pressed, (void **)&st->vel, (void **)&st->mvel, (void **)&st->scalars,
                               (void **)&st->dens, (void **)&st->normal_s, (void **)&st->normal_i};
     if (fc_sph_grow_arrays(floats, sizeof floats / sizeof floats[0], cap, sizeof(float)) ||
@@ -76,7 +78,7 @@ static void sph_destroy(void *state)
     fc_sph_neighbourhood_free(&st->nh);
     fc_sph_solids_free(&st->solids);
     free(st->pressed), free(st->vel), free(st->mvel), free(st->scalars), free(st->dens), free(st->normal_s);
-    free(st->normal_i), free(st->ax), free(st->ay), free(st->az);
+    free(st->normal_i), free(st->ax), free(st->ay), free(st->az), free(st->sx), free(st->sy), free(st->sz);
     free(st->fluid_d3), free(st->solid_d3), free(st->heat_rate);
     fc_air_state_free(&st->air);
     free(st);
@@ -166,7 +168,8 @@ static void compute_density_pressure(fc_world *w, sph_state *st, const fc_sph_ke
  * the same pass (fc_heat_pair, fc_heat_rate): heat joins the force pass, no pass of its own. With
  * TERM_TENSION, the tension's colour sums join it too (fc_tension_normal_pair, with this step's
  * volumes V_j = m_j / rho_j): i's normals go to normal_s and normal_i, and the tension itself, which
- * needs the neighbours' normals, is added after every particle's (advance_particles).
+ * needs the neighbours' normals, is added after every particle's (advance_particles). The contact
+ * (fc_contact_pair) sums the shift that keeps i off its neighbours' points into shift.
  * The terms' per-particle scalars (T, k, c^i, c^s) come in one record, so heat and tension gather
  * once together. */
 enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
@@ -175,7 +178,8 @@ enum { TERM_MIXED = 1, TERM_HEAT = 2, TERM_ARTIFICIAL = 4, TERM_TENSION = 8 };
 static inline __attribute__((always_inline)) void acceleration_of(const fc_world *w, sph_state *st,
                                                                   const fc_sph_kernel *k, const fc_wcsph_forces *t,
                                                                   const fc_heat_terms *ht, const fc_tension_terms *tt,
-                                                                  long i, const unsigned terms, float a[3])
+                                                                  long i, const unsigned terms, float a[3],
+                                                                  float shift[3])
 {
     const int mixed = terms & TERM_MIXED, heat = terms & TERM_HEAT, artificial = terms & TERM_ARTIFICIAL,
               tension = terms & TERM_TENSION;
@@ -188,7 +192,7 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
     const float r_over_rho_i = vel[i].w, p_i = at.w / r_over_rho_i;
     const fc_fv pi = fc_fv_splat(p_i), vxi = fc_fv_splat(vel[i].x), vyi = fc_fv_splat(vel[i].y), vzi = fc_fv_splat(vel[i].z);
     fc_fv px = zero, py = zero, pz = zero, ux = zero, uy = zero, uz = zero, mx = zero, my = zero, mz = zero;
-    fc_fv conducted = zero, avx = zero, avy = zero, avz = zero;
+    fc_fv conducted = zero, avx = zero, avy = zero, avz = zero, cx = zero, cy = zero, cz = zero;
     const fc_fv rho_i = fc_fv_splat(artificial ? st->dens[i].x : 0.0f);
     const fc_record4 scalars_i = heat || tension ? st->scalars[i] : fc_sph_far_away;
     const fc_fv ti = fc_fv_splat(scalars_i.x), ki = fc_fv_splat(scalars_i.y), ci = fc_fv_splat(scalars_i.z);
@@ -201,6 +205,8 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
         px += pair * nb.dx, py += pair * nb.dy, pz += pair * nb.dz;
         const fc_fv visc = fc_viscosity_pair(r_over_rho_j, q);
         ux += visc * (vxj - vxi), uy += visc * (vyj - vyi), uz += visc * (vzj - vzi);
+        const fc_fv apart = fc_contact_pair(t, nb.r2, inv_r);
+        cx += apart * nb.dx, cy += apart * nb.dy, cz += apart * nb.dz;
         if (mixed) { /* (M v_j, M) with M = mu_j r_j / rho_j */
             fc_fv mvx, mvy, mvz, m;
             fc_lanes_gather(&nb, st->mvel, &mvx, &mvy, &mvz, &m);
@@ -235,18 +241,24 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
         }
         fc_fv_sum4(sx, sy, sz, zero, wall);
     }
-    float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4];
+    float pressure[4], velocity[4], mixed_sums[4], artificial_sums[4], contact[4];
     fc_fv_sum4(px, py, pz, zero, pressure);
+    fc_fv_sum4(cx, cy, cz, zero, contact);
+    shift[0] = contact[0], shift[1] = contact[1], shift[2] = contact[2];
     fc_fv_sum4(ux, uy, uz, zero, velocity);
     if (mixed) fc_fv_sum4(mx, my, mz, zero, mixed_sums);
     if (artificial) fc_fv_sum4(avx, avy, avz, zero, artificial_sums);
     fc_wcsph_acceleration(t, f, r_over_rho_i, p_i, pressure, velocity, mixed ? mixed_sums : NULL,
                           artificial ? artificial_sums : NULL, wall, a);
-    if (tension) fc_sph_tension_normals(tt, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
+    if (tension) {
+        fc_sph_tension_boundary(tt, &st->nh, (size_t)i, at.x, at.y, at.z, ci, gs, gi, &li);
+        fc_sph_tension_normals(tt, gs, gi, li, &st->normal_s[i], &st->normal_i[i]);
+    }
     if (heat) st->heat_rate[i] = fc_heat_rate(ht, f, r_over_rho_i / t->ratio[f], fc_fv_sum(conducted));
 }
 
-/* Semi-implicit Euler for particle i: v += a dt, then x += v dt; keeps the largest |a|^2 in *max_a2.
+/* Semi-implicit Euler for particle i: v += a dt, then x += v dt, then the contact's shift (positions
+ * only, fc_contact_pair); keeps the largest |a|^2 in *max_a2.
  * With heat conduction, forward Euler T += dT/dt dt (stable under the thermal condition of the
  * adaptive step), then the heat of the hot and cold solids near the particle (fc_contact_heat).
  * Then the collision response (fc_collide_point, as fc_collide_particles gives it). The force pass
@@ -254,7 +266,8 @@ static inline __attribute__((always_inline)) void acceleration_of(const fc_world
  * particle moves as soon as its acceleration is known. */
 static inline __attribute__((always_inline)) void integrate_particle(fc_particles *p, const sph_state *st,
                                                                      const fc_collision *c, const fc_heat_terms *ht,
-                                                                     float dt, long i, const float a[3], float *max_a2)
+                                                                     float dt, long i, const float a[3],
+                                                                     const float shift[3], float *max_a2)
 {
     const float a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
     if (a2 > *max_a2) *max_a2 = a2; /* NaN compares false */
@@ -262,6 +275,7 @@ static inline __attribute__((always_inline)) void integrate_particle(fc_particle
     float *vx = p->field[FC_VX], *vy = p->field[FC_VY], *vz = p->field[FC_VZ];
     float v[3] = {vx[i], vy[i], vz[i]}, at[3] = {x[i], y[i], z[i]};
     fc_wcsph_integrate(a, dt, v, at);
+    for (int k = 0; k < 3; k++) at[k] += shift[k];
     if (ht->conduction) {
         float *temperature = p->field[FC_TEMPERATURE];
         temperature[i] = fc_contact_heat(c, at, ht->contact[p->u8[FC_FLUID][i]], dt,
@@ -287,25 +301,29 @@ static void advance_particles(fc_world *w, sph_state *st, const fc_sph_kernel *k
     const uint8_t *of = p->u8[FC_FLUID];
     const fc_neighbour_shares *shares = &st->nh.shares;
     fc_collision c;
-    fc_collision_init(&c, w, FC_WALLS_CLAMP, 1);
+    fc_collision_init(&c, w, FC_WALLS_SOFT, 1); /* a clamp lands particles on one point (collide.h) */
     float max_a2 = 0.0f;
     fc_shares_open(shares);
 #pragma omp parallel reduction(max : max_a2)
     {
         for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
             for (long i = (long)lo; i < (long)hi; i++) {
-                float a[3];
+                float a[3], shift[3];
                 switch (terms) { /* constant flags: the compiler drops the sums a variant leaves out */
 #define TERMS_CASE(v) \
-    case v: acceleration_of(w, st, k, t, ht, tt, i, v, a); break;
+    case v: acceleration_of(w, st, k, t, ht, tt, i, v, a, shift); break;
                     TERMS_CASE(0) TERMS_CASE(1) TERMS_CASE(2) TERMS_CASE(3) TERMS_CASE(4) TERMS_CASE(5)
                     TERMS_CASE(6) TERMS_CASE(7) TERMS_CASE(8) TERMS_CASE(9) TERMS_CASE(10) TERMS_CASE(11)
                     TERMS_CASE(12) TERMS_CASE(13) TERMS_CASE(14) TERMS_CASE(15)
 #undef TERMS_CASE
-                default: a[0] = a[1] = a[2] = 0.0f;
+                default: a[0] = a[1] = a[2] = shift[0] = shift[1] = shift[2] = 0.0f;
                 }
-                if (tt->on) st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
-                else integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);
+                if (tt->on) {
+                    st->ax[i] = a[0], st->ay[i] = a[1], st->az[i] = a[2];
+                    st->sx[i] = shift[0], st->sy[i] = shift[1], st->sz[i] = shift[2];
+                } else {
+                    integrate_particle(p, st, &c, ht, dt, i, a, shift, &max_a2);
+                }
             }
         if (tt->on) { /* every normal is known now: the tension (its curvature loops over surface particles only) */
 #pragma omp barrier
@@ -314,8 +332,9 @@ static void advance_particles(fc_world *w, sph_state *st, const fc_sph_kernel *k
             for (size_t lo, hi; fc_shares_take(shares, FC_SHARE_CHUNK, &lo, &hi);)
                 for (long i = (long)lo; i < (long)hi; i++) {
                     float a[3] = {st->ax[i], st->ay[i], st->az[i]};
+                    const float shift[3] = {st->sx[i], st->sy[i], st->sz[i]};
                     fc_sph_tension_of(tt, fluid, st->pressed, st->vel, 0.0f, st->normal_s, st->normal_i, i, of[i], a);
-                    integrate_particle(p, st, &c, ht, dt, i, a, &max_a2);
+                    integrate_particle(p, st, &c, ht, dt, i, a, shift, &max_a2);
                 }
         }
     }

@@ -361,6 +361,7 @@ void fc_tension_terms_of(const fc_world *w, fc_tension_terms *t)
     t->lap_h2 = (float)(w->dimensions * h * h);
     t->lap_r2 = (float)(w->dimensions + 4.0);
     t->coeff = (float)(-6.0 * fc_poly6_coefficient(h, w->dimensions) * w->fluid_mass[0]);
+    t->inv_m0 = (float)(1.0 / w->fluid_mass[0]);
     t->threshold2 = (float)(p->tension_threshold * p->tension_threshold / (h * h));
     t->max_curvature = (float)((w->dimensions - 1) / h);
     t->dimensions = w->dimensions;
@@ -425,6 +426,7 @@ void fc_wcsph_forces_of(const fc_world *w, double gradient_correction, fc_wcsph_
     t->fluid_coeff = (float)(w->fluid_mass[0] * laplacian);
     t->artificial = (float)(p->artificial_viscosity * fc_wcsph_sound_speed(p) * p->smoothing_radius);
     t->artificial_eps2 = (float)(0.01 * p->smoothing_radius * p->smoothing_radius);
+    t->contact = (float)(FC_CONTACT_DISTANCE * p->particle_spacing);
     t->correction = (float)gradient_correction;
     float g[3];
     fc_world_gravity(w, g);

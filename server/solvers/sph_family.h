@@ -164,6 +164,17 @@ static inline float fc_sph_solid_sum(const fc_sph_kernel *k, const fc_sph_neighb
     return fc_fv_sum(sum);
 }
 
+/* Adds the boundary samples near particle i (at x_i) to its colour sums (fc_tension_boundary_pair), c_i = c^i_i. */
+static inline void fc_sph_tension_boundary(const fc_tension_terms *tt, const fc_sph_neighbourhood *nh, size_t i,
+                                           float xi, float yi, float zi, fc_fv c_i, fc_fv gs[3], fc_fv gi[3], fc_fv *li)
+{
+    const fc_neighbour_list *solid = &nh->lists[FC_SPH_SOLID];
+    for (fc_lanes nb = fc_lanes_of(solid, i, nh->solid, xi, yi, zi); fc_lanes_next(&nb);) {
+        const fc_fv x_ib[3] = {nb.dx, nb.dy, nb.dz};
+        fc_tension_boundary_pair(tt, nb.w, c_i, nb.r2, x_ib, gs, gi, li); /* w: V_b */
+    }
+}
+
 /* Per fluid: the mass of its particles over fluid 0's, m_f / m_0 (1 for fluid 0, exactly). */
 void fc_sph_mass_ratios(const fc_world *w, float ratio[FC_MAX_FLUIDS]);
 

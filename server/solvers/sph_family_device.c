@@ -111,7 +111,7 @@ static int wcsph_on_device(fc_world *w, device_state *st, const double *dt)
     fc_cuda_family *device = st->device;
     if (!fc_cuda_store_device(w) || keep_boundary(w, st)) return -1;
     fc_cuda_sph_setup s;
-    common_setup(w, st, FC_WALLS_CLAMP, &s.common); /* as fc_collide_particles */
+    common_setup(w, st, FC_WALLS_SOFT, &s.common); /* as solvers/sph.c */
     fc_wcsph_eos_of(w, &s.eos);
     fc_wcsph_forces_of(w, st->gradient_correction, &s.forces);
     int failed = dt ? fc_cuda_sph_step(device, &s, (float)*dt, err, sizeof err)
@@ -155,7 +155,7 @@ static int air_on_device(fc_world *w, device_state *st, double dt)
     char err[512] = "";
     fc_particles *p = &w->particles;
     fc_cuda_setup s;
-    common_setup(w, st, FC_WALLS_CLAMP, &s);
+    common_setup(w, st, FC_WALLS_SOFT, &s);
     uint32_t counts[3];
     if (fc_cuda_air_mark(st->device, &s, &t, (float)dt, counts, err, sizeof err)) {
         fc_cuda_store_stepped(w, 1, "air", err);

@@ -110,6 +110,7 @@ typedef struct fc_wcsph_forces {
     float artificial_eps2;                   /* 0.01 h^2 */
     float correction;                        /* 1 / the lattice moment of the spiky gradient (sph.c) */
     float gx, gy, gz;
+    float contact;                           /* r_c of fc_contact_pair: FC_CONTACT_DISTANCE spacings */
     int mixed;                               /* the fluids differ in viscosity: the pair uses the mean */
 } fc_wcsph_forces;
 
@@ -162,6 +163,23 @@ static inline FC_HD fc_fv fc_wcsph_artificial_pair(const fc_wcsph_forces *t, fc_
     const fc_fv approach = fc_fv_positive(fc_fv_splat(0.0f) - v_dot_x);
     const fc_fv pi = fc_fv_splat(2.0f * t->artificial) * approach / ((rho_i + rho_j) * (r2 + fc_fv_splat(t->artificial_eps2)));
     return r_j * pi * q * q * inv_r;
+}
+
+/* ---- Contact: no two particles at one point (seed 002 section IV) ----------------------------
+ * Pressure keeps particles apart only where the fluid is compressed. Where the density is below
+ * rest (a free surface, spray, with clamp_negative_pressure) nothing pushes two particles apart, and
+ * the tension's cohesion pulls a small cluster together until its particles coincide, where every
+ * kernel gradient between them vanishes and they never part. So a pair closer than r_c =
+ * FC_CONTACT_DISTANCE spacings, far closer than a resolved flow ever puts them, is pushed apart by
+ * position, a distance-dependent offset as seed 002 advises: each particle moves half of the overlap
+ * r_c - r along the line of centres, the shifts of a pair equal and opposite, the velocities left as
+ * they are (nothing is added to the kinetic energy):
+ *   shift_i = sum_j c_ij (x_i - x_j),  c_ij = max(r_c - r, 0) / (2 r),
+ * 0 for a pair already on one point (r below fc_sph_distance_terms' tiny distance: no direction). */
+#define FC_CONTACT_DISTANCE 0.2
+static inline FC_HD fc_fv fc_contact_pair(const fc_wcsph_forces *t, fc_fv r2, fc_fv inv_r)
+{
+    return fc_fv_positive(fc_fv_splat(t->contact) - r2 * inv_r) * inv_r * fc_fv_splat(0.5f);
 }
 
 /* The boundary pressure of Akinci et al. 2012 on particle i of fluid f (density 1 / inv_rho_i,
@@ -280,13 +298,21 @@ static inline FC_HD float fc_heat_rate(const fc_heat_terms *t, int f, float inv_
  * grad W_ij and lap c^i_i alike, summed in the same pass (fc_tension_interface): 0 inside
  * one fluid and at its free surface, so that only interfaces between unlike fluids feel sigma^i;
  *   a_i = -sigma^i lap(c^i) grad c^i / |grad c^i| / rho0 where |grad c^i| h exceeds the threshold.
- * Both divide the force density by the fluid's rest density rho0 (fc_tension_acceleration). */
+ * Both divide the force density by the fluid's rest density rho0 (fc_tension_acceleration).
+ * The solids: their boundary samples (Akinci et al. 2012, volumes V_b) take part in both colour fields
+ * as a polar liquid, c^s_b = 1 and c^i_b = +1/2 (fc_tension_boundary_pair): a wall is no free surface
+ * (with the plain sum, the missing neighbours behind it read as one, and the surface force then acts
+ * along walls and into corners), and the walls are wetted by polar fluids as glass is by water, so
+ * that a nonpolar fluid meets them as it meets water (Young's contact angle of 180 degrees under a
+ * polar fluid, cos theta = (gamma_wall,oil - gamma_wall,water) / sigma^i = 1): oil under water does
+ * not stick to the floor or the walls, and a polar fluid sees no interface at a wall. */
 typedef struct fc_tension_terms {
     float surface[FC_SPH_MAX_FLUIDS];   /* sigma^s / S of each fluid (S: fc_lattice_surface_share), N/m */
     float interface[FC_SPH_MAX_FLUIDS]; /* sigma^i of each fluid, N/m */
     float colour[FC_SPH_MAX_FLUIDS];    /* c^i of each fluid: +1/2 polar, -1/2 nonpolar, 0 air */
     float liquid[FC_SPH_MAX_FLUIDS];    /* c^s of each fluid: 1 liquid, 0 air */
     float inv_rest[FC_SPH_MAX_FLUIDS];  /* 1 / rho0 of each fluid */
+    float inv_m0;                       /* 1 / m_0: a boundary sample's weight is V_b / m_0 */
     float h2, lap_h2, lap_r2;           /* h^2, D h^2 and D + 4 (poly6's Laplacian) */
     float coeff;                        /* -6 C m_0: grad c = coeff sum_j (V_j / m_0) (h^2 - r^2)^2 x_ij */
     float threshold2;                   /* (tension_threshold / h)^2, compared with |grad c|^2 */
@@ -306,6 +332,15 @@ static inline FC_HD void fc_tension_normal_pair(const fc_tension_terms *t, fc_fv
     for (int k = 0; k < 3; k++) gs[k] += cs_j * weight * x_ij[k], gi[k] += dc * weight * x_ij[k];
     /* r^2 as h^2 - d, which stops at h^2: a far lane's r^2 would overflow the product */
     *li += dc * w_j * d * (fc_fv_splat(t->lap_h2) - fc_fv_splat(t->lap_r2) * (fc_fv_splat(t->h2) - d));
+}
+
+/* The colour sums' terms of FC_LANES boundary samples b (volumes volume_b) of particle i (c^i_i = c_i):
+ * a polar liquid's, c^s_b = 1 and c^i_b = +1/2 (see above), with x_ib = x_i - x_b. */
+static inline FC_HD void fc_tension_boundary_pair(const fc_tension_terms *t, fc_fv volume_b, fc_fv c_i, fc_fv r2,
+                                                  const fc_fv x_ib[3], fc_fv gs[3], fc_fv gi[3], fc_fv *li)
+{
+    fc_tension_normal_pair(t, volume_b * fc_fv_splat(t->inv_m0), fc_fv_splat(0.5f) - c_i, fc_fv_splat(1.0f), r2, x_ib, gs,
+                           gi, li);
 }
 
 /* The interface's record from its sums: (grad c^i, lap c^i), the constant applied. */
