@@ -62,6 +62,8 @@
  *   sums w_k |grad_{p_k} C_i|^2 (sph_terms.h, fc_pbf_lambda). Unweighted, every particle yields
  *   alike and a fluid ten times denser steps exactly as a lighter one: nothing sinks or floats.
  *   The relaxation and s_corr are scaled so that a fluid of one mass steps as before.
+ *   Trapped air takes the first liquid's mass in the constraints; its artificial buoyancy lifts it
+ *   (sph_terms.h, fc_pbf_constants_masses).
  * - The collision response after each iteration pushes particles back with the shared
  *   fc_collide_point, walls soft (colliders.c): a bare clamp lands particles that crossed a wall
  *   corner on one point, where grad W between them vanishes (seed 002 Fig. 4).

@@ -560,12 +560,20 @@ static inline FC_HD void fc_pbf_constants_make(fc_pbf_constants *c, double h, in
 
 /* The inverse masses w_f = m_0 / m_f from the fluids' mass ratios r_f = m_f / m_0 (1 for one mass:
  * then nothing is weighted and the step is Macklin and Mueller's), and which fluids are gases
- * (gas[f] != 0: of kind air). */
+ * (gas[f] != 0: of kind air). A gas takes the first liquid's inverse mass in the constraints: its
+ * weight would move trapped air m_liquid / m_air times as far as the liquid around it (ten times for
+ * air in water), squeezing it out of the liquid within a few steps, and the constraint would carry
+ * the buoyancy that the artificial buoyancy term already gives it (Mueller et al. 2005 section 3.5,
+ * fc_air_buoyancy). The constraint's masses need not be the dynamics' (Macklin et al. 2014 scale
+ * the masses of stacked particles in their contact constraints only, their 'mass scaling'). */
 static inline FC_HD void fc_pbf_constants_masses(fc_pbf_constants *c, const float *ratio, const int *gas, int fluids)
 {
+    float liquid = 1.0f; /* the first liquid's inverse mass */
+    for (int f = fluids < FC_SPH_MAX_FLUIDS ? fluids : FC_SPH_MAX_FLUIDS; f-- > 0;)
+        if (!gas[f]) liquid = 1.0f / ratio[f];
     for (int f = 0; f < fluids && f < FC_SPH_MAX_FLUIDS; f++) {
-        c->inverse_mass[f] = 1.0f / ratio[f];
-        if (ratio[f] != 1.0f) c->weighted = 1;
+        c->inverse_mass[f] = gas[f] ? liquid : 1.0f / ratio[f];
+        if (c->inverse_mass[f] != 1.0f) c->weighted = 1;
         c->gas[f] = gas[f] != 0;
     }
 }
